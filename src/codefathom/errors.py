@@ -1,0 +1,32 @@
+"""Every error codefathom raises on purpose; the shells turn them into messages and exit codes.
+
+    CodefathomError          base: catch this to handle anything codefathom reports
+    ├── UsageError           the caller asked for something invalid (bad glob, bad path, bad option)
+    │   └── PathOutsideRoot  a path escapes the project root
+    ├── NotIndexed           the project has no index yet and the call does not create one
+    └── IndexUnusable        the index file is unusable (corrupt, foreign, unreadable)
+"""
+
+from __future__ import annotations
+
+__all__ = ["CodefathomError", "UsageError", "PathOutsideRoot", "NotIndexed", "IndexUnusable"]
+
+
+class CodefathomError(Exception):
+    """Base of every error codefathom reports to a user."""
+
+
+class UsageError(CodefathomError):
+    """The request itself is invalid; the message says what to change."""
+
+
+class PathOutsideRoot(UsageError):
+    """A path leads outside the project root, which codefathom never reads."""
+
+
+class NotIndexed(CodefathomError):
+    """The project has no index and the operation does not build one."""
+
+
+class IndexUnusable(CodefathomError):
+    """The index file cannot be used as it is (corrupt, foreign or unreadable)."""

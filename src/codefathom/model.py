@@ -1,0 +1,63 @@
+"""Records that cross pipeline stages: discovered files, parsed units, search hits.
+
+Frozen dataclasses only; this module imports nothing from codefathom so every stage can use it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["SourceFile", "SkippedFile", "Unit", "ParsedFile", "UnitKind", "UNIT_KINDS"]
+
+UnitKind = str
+# Every kind a unit can have; "chunk" is a line window of a file no grammar understands.
+UNIT_KINDS: tuple[UnitKind, ...] = ("module", "class", "function", "method", "section", "chunk")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceFile:
+    """A file discovery decided to index."""
+
+    path: str  # relative to the project root, with forward slashes
+    abs_path: Path
+    size: int
+    mtime_ns: int
+    language: str | None  # None: no grammar, indexed as line windows
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    """A file discovery saw and left out, with the reason a user can act on."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One searchable piece of a file: a definition, a doc section, or a window of lines."""
+
+    kind: UnitKind
+    name: str
+    qualified_name: str
+    start_line: int  # 1-based, inclusive
+    end_line: int
+    content: str
+    language: str
+    parent: str | None = None
+    signature: str = ""
+    doc: str = ""
+    part: int = 0  # >0 when an oversized unit was split; every part keeps the unit's identity
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """What parsing one file produced, with its parse health."""
+
+    path: str
+    language: str
+    units: tuple[Unit, ...]
+    status: str = "ok"  # ok | partial (syntax errors) | text (no grammar) | failed
+    error: str | None = None
+    warnings: tuple[str, ...] = field(default_factory=tuple)

@@ -1,0 +1,87 @@
+"""The table of languages: file extensions, grammar, query file and the few facts a query cannot say.
+
+A language is supported iff it has a row here and a `queries/<name>.scm` file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+__all__ = ["LanguageSpec", "LANGUAGES", "language_for", "MARKDOWN", "TEXT"]
+
+MARKDOWN = "markdown"
+TEXT = "text"
+
+
+@dataclass(frozen=True)
+class LanguageSpec:
+    name: str
+    extensions: tuple[str, ...]
+    grammar_module: str  # the pip-installed grammar wheel's module
+    grammar_function: str = "language"
+    filenames: tuple[str, ...] = ()  # extensionless files such as Rakefile
+    # How a definition's doc is written: "docstring" (first string in the body) or "comments"
+    # (the comments directly above it).
+    doc_style: str = "comments"
+    # Parent node types that belong to a definition (decorators, export keywords).
+    wrappers: tuple[str, ...] = ()
+    # How names are qualified beyond their enclosing definitions: "path" derives a module path from
+    # the file path, "package" uses the query's @package capture, "" leaves them as they are.
+    qualifier: str = ""
+    path_roots: tuple[str, ...] = ()  # leading directories a module path does not include
+    index_names: tuple[str, ...] = ()  # file stems that stand for their directory (__init__, mod)
+
+
+LANGUAGES: tuple[LanguageSpec, ...] = (
+    LanguageSpec(
+        "python", (".py", ".pyi", ".pyw"), "tree_sitter_python",
+        doc_style="docstring", wrappers=("decorated_definition",), qualifier="path",
+        path_roots=("src", "lib"), index_names=("__init__",),
+    ),
+    LanguageSpec(
+        "javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript",
+        wrappers=("export_statement",),
+    ),
+    LanguageSpec(
+        "typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
+        wrappers=("export_statement",),
+    ),
+    LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", wrappers=("export_statement",)),
+    LanguageSpec("go", (".go",), "tree_sitter_go", qualifier="package"),
+    LanguageSpec("java", (".java",), "tree_sitter_java", qualifier="package"),
+    LanguageSpec(
+        "rust", (".rs",), "tree_sitter_rust", qualifier="path",
+        path_roots=("src",), index_names=("mod", "lib", "main"),
+    ),
+    LanguageSpec("c", (".c", ".h"), "tree_sitter_c"),
+    LanguageSpec(
+        "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
+        "tree_sitter_cpp",
+    ),
+    LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", qualifier="package"),
+    LanguageSpec(
+        "ruby", (".rb", ".rake", ".gemspec", ".ru"), "tree_sitter_ruby",
+        filenames=("Rakefile", "Gemfile", "Guardfile", "Vagrantfile"),
+    ),
+    LanguageSpec("php", (".php", ".phtml"), "tree_sitter_php", "language_php", qualifier="package"),
+    LanguageSpec("kotlin", (".kt", ".kts"), "tree_sitter_kotlin", qualifier="package"),
+    LanguageSpec("scala", (".scala", ".sc"), "tree_sitter_scala", qualifier="package"),
+    LanguageSpec("swift", (".swift",), "tree_sitter_swift"),
+    LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash"),
+)
+
+_BY_EXTENSION = {ext: spec for spec in LANGUAGES for ext in spec.extensions}
+_BY_FILENAME = {name: spec for spec in LANGUAGES for name in spec.filenames}
+_MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
+
+
+def language_for(path: str) -> LanguageSpec | str:
+    """The spec of the grammar that parses `path`, else MARKDOWN or TEXT."""
+    pure = PurePosixPath(path)
+    spec = _BY_FILENAME.get(pure.name) or _BY_EXTENSION.get(pure.suffix.lower())
+    if spec is not None:
+        return spec
+    if pure.suffix.lower() in _MARKDOWN_EXTENSIONS:
+        return MARKDOWN
+    return TEXT
