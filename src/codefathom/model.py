@@ -8,7 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["SourceFile", "SkippedFile", "Unit", "ParsedFile", "UnitKind", "UNIT_KINDS"]
+__all__ = [
+    "SourceFile", "SkippedFile", "Unit", "ParsedFile", "StoredUnit", "FileState", "Hit", "UnitKind",
+    "UNIT_KINDS",
+]
 
 UnitKind = str
 # Every kind a unit can have; "chunk" is a line window of a file no grammar understands.
@@ -23,7 +26,6 @@ class SourceFile:
     abs_path: Path
     size: int
     mtime_ns: int
-    language: str | None  # None: no grammar, indexed as line windows
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,3 +63,44 @@ class ParsedFile:
     status: str = "ok"  # ok | partial (syntax errors) | text (no grammar) | failed
     error: str | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredUnit:
+    """A unit as the index holds it: its row id and the file it belongs to."""
+
+    id: int
+    path: str
+    unit: Unit
+
+
+@dataclass(frozen=True, slots=True)
+class FileState:
+    """What the index remembers of a file, to tell whether it changed."""
+
+    id: int
+    path: str
+    content_hash: str
+    mtime_ns: int
+    size: int
+    language: str
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result, as both shells render it (the JSON contract's `results` items)."""
+
+    path: str
+    start_line: int
+    end_line: int
+    name: str
+    qualified_name: str
+    kind: str
+    language: str
+    parent: str | None
+    score: float
+    content: str
+    truncated: bool
+    signature: str = ""
+    debug: dict[str, object] | None = None

@@ -9,6 +9,7 @@ Language knowledge comes from the query's captures (the vocabulary below) and th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -31,6 +32,7 @@ KIND_OF_CAPTURE = {
 CONTAINER_KINDS = frozenset({"class", "module"})
 MAX_SIGNATURE = 240
 MAX_DOC = 1200
+_LEADING_TYPES = frozenset({"decorator", "attribute_item"})
 _BODY_TYPES = frozenset(
     {
         "block", "body", "class_body", "declaration_list", "field_declaration_list", "compound_statement",
@@ -88,7 +90,8 @@ def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[str, list[_De
     found: dict[tuple[int, int], _Definition] = {}
     for _, captures in QueryCursor(query_for(spec)).matches(root):
         if "package" in captures and not package:
-            package = _text(captures["package"][0]).replace("::", ".").replace("\\", ".")
+            parts = (_text(n) for n in captures["package"])  # several in one match: `package a` `package b`
+            package = ".".join(parts).replace("::", ".").replace("\\", ".")
         definition = _definition(spec, captures, data)
         if definition is not None:
             key = (definition.node.start_byte, definition.node.end_byte)
@@ -119,7 +122,7 @@ def _definition(spec: LanguageSpec, captures: dict[str, list[Node]], data: bytes
             break
     if kind is None or node is None or "name" not in captures:
         return None
-    parts = [p for p in _text(captures["name"][0]).replace("::", ".").split(".") if p]
+    parts = [p for p in _without_type_arguments(_text(captures["name"][0])).replace("::", ".").replace("\\", ".").split(".") if p]
     if not parts:
         return None
     scope = parts[:-1]
@@ -128,22 +131,24 @@ def _definition(spec: LanguageSpec, captures: dict[str, list[Node]], data: bytes
     outer = node
     while outer.parent is not None and outer.parent.type in spec.wrappers:
         outer = outer.parent
+    while outer.prev_sibling is not None and outer.prev_sibling.type in _LEADING_TYPES:
+        outer = outer.prev_sibling  # decorators written as siblings before a class member
     body = _body_of(node)
     header_end = body.start_point.row if body is not None else node.start_point.row
     return _Definition(
         kind=kind, name=parts[-1], scope=scope, node=node, start_row=outer.start_point.row,
-        end_row=node.end_point.row, header_end_row=max(header_end, node.start_point.row),
+        end_row=_last_text_row(node, data), header_end_row=max(header_end, node.start_point.row),
         signature=_signature(node, body, data), doc=_doc(spec, outer, node, body),
     )
 
 
 def _emit(
     spec: LanguageSpec, d: _Definition, lines: list[str], qualifier: list[str], parent: str | None,
-    out: list[Unit],
+    out: list[Unit], in_class: bool = False,
 ) -> None:
     """Units for a definition and, when it is a container, for what it contains."""
     kind = d.kind
-    if kind == "function" and (parent is not None or d.scope):
+    if kind == "function" and (in_class or d.scope):
         kind = "method"
     if d.scope:
         parent = d.scope[-1]
@@ -158,7 +163,7 @@ def _emit(
     )
     out.extend(split_unit(unit, lines, content))
     for child in d.children:
-        _emit(spec, child, lines, path, d.name, out)
+        _emit(spec, child, lines, path, d.name, out, in_class=d.kind == "class")
 
 
 def _collapse_children(d: _Definition, lines: list[str]) -> str:
@@ -195,6 +200,11 @@ def _module_units(
     return units
 
 
+def _last_text_row(node: Node, data: bytes) -> int:
+    """The node's last row with text: indentation-based grammars end a node where the next begins."""
+    return node.start_point.row + data[node.start_byte : node.end_byte].rstrip().count(b"\n")
+
+
 def _body_of(node: Node) -> Node | None:
     body = node.child_by_field_name("body")
     if body is not None:
@@ -207,6 +217,12 @@ def _body_of(node: Node) -> Node | None:
 
 def _signature(node: Node, body: Node | None, data: bytes) -> str:
     end = body.start_byte if body is not None else node.end_byte
+    for child in node.children[1:]:  # a comment between the header and its body is not header
+        if child.start_byte >= end:
+            break
+        if "comment" in child.type:
+            end = child.start_byte
+            break
     raw = data[node.start_byte : end].decode("utf-8", errors="replace")
     if body is None:
         raw = raw.split("\n", 1)[0]
@@ -220,6 +236,9 @@ def _doc(spec: LanguageSpec, outer: Node, node: Node, body: Node | None) -> str:
     comments: list[str] = []
     row = outer.start_point.row
     sibling = outer.prev_sibling
+    while sibling is None and outer.parent is not None and outer.parent.start_byte == outer.start_byte:
+        outer = outer.parent  # first in a body node: some grammars put the comment before that body
+        sibling = outer.prev_sibling
     while sibling is not None and "comment" in sibling.type and sibling.end_point.row >= row - 1:
         comments.append(_text(sibling))
         row = sibling.start_point.row
@@ -267,6 +286,17 @@ def _first_error_line(root: Node) -> int:
         if node.has_error:
             cursor.extend(reversed(node.children))
     return root.start_point.row + 1
+
+
+def _without_type_arguments(name: str) -> str:
+    """`Stack<T>::pop` -> `Stack::pop`: type arguments in a qualifier are not part of the name."""
+    head, sep, last = name.rpartition("::")
+    while "<" in head:
+        stripped = re.sub(r"<[^<>]*>", "", head)
+        if stripped == head:
+            break
+        head = stripped
+    return head + sep + last
 
 
 def _text(node: Node) -> str:

@@ -45,19 +45,22 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     ),
     LanguageSpec(
         "typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
-        wrappers=("export_statement",),
+        wrappers=("export_statement", "ambient_declaration", "expression_statement"),
     ),
-    LanguageSpec("tsx", (".tsx",), "tree_sitter_typescript", "language_tsx", wrappers=("export_statement",)),
+    LanguageSpec(
+        "tsx", (".tsx",), "tree_sitter_typescript", "language_tsx",
+        wrappers=("export_statement", "ambient_declaration", "expression_statement"),
+    ),
     LanguageSpec("go", (".go",), "tree_sitter_go", qualifier="package"),
     LanguageSpec("java", (".java",), "tree_sitter_java", qualifier="package"),
     LanguageSpec(
         "rust", (".rs",), "tree_sitter_rust", qualifier="path",
         path_roots=("src",), index_names=("mod", "lib", "main"),
     ),
-    LanguageSpec("c", (".c", ".h"), "tree_sitter_c"),
+    LanguageSpec("c", (".c", ".h"), "tree_sitter_c", wrappers=("type_definition",)),
     LanguageSpec(
         "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
-        "tree_sitter_cpp",
+        "tree_sitter_cpp", wrappers=("template_declaration", "type_definition"),
     ),
     LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", qualifier="package"),
     LanguageSpec(

@@ -1,0 +1,21 @@
+; Kotlin: `package a.b` qualifies the file. class_declaration covers class, interface, enum class,
+; data/sealed/value/annotation classes. A named companion object is an object of its own; an
+; unnamed one adds no level, so its members read `Outer.member` as they are called.
+(package_header
+  (_) @package)
+
+(class_declaration
+  name: (identifier) @name) @definition.class
+
+(object_declaration
+  name: (identifier) @name) @definition.object
+
+(companion_object
+  name: (identifier) @name) @definition.object
+
+; Extension functions keep their receiver in the signature (`fun String.shout()`).
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(secondary_constructor
+  "constructor" @name) @definition.constructor

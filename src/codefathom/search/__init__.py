@@ -1,0 +1,162 @@
+"""Search: a query and filters become ranked hits from the lexical and symbol-name channels.
+
+`search(store, request)` is the whole surface; `SearchRequest` says what may be returned.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import time
+from dataclasses import dataclass, field
+
+from codefathom.errors import UsageError
+from codefathom.globs import compile_globs
+from codefathom.model import UNIT_KINDS, Hit
+from codefathom.search.channels import FIELD_WEIGHTS, lexical_channel, name_channel
+from codefathom.search.query import QueryPlan, plan_query
+from codefathom.search.rank import apply_priors, diversify, fuse, path_role
+from codefathom.store import Scope, Store
+
+__all__ = ["SearchRequest", "SearchOutcome", "search", "plan_query", "QueryPlan", "MAX_LIMIT"]
+
+MAX_LIMIT = 200
+MAX_QUERY_CHARS = 2000
+CONTENT_LINES = 60
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    limit: int = 10
+    languages: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    path_glob: tuple[str, ...] = ()
+    exclude_glob: tuple[str, ...] = ()
+    symbol_name: str | None = None
+    within: str = ""  # a directory (relative to the root) the search keeps to; globs read from it
+    max_per_file: int | None = 3
+    include_debug: bool = False
+    content_lines: int = CONTENT_LINES
+
+
+@dataclass
+class SearchOutcome:
+    hits: list[Hit]
+    debug: dict[str, object] = field(default_factory=dict)
+
+
+def search(store: Store, request: SearchRequest) -> SearchOutcome:
+    started = time.perf_counter()
+    _validate(request)
+    plan = plan_query(request.query)
+    scope = _scope(store, request)
+    timings: dict[str, float] = {}
+    pool = max(50, request.limit * 10) * (5 if request.symbol_name or request.max_per_file else 1)
+
+    t0 = time.perf_counter()
+    lexical = lexical_channel(store, plan, scope, pool)
+    timings["lexical_ms"] = _ms(t0)
+    t0 = time.perf_counter()
+    names = name_channel(store, plan, scope, pool)
+    timings["names_ms"] = _ms(t0)
+
+    weights = {"lexical": 1.0, "names": 2.0 if plan.identifier_like else 0.8}
+    fused = fuse({"lexical": lexical, "names": names}, weights)
+    units = store.units_by_id(fused)
+    ranked = []
+    for uid, scored in fused.items():
+        stored = units.get(uid)
+        if stored is None:
+            continue
+        if request.symbol_name and not _name_matches(request.symbol_name, stored.unit.name, stored.unit.qualified_name):
+            continue
+        apply_priors(scored, stored.unit.kind, stored.path)
+        ranked.append((scored, stored.path))
+    ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
+    kept = diversify(ranked, request.limit, request.max_per_file)
+
+    hits = []
+    for scored in kept:
+        stored = units[scored.unit_id]
+        unit = stored.unit
+        content, truncated = _clip(unit.content, request.content_lines)
+        debug = None
+        if request.include_debug:
+            debug = {
+                "ranks": scored.ranks, "evidence": scored.evidence, "prior": round(scored.prior, 3),
+                "role": path_role(stored.path), "part": unit.part,
+            }
+        hits.append(
+            Hit(
+                path=stored.path, start_line=unit.start_line, end_line=unit.end_line, name=unit.name,
+                qualified_name=unit.qualified_name, kind=unit.kind, language=unit.language, parent=unit.parent,
+                score=round(scored.score, 6), content=content, truncated=truncated, signature=unit.signature,
+                debug=debug,
+            )
+        )
+    outcome = SearchOutcome(hits)
+    if request.include_debug:
+        timings["total_ms"] = _ms(started)
+        outcome.debug = {
+            "query": {"words": list(plan.words), "identifier_like": plan.identifier_like, "fts": plan.fts},
+            "channel_weights": weights, "field_weights": list(FIELD_WEIGHTS),
+            "candidates": {"lexical": len(lexical), "names": len(names), "fused": len(fused)},
+            "timings": timings,
+        }
+    return outcome
+
+
+def _validate(request: SearchRequest) -> None:
+    if not request.query.strip():
+        raise UsageError("the query is empty: give words the code would use, or a name")
+    if len(request.query) > MAX_QUERY_CHARS:
+        raise UsageError(f"the query is longer than {MAX_QUERY_CHARS} characters")
+    if not 1 <= request.limit <= MAX_LIMIT:
+        raise UsageError(f"limit must be between 1 and {MAX_LIMIT}, got {request.limit}")
+    unknown = [k for k in request.kinds if k not in UNIT_KINDS]
+    if unknown:
+        raise UsageError(f"unknown kind(s) {unknown}; kinds are: {', '.join(UNIT_KINDS)}")
+    if request.max_per_file is not None and request.max_per_file < 1:
+        raise UsageError("max_per_file must be at least 1")
+
+
+def _scope(store: Store, request: SearchRequest) -> Scope:
+    include = compile_globs(request.path_glob, "path_glob") if request.path_glob else None
+    exclude = compile_globs(request.exclude_glob, "exclude_glob") if request.exclude_glob else None
+    file_ids = None
+    within = request.within.strip("/")
+    if include or exclude or within:
+        allowed = set()
+        for file_id, path in store.file_paths():
+            if within:
+                if not path.startswith(within + "/"):
+                    continue
+                path = path[len(within) + 1 :]
+            if include and not include.matches(path):
+                continue
+            if exclude and exclude.matches(path):
+                continue
+            allowed.add(file_id)
+        file_ids = frozenset(allowed)
+    return Scope(
+        file_ids=file_ids,
+        languages=frozenset(request.languages) or None,
+        kinds=frozenset(request.kinds) or None,
+    )
+
+
+def _name_matches(pattern: str, name: str, qualified: str) -> bool:
+    return fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(qualified, pattern) or (
+        "." in pattern and fnmatch.fnmatchcase(qualified, "*." + pattern)
+    )
+
+
+def _clip(content: str, max_lines: int) -> tuple[str, bool]:
+    lines = content.split("\n")
+    if len(lines) <= max_lines:
+        return content, False
+    return "\n".join(lines[:max_lines]), True
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 2)

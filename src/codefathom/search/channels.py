@@ -1,0 +1,84 @@
+"""Candidate generators: BM25F over the FTS5 fields, and the symbol-name channel.
+
+Each returns unit ids best first, with the evidence that put them there (for diagnostics).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codefathom.search.query import QueryPlan, looks_like_identifier
+from codefathom.store import Scope, Store
+from codefathom.tokens import name_key
+
+__all__ = ["Candidate", "lexical_channel", "name_channel", "FIELD_WEIGHTS", "NameMatch"]
+
+# BM25F field weights, in the column order of units_fts: name, qualified_name, signature, doc,
+# path, body. Names weigh most: a unit *called* what you typed beats one that mentions it.
+FIELD_WEIGHTS = (10.0, 5.0, 3.0, 2.0, 1.5, 1.0)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    unit_id: int
+    score: float
+    evidence: str
+
+
+class NameMatch:
+    """How well a unit's name answers a name query; lower is better."""
+
+    QUALIFIED = 0  # `Store.upsert_file` is the tail of the unit's qualified name
+    EXACT = 1  # the name, case and all
+    FOLDED = 2  # same letters, other case or separators (`parse_args` ~ `parseArgs`)
+    WORDS = 3  # the query's words joined (`proxy manager` ~ `ProxyManager`)
+    NAME_ONLY = 4  # a qualified query whose last part matches but whose owner does not
+    PREFIX = 5  # the name starts with the query
+
+    LABELS = {0: "qualified name", 1: "exact name", 2: "name (case/separators folded)", 3: "name from words",
+              4: "name, other owner", 5: "name prefix"}
+
+
+def lexical_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> list[Candidate]:
+    if not plan.fts:
+        return []
+    rows = store.fts_candidates(plan.fts, FIELD_WEIGHTS, scope, limit)
+    return [Candidate(uid, score, f"bm25f {score:.2f}") for uid, score in rows]
+
+
+def name_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> list[Candidate]:
+    """Units whose name is what the query names, ranked by NameMatch then by shape of the unit."""
+    best: dict[int, tuple[int, str]] = {}
+
+    def offer(uid: int, tier: int) -> None:
+        if uid not in best or tier < best[uid][0]:
+            best[uid] = (tier, NameMatch.LABELS[tier])
+
+    for segments in plan.name_queries:
+        if not plan.identifier_like and not looks_like_identifier("".join(segments)) and len(segments) == 1:
+            continue  # a plain word in a sentence is not a name query ("where is the *index* written")
+        last = segments[-1]
+        key = name_key(last)
+        if not key:
+            continue
+        for uid, name, qualified, _path in store.name_candidates([key], scope, limit):
+            offer(uid, _tier(segments, name, qualified))
+        if len(plan.tokens) == 1 and len(key) >= 3:
+            for uid, _name, _q, _p in store.name_candidates([key], scope, limit, prefix=True):
+                offer(uid, NameMatch.PREFIX)
+    for key in plan.joined_word_keys:
+        for uid, _name, _q, _p in store.name_candidates([key], scope, limit):
+            offer(uid, NameMatch.WORDS)
+    ranked = sorted(best.items(), key=lambda item: (item[1][0], item[0]))
+    return [Candidate(uid, float(-tier), label) for uid, (tier, label) in ranked[:limit]]
+
+
+def _tier(segments: tuple[str, ...], name: str, qualified: str) -> int:
+    if len(segments) > 1:
+        tail = qualified.split(".")[-len(segments) :]
+        if [s.lower() for s in tail] == [s.lower() for s in segments]:
+            return NameMatch.QUALIFIED
+        return NameMatch.NAME_ONLY
+    if name == segments[0]:
+        return NameMatch.EXACT
+    return NameMatch.FOLDED

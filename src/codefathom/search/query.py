@@ -1,0 +1,91 @@
+"""Reads a query string: its words, the identifiers in it, and how identifier-like it is.
+
+Also builds the FTS5 match expression, quoting every term so user text is never FTS syntax.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from codefathom.tokens import split_identifier
+
+__all__ = ["QueryPlan", "plan_query", "looks_like_identifier", "STOPWORDS"]
+
+STOPWORDS = frozenset(
+    """
+    a an and are as at be been by can code could do does done for from has have how i if in into is it
+    its me my of on or our should so that the their them then there these this those to was we were what
+    when where which who whom why will with would you your all any function method class file files
+    implemented implement defined define handled handle happens logic
+    """.split()
+)
+_TOKEN = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*|\d+")
+_SEPARATORS = re.compile(r"\.|::|#|->")
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    text: str
+    tokens: tuple[str, ...]  # as written, qualified ones kept whole (`Store.upsert_file`)
+    words: tuple[str, ...]  # lower-case words that carry meaning, stopwords dropped
+    identifier_like: bool  # one name, or mostly names: exact matches should lead
+    fts: str  # FTS5 match expression, empty when nothing is searchable
+
+    @property
+    def name_queries(self) -> list[tuple[str, ...]]:
+        """Each token as its qualified segments, for the name channel."""
+        return [tuple(s for s in _SEPARATORS.split(t) if s) for t in self.tokens if not t.isdigit()]
+
+    @property
+    def joined_word_keys(self) -> list[str]:
+        """Runs of 2-4 consecutive words joined (`proxy manager` -> proxymanager) for split-word names."""
+        words = [w for w in self.words if not w.isdigit()]
+        keys = []
+        for size in (4, 3, 2):
+            for start in range(0, len(words) - size + 1):
+                keys.append("".join(words[start : start + size]))
+        return keys
+
+
+def plan_query(text: str) -> QueryPlan:
+    tokens = tuple(_TOKEN.findall(text))
+    words: list[str] = []
+    terms: list[str] = []
+    for token in tokens:
+        for segment in _SEPARATORS.split(token):
+            if not segment:
+                continue
+            parts = split_identifier(segment)
+            lowered = segment.lower()
+            if lowered in STOPWORDS and len(tokens) > 1:
+                continue
+            words.extend(p for p in parts if p not in STOPWORDS or len(tokens) == 1)
+            terms.append(_fts_term(lowered, [p for p in parts if p not in STOPWORDS] or parts))
+    compact = text.strip()
+    identifier_like = bool(tokens) and (
+        (len(tokens) == 1 and " " not in compact)
+        or sum(1 for t in tokens if looks_like_identifier(t)) * 2 >= len(tokens)
+    )
+    unique_terms = list(dict.fromkeys(t for t in terms if t))
+    return QueryPlan(
+        text=text, tokens=tokens, words=tuple(dict.fromkeys(words)), identifier_like=identifier_like,
+        fts=" OR ".join(unique_terms),
+    )
+
+
+def _fts_term(token: str, parts: list[str]) -> str:
+    """The token as written, or all of its words (`parse_args` also matches "parse the args")."""
+    whole = _quote(token)
+    if len(parts) <= 1:
+        return whole
+    return f"({whole} OR ({' AND '.join(_quote(p) for p in parts)}))"
+
+
+def _quote(term: str) -> str:
+    return '"' + term.replace('"', '""') + '"'
+
+
+def looks_like_identifier(token: str) -> bool:
+    return bool(_SEPARATORS.search(token)) or "_" in token or (token != token.lower() and token != token.upper()
+                                                                  and not token.istitle())

@@ -1,0 +1,35 @@
+"""The fingerprint of everything that shapes stored facts; a different one means re-parse all.
+
+Schema, query files, tokenizer and grammar wheel versions all count.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import metadata
+
+from codefathom.parse import LANGUAGES
+from codefathom.parse.grammars import query_text
+from codefathom.store import fingerprint_of
+from codefathom.store.db import schema_sql
+from codefathom.tokens import TOKENIZER_VERSION
+
+__all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]
+
+EXTRACTOR_VERSION = "1"
+
+
+@cache
+def index_fingerprint() -> str:
+    parts = [schema_sql(), TOKENIZER_VERSION, EXTRACTOR_VERSION]
+    for spec in LANGUAGES:
+        try:
+            parts.append(query_text(spec))
+        except FileNotFoundError:
+            parts.append(f"{spec.name}: no query")
+        dist = spec.grammar_module.replace("_", "-")
+        try:
+            parts.append(f"{dist}=={metadata.version(dist)}")
+        except metadata.PackageNotFoundError:
+            parts.append(f"{dist} missing")
+    return fingerprint_of(*parts)

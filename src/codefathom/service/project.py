@@ -1,0 +1,58 @@
+"""Finds the project a path belongs to and the directory within it that a request keeps to.
+
+A path inside a git work tree belongs to that work tree; any other directory is its own project.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from codefathom.errors import PathOutsideRoot, UsageError
+
+__all__ = ["Project", "resolve_project", "inside_root"]
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path  # absolute, resolved
+    within: str  # the requested directory relative to root ("" for the whole project)
+
+
+def resolve_project(path: str | Path | None) -> Project:
+    requested = Path(path or ".").expanduser()
+    try:
+        resolved = requested.resolve(strict=True)
+    except (OSError, RuntimeError) as exc:
+        raise UsageError(f"no such directory: {requested}") from exc
+    if not resolved.is_dir():
+        raise UsageError(f"not a directory: {requested}")
+    root = _git_toplevel(resolved) or resolved
+    within = resolved.relative_to(root).as_posix()
+    return Project(root=root, within="" if within == "." else within)
+
+
+def inside_root(root: Path, candidate: str | Path) -> Path:
+    """`candidate` (relative to root, or absolute) resolved, refused when it leads outside root."""
+    path = Path(candidate)
+    full = (path if path.is_absolute() else root / path).resolve()
+    if not full.is_relative_to(root):
+        raise PathOutsideRoot(f"{candidate} is outside the project root {root}")
+    return full
+
+
+def _git_toplevel(path: Path) -> Path | None:
+    git = shutil.which("git")
+    if git is None:
+        return None
+    try:
+        done = subprocess.run(
+            [git, "-C", str(path), "rev-parse", "--show-toplevel"], capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if done.returncode != 0 or not done.stdout.strip():
+        return None
+    return Path(done.stdout.strip()).resolve()

@@ -1,0 +1,108 @@
+"""Storage: one SQLite file per project (WAL, FTS5) holding files, units and their search index.
+
+`Store.open(path, fingerprint)` gives the handle every other stage reads and writes through.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from codefathom.model import FileState, StoredUnit, Unit
+from codefathom.store import reads, writes
+from codefathom.store.db import SCHEMA_VERSION, connect, fingerprint_of
+from codefathom.store.reads import IndexCounts, Scope
+from codefathom.store.writes import FileRecord
+
+__all__ = ["Store", "Scope", "FileRecord", "IndexCounts", "SCHEMA_VERSION", "fingerprint_of"]
+
+
+class Store:
+    """An open index. Thread-safe: one connection guarded by a lock (SQLite serialises anyway)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, rebuilt: str | None) -> None:
+        self._conn = conn
+        self._lock = threading.RLock()
+        self.path = path
+        self.rebuilt_reason = rebuilt  # set when the file had to be recreated or re-parsed
+
+    @classmethod
+    def open(cls, path: Path, fingerprint: str, *, create: bool = True) -> Store:
+        conn, rebuilt = connect(path, fingerprint, create=create)
+        return cls(conn, path, rebuilt)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All writes inside commit together or not at all (a killed process leaves the last commit)."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    # writes: call inside transaction()
+    def replace_file(self, record: FileRecord, units: Sequence[Unit]) -> int:
+        return writes.replace_file(self._conn, record, units)
+
+    def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
+        writes.touch_file(self._conn, path, mtime_ns, size)
+
+    def remove_files(self, paths: Iterable[str]) -> int:
+        return writes.remove_files(self._conn, paths)
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._lock:
+            self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    # reads
+    def get_meta(self, key: str) -> str | None:
+        with self._lock:
+            row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def file_states(self) -> dict[str, FileState]:
+        with self._lock:
+            return reads.file_states(self._conn)
+
+    def file_paths(self) -> list[tuple[int, str]]:
+        with self._lock:
+            return reads.file_paths(self._conn)
+
+    def fts_candidates(
+        self, match: str, weights: Sequence[float], scope: Scope, limit: int
+    ) -> list[tuple[int, float]]:
+        with self._lock:
+            return reads.fts_candidates(self._conn, match, weights, scope, limit)
+
+    def name_candidates(
+        self, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
+    ) -> list[tuple[int, str, str, str]]:
+        with self._lock:
+            return reads.name_candidates(self._conn, keys, scope, limit, prefix)
+
+    def units_by_id(self, ids: Iterable[int]) -> dict[int, StoredUnit]:
+        with self._lock:
+            return reads.units_by_id(self._conn, ids)
+
+    def counts(self) -> IndexCounts:
+        with self._lock:
+            return reads.counts(self._conn)
+
+    def size_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())

@@ -1,0 +1,118 @@
+"""Opens the index database: connection pragmas, schema creation, version and fingerprint checks.
+
+The index is a cache of the source tree, so a foreign or outdated file is rebuilt, never patched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable
+from importlib import resources
+from pathlib import Path
+
+from codefathom.errors import IndexUnusable
+
+__all__ = ["connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql"]
+
+APPLICATION = "codefathom"
+SCHEMA_VERSION = 1
+# Steps that bring an index from version N-1 to N, in order; each runs in one transaction.
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+
+
+def schema_sql() -> str:
+    return resources.files("codefathom.store").joinpath("schema.sql").read_text("utf-8")
+
+
+def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.Connection, str | None]:
+    """An open connection and, when the index had to be rebuilt, the reason why."""
+    if not create and not db_path.exists():
+        raise IndexUnusable(f"no index at {db_path}")
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    conn = _open(db_path)
+    try:
+        rebuilt = _ensure_schema(conn, fingerprint)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        if not create:
+            raise IndexUnusable(f"the index at {db_path} is unreadable ({exc}); run `codefathom index`") from exc
+        _remove_database(db_path)
+        conn = _open(db_path)
+        _ensure_schema(conn, fingerprint)
+        rebuilt = f"the index file was unreadable ({exc}) and has been recreated"
+    return conn, rebuilt
+
+
+def _open(db_path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(db_path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute("PRAGMA cache_size = -65536")
+    conn.execute("PRAGMA mmap_size = 268435456")
+    return conn
+
+
+def _ensure_schema(conn: sqlite3.Connection, fingerprint: str) -> str | None:
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if not tables:
+        _create(conn, fingerprint)
+        return None
+    if "meta" not in tables:
+        raise sqlite3.DatabaseError("not a codefathom index (no meta table)")
+    meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    if meta.get("application") != APPLICATION:
+        raise sqlite3.DatabaseError("not a codefathom index")
+    version = int(meta.get("schema_version", "0"))
+    if version > SCHEMA_VERSION:
+        raise IndexUnusable(
+            f"this index was written by a newer codefathom (schema {version}, this one reads {SCHEMA_VERSION});"
+            " upgrade codefathom or run `codefathom clear` to start over"
+        )
+    for step in range(version + 1, SCHEMA_VERSION + 1):
+        _in_transaction(conn, lambda c, s=step: (MIGRATIONS[s](c), _set(c, "schema_version", str(s))))
+    if meta.get("fingerprint") != fingerprint:
+        # Queries, tokenizer or schema changed: every stored fact is suspect, so parse again.
+        _in_transaction(conn, lambda c: _forget_files(c, fingerprint))
+        return "the index was made by another version of codefathom's parsers and is being rebuilt"
+    return None
+
+
+def _create(conn: sqlite3.Connection, fingerprint: str) -> None:
+    # One transaction: a process killed here leaves an empty file, which is simply created again.
+    meta = {"application": APPLICATION, "schema_version": str(SCHEMA_VERSION), "fingerprint": fingerprint}
+    inserts = "".join(f"INSERT INTO meta(key, value) VALUES ('{k}', '{v}');" for k, v in meta.items())
+    conn.executescript("BEGIN IMMEDIATE;" + schema_sql() + inserts + "COMMIT;")
+
+
+def _forget_files(conn: sqlite3.Connection, fingerprint: str) -> None:
+    conn.execute("DELETE FROM units_fts")
+    conn.execute("DELETE FROM units")
+    conn.execute("DELETE FROM files")
+    _set(conn, "fingerprint", fingerprint)
+
+
+def _set(conn: sqlite3.Connection, key: str, value: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+
+def _in_transaction(conn: sqlite3.Connection, work: Callable[[sqlite3.Connection], object]) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        work(conn)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+def _remove_database(db_path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{db_path}{suffix}").unlink(missing_ok=True)
+
+
+def fingerprint_of(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]

@@ -1,0 +1,137 @@
+"""Typed reads of the index: file states, candidate units for each search channel, statistics.
+
+Rows never leave this module: callers get model records and plain numbers.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from codefathom.model import FileState, StoredUnit, Unit
+
+__all__ = [
+    "Scope", "file_states", "file_paths", "fts_candidates", "name_candidates", "units_by_id", "IndexCounts",
+    "counts",
+]
+
+_UNIT_COLUMNS = (
+    "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
+    " u.start_line, u.end_line, u.part, u.content"
+)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Which units a search may return; None means no restriction on that axis."""
+
+    file_ids: frozenset[int] | None = None
+    languages: frozenset[str] | None = None
+    kinds: frozenset[str] | None = None
+
+    def sql(self, alias: str = "u") -> tuple[str, list[object]]:
+        clauses: list[str] = []
+        params: list[object] = []
+        if self.file_ids is not None:
+            clauses.append(f"{alias}.file_id IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(sorted(self.file_ids)))
+        if self.languages is not None:
+            clauses.append(f"{alias}.language IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(sorted(self.languages)))
+        if self.kinds is not None:
+            clauses.append(f"{alias}.kind IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(sorted(self.kinds)))
+        return (" AND " + " AND ".join(clauses) if clauses else ""), params
+
+
+def file_states(conn: sqlite3.Connection) -> dict[str, FileState]:
+    rows = conn.execute("SELECT id, path, content_hash, mtime_ns, size, language, status FROM files")
+    return {row[1]: FileState(*row) for row in rows}
+
+
+def fts_candidates(
+    conn: sqlite3.Connection, match: str, weights: Sequence[float], scope: Scope, limit: int
+) -> list[tuple[int, float]]:
+    """Unit ids and BM25F scores (higher is better) for an FTS5 match expression."""
+    where, params = scope.sql()
+    weight_args = ", ".join(f"{float(w)}" for w in weights)
+    sql = (
+        f"SELECT u.id, -bm25(units_fts, {weight_args}) AS score FROM units_fts"
+        f" JOIN units u ON u.id = units_fts.rowid WHERE units_fts MATCH ?{where}"
+        " ORDER BY bm25(units_fts, " + weight_args + ") LIMIT ?"
+    )
+    return [(int(r[0]), float(r[1])) for r in conn.execute(sql, [match, *params, limit])]
+
+
+def name_candidates(
+    conn: sqlite3.Connection, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
+) -> list[tuple[int, str, str, str]]:
+    """(id, name, qualified_name, path) of units whose name key equals (or starts with) a key."""
+    where, params = scope.sql()
+    found: list[tuple[int, str, str, str]] = []
+    for key in keys:
+        if not key:
+            continue
+        if prefix:
+            cond, args = "u.name_key >= ? AND u.name_key < ?", [key, key + "\uffff"]
+        else:
+            cond, args = "u.name_key = ?", [key]
+        sql = (
+            "SELECT u.id, u.name, u.qualified_name, f.path FROM units u JOIN files f ON f.id = u.file_id"
+            f" WHERE {cond}{where} LIMIT ?"
+        )
+        found.extend((int(r[0]), r[1], r[2], r[3]) for r in conn.execute(sql, [*args, *params, limit]))
+    return found
+
+
+def units_by_id(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, StoredUnit]:
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    sql = (
+        f"SELECT {_UNIT_COLUMNS} FROM units u JOIN files f ON f.id = u.file_id"
+        " WHERE u.id IN (SELECT value FROM json_each(?))"
+    )
+    result = {}
+    for row in conn.execute(sql, (json.dumps(wanted),)):
+        unit = Unit(
+            kind=row[2], name=row[3], qualified_name=row[4], parent=row[5], signature=row[6], doc=row[7],
+            language=row[8], start_line=row[9], end_line=row[10], part=row[11], content=row[12],
+        )
+        result[int(row[0])] = StoredUnit(int(row[0]), row[1], unit)
+    return result
+
+
+@dataclass(frozen=True)
+class IndexCounts:
+    files: int
+    units: int
+    by_language: dict[str, int]  # files per language
+    by_status: dict[str, int]  # files per parse status
+    problems: list[tuple[str, str, str]]  # (path, status, error) of files that did not parse cleanly
+
+
+def counts(conn: sqlite3.Connection, problem_limit: int = 20) -> IndexCounts:
+    files = conn.execute("SELECT count(*) FROM files WHERE status != 'skipped'").fetchone()[0]
+    units = conn.execute("SELECT count(*) FROM units").fetchone()[0]
+    by_language = dict(
+        conn.execute(
+            "SELECT language, count(*) FROM files WHERE status != 'skipped' GROUP BY language ORDER BY 2 DESC"
+        ).fetchall()
+    )
+    by_status = dict(conn.execute("SELECT status, count(*) FROM files GROUP BY status").fetchall())
+    problems = [
+        (r[0], r[1], r[2] or "")
+        for r in conn.execute(
+            "SELECT path, status, error FROM files WHERE status IN ('partial', 'failed', 'skipped')"
+            " ORDER BY status, path LIMIT ?",
+            (problem_limit,),
+        )
+    ]
+    return IndexCounts(files, units, by_language, by_status, problems)
+
+
+def file_paths(conn: sqlite3.Connection) -> list[tuple[int, str]]:
+    return [(int(r[0]), r[1]) for r in conn.execute("SELECT id, path FROM files WHERE status != 'skipped'")]
