@@ -1,0 +1,5 @@
+"""`python -m codefathom` runs the command-line interface."""
+
+from codefathom.cli import main
+
+main()

@@ -1,0 +1,277 @@
+"""One click command per verb; each opens the service, calls one method and renders the result.
+
+The docstring of each command is its `--help`, with an example.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from codefathom import __version__
+from codefathom.errors import CodefathomError, UsageError
+from codefathom.model import UNIT_KINDS
+from codefathom.service import MAX_LIMIT, Codefathom, list_indexes
+from codefathom.service import render
+from codefathom.service.indexer import Progress
+
+__all__ = ["cli"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+INDEX_DIR_HELP = "Keep the index in this directory instead of $CODEFATHOM_HOME (~/.cache/codefathom)."
+
+
+def reports_errors(func: F) -> F:
+    """Turn codefathom errors into one clear line and the right exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except UsageError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(2)
+        except CodefathomError as exc:
+            click.echo(f"error: {exc}", err=True)
+            sys.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="codefathom")
+def cli() -> None:
+    """Search a codebase by meaning and by name, for you and for your coding agent.
+
+    \b
+    Quick start:
+      codefathom index .                       # index the current repository
+      codefathom search "where is the config loaded"
+      codefathom search Store.replace_file --json
+      codefathom serve                         # MCP server over stdio for an agent
+
+    Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
+    Every search first re-indexes files that changed, so answers match the files on disk.
+    """
+
+
+@cli.command()
+@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--full", is_flag=True, help="Re-parse every file, not only the changed ones.")
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@reports_errors
+def index(path: Path, full: bool, index_dir: Path | None, as_json: bool, quiet: bool) -> None:
+    """Index a project, or bring its index up to date.
+
+    Only files whose size, time or content changed are parsed again; deleted files are dropped.
+    Files git ignores are left out, and so are dependencies, build outputs, lock files, binary,
+    minified and generated files, and files over 1 MB (see .codefathom.toml to change that).
+
+    \b
+    Example:
+      codefathom index ~/src/myproject
+    """
+    with Codefathom(path, index_dir) as service:
+        with _progress(enabled=not quiet and not as_json) as progress:
+            report = service.index(progress, full=full)
+        if as_json:
+            emit_json(render.sync_json(report, str(service.root)))
+        else:
+            click.echo(render.sync_text(report, service.status()))
+
+
+@cli.command()
+@click.argument("query", required=False)
+@click.option("--path", "-p", "path", default=".", type=click.Path(file_okay=False, path_type=Path),
+              help="Project to search, or a directory inside it to keep the search to. Default: here.")
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, MAX_LIMIT),
+              help="How many results.")
+@click.option("--language", "-l", "languages", multiple=True,
+              help="Only these languages (repeatable): python, typescript, go, rust, markdown, ...")
+@click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(UNIT_KINDS),
+              help="Only units of this kind (repeatable).")
+@click.option("--path-glob", "-g", "path_glob", multiple=True,
+              help="Only files this gitignore-style glob names, e.g. 'src/**/*.py' or 'tests/' (repeatable).")
+@click.option("--exclude-glob", "-x", "exclude_glob", multiple=True,
+              help="Leave out files this glob names, e.g. 'tests/' (repeatable).")
+@click.option("--symbol-name", "-s", help="Only units whose name matches this glob, e.g. 'parse_*' or 'Store.*'.")
+@click.option("--max-per-file", default=3, show_default=True, type=click.IntRange(1, None),
+              help="At most this many results from one file.")
+@click.option("--all-per-file", is_flag=True, help="No limit of results per file.")
+@click.option("--json", "as_json", is_flag=True, help="Print results as JSON (the MCP tool's reply).")
+@click.option("--jsonl", type=click.File("r"), metavar="FILE",
+              help="Read one query per line from FILE ('-' for stdin): plain text or a JSON object with"
+                   " the options as keys. Writes one JSON object per line.")
+@click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
+@click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
+@reports_errors
+def search(
+    query: str | None, path: Path, limit: int, languages: tuple[str, ...], kinds: tuple[str, ...],
+    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None, max_per_file: int,
+    all_per_file: bool, as_json: bool, jsonl: Any, include_debug: bool, no_sync: bool, index_dir: Path | None,
+) -> None:
+    """Search the project for QUERY: words the code would use, or a name.
+
+    A name (`parse_config`, `UserService.find`) brings its definition first; plain words
+    ("retry failed uploads") rank functions, classes and doc sections by the words they use.
+    The project is indexed first if it never was, and changed files are re-indexed.
+
+    \b
+    Examples:
+      codefathom search "where are index files written"
+      codefathom search Store.replace_file --json
+      codefathom search "token refresh" -l python -g 'src/' -x 'tests/'
+      echo 'parse_args' | codefathom search --jsonl -
+    """
+    options: dict[str, Any] = {
+        "limit": limit, "languages": languages, "kinds": kinds, "path_glob": path_glob,
+        "exclude_glob": exclude_glob, "symbol_name": symbol_name,
+        "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug,
+    }
+    with Codefathom(path, index_dir) as service:
+        if jsonl is not None:
+            _search_lines(service, jsonl, options, fresh=not no_sync)
+            return
+        if not query:
+            raise UsageError("give a QUERY, or --jsonl - to read queries from stdin")
+        response = service.search(query, fresh=not no_sync, **options)
+        if as_json:
+            emit_json(render.search_json(response))
+        else:
+            click.echo(render.search_text(response))
+
+
+def _search_lines(service: Codefathom, source: Any, defaults: dict[str, Any], fresh: bool) -> None:
+    first = True
+    for number, line in enumerate(source, start=1):
+        line = line.strip()
+        if not line:
+            continue
+        options = dict(defaults)
+        try:
+            if line.startswith("{"):
+                request = json.loads(line)
+                query = str(request.pop("query", ""))
+                unknown = set(request) - set(options)
+                if unknown:
+                    raise UsageError(f"unknown option(s) {sorted(unknown)}")
+                options.update(request)
+            else:
+                query = line
+            response = service.search(query, fresh=fresh and first, **options)
+            out: dict[str, Any] = render.search_json(response)
+        except (CodefathomError, json.JSONDecodeError, TypeError) as exc:
+            out = {"line": number, "error": str(exc)}
+        first = False
+        click.echo(json.dumps(out, ensure_ascii=False))
+
+
+@cli.command()
+@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@reports_errors
+def status(path: Path, index_dir: Path | None, as_json: bool) -> None:
+    """Show what the project's index holds: files, units, languages, parse health.
+
+    \b
+    Example:
+      codefathom status --json
+    """
+    with Codefathom(path, index_dir) as service:
+        result = service.status()
+    if as_json:
+        emit_json(render.status_json(result))
+    else:
+        click.echo(render.status_text(result))
+
+
+@cli.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@reports_errors
+def list_(as_json: bool) -> None:
+    """List every indexed project under $CODEFATHOM_HOME."""
+    indexes = list_indexes()
+    if as_json:
+        emit_json(render.indexes_json(indexes))
+    else:
+        click.echo(render.indexes_text(indexes))
+
+
+@cli.command()
+@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@reports_errors
+def clear(path: Path, index_dir: Path | None, as_json: bool) -> None:
+    """Delete the project's index (the source files are not touched)."""
+    with Codefathom(path, index_dir) as service:
+        existed = service.clear()
+        root = str(service.root)
+    if as_json:
+        emit_json({"project_root": root, "cleared": existed})
+    else:
+        click.echo(f"Deleted the index of {root}." if existed else f"{root} had no index.")
+
+
+@cli.command()
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Index directory for the working directory's project (default: $CODEFATHOM_HOME).")
+@reports_errors
+def serve(index_dir: Path | None) -> None:
+    """Run the MCP server over stdio, for an agent to call.
+
+    Tools: search_code, index_status, index_codebase. Logs go to stderr; stdout is the protocol.
+
+    \b
+    Example (Claude Code):
+      claude mcp add codefathom -- codefathom serve
+    """
+    from codefathom.mcp import run_stdio
+
+    run_stdio(index_dir=index_dir)
+
+
+class _progress:
+    """A rich progress bar on stderr while files are parsed, when stderr is a terminal."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self._bar: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> Progress | None:
+        if not self.enabled:
+            return None
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+
+        self._bar = Bar(
+            TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TextColumn("{task.fields[path]}", style="dim"), console=Console(stderr=True), transient=True,
+        )
+        self._bar.start()
+        self._task = self._bar.add_task("index", total=None, path="")
+
+        def update(done: int, total: int, path: str) -> None:
+            self._bar.update(self._task, completed=done, total=total, path=path[-60:])
+
+        return update
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()

@@ -1,0 +1,68 @@
+"""Shared fixtures: a private CODEFATHOM_HOME per test and fresh copies of the fixture repositories."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from codefathom.cli import cli
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+# The fixture repositories contain their own test files; they are data, not tests of ours.
+collect_ignore_glob = ["fixtures/*"]
+
+
+@pytest.fixture(autouse=True)
+def codefathom_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own index home, so nothing touches ~/.cache."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("CODEFATHOM_HOME", str(home))
+    return home
+
+
+@pytest.fixture
+def shop_repo(tmp_path: Path) -> Path:
+    """A fresh copy of the small multi-language `shop` project."""
+    target = tmp_path / "shop"
+    shutil.copytree(FIXTURES / "repos" / "shop", target)
+    return target
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "init.defaultBranch=main",
+         "-C", str(repo), *args],
+        check=True, capture_output=True,
+    )
+
+
+@pytest.fixture
+def run_cli() -> Callable[..., Result]:
+    """Run the real `codefathom` command in-process; returns click's Result."""
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None) -> Result:
+        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
+
+    return run
+
+
+@pytest.fixture
+def search_json(run_cli: Callable[..., Result]) -> Callable[..., dict[str, Any]]:
+    """`codefathom search ... --json` parsed; fails the test on a non-zero exit."""
+
+    def search(*args: str) -> dict[str, Any]:
+        result = run_cli("search", *args, "--json")
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.stdout)
+        return data
+
+    return search

@@ -1,0 +1,159 @@
+"""Indexing and searching a small real project through the `codefathom` command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import git
+
+
+def names(data: dict) -> list[str]:
+    return [r["qualified_name"] for r in data["results"]]
+
+
+def test_index_reports_files_units_languages_and_health(shop_repo: Path, run_cli) -> None:
+    result = run_cli("index", str(shop_repo))
+    assert result.exit_code == 0, result.output
+    assert "files: 8" in result.output
+    assert "python 5" in result.output
+    assert "parse health:" in result.output
+
+
+def test_an_identifier_brings_its_definition_first(shop_repo: Path, search_json) -> None:
+    data = search_json("sign_jwt", "--path", str(shop_repo))
+    first = data["results"][0]
+    assert first["qualified_name"] == "shop.users.sign_jwt"
+    assert (first["path"], first["start_line"], first["end_line"]) == ("shop/users.py", 20, 22)
+    assert first["kind"] == "function"
+    assert first["language"] == "python"
+    assert "def sign_jwt" in first["content"]
+
+
+def test_a_qualified_name_picks_the_method_of_that_class(shop_repo: Path, search_json) -> None:
+    data = search_json("Stack.push", "--path", str(shop_repo))
+    assert names(data)[0] == "shop.stack.Stack.push"
+    data = search_json("Queue.push", "--path", str(shop_repo))
+    assert names(data)[0] == "shop.stack.Queue.push"
+
+
+def test_a_definition_ranks_above_the_test_that_uses_it(shop_repo: Path, search_json) -> None:
+    data = search_json("push", "--path", str(shop_repo))
+    paths = [r["path"] for r in data["results"]]
+    assert paths[0] == "shop/stack.py"
+    assert paths.index("tests/test_stack.py") > paths.index("shop/stack.py")
+
+
+def test_split_words_find_camel_and_snake_case_names(shop_repo: Path, search_json) -> None:
+    assert names(search_json("get user by id", "--path", str(shop_repo)))[0] == "getUserById"
+    assert names(search_json("parse args", "--path", str(shop_repo)))[0] == "shop.config.parse_args"
+
+
+def test_natural_language_finds_code_by_its_doc_words(shop_repo: Path, search_json) -> None:
+    data = search_json("issue a new access token when it expires", "--path", str(shop_repo))
+    assert names(data)[0] == "shop.users.UserService.refresh_token"
+
+
+def test_markdown_sections_and_plain_text_are_searchable(shop_repo: Path, search_json) -> None:
+    section = search_json("refunds retried with backoff", "--path", str(shop_repo))["results"][0]
+    assert (section["kind"], section["name"], section["path"]) == ("section", "Payments", "docs/guide.md")
+    assert section["parent"] == "Shop guide"
+    chunk = search_json("warehouse sync nightly", "--path", str(shop_repo))["results"][0]
+    assert (chunk["kind"], chunk["path"]) == ("chunk", "notes.txt")
+
+
+def test_json_results_follow_the_contract(shop_repo: Path, search_json) -> None:
+    data = search_json("Cart", "--path", str(shop_repo))
+    assert data["project_root"] == str(shop_repo.resolve())
+    assert "debug" not in data
+    keys = {"path", "start_line", "end_line", "name", "qualified_name", "kind", "language", "parent", "score",
+            "content", "truncated"}
+    assert set(data["results"][0]) == keys
+    assert data["results"][0]["qualified_name"] == "Cart"
+
+
+def test_debug_explains_the_ranking(shop_repo: Path, search_json) -> None:
+    data = search_json("Stack.push", "--path", str(shop_repo), "--debug")
+    assert data["debug"]["query"]["identifier_like"] is True
+    assert "total_ms" in data["debug"]["timings"]
+    assert data["results"][0]["debug"]["evidence"]["names"] == "qualified name"
+
+
+def test_filters_keep_to_languages_kinds_paths_and_names(shop_repo: Path, search_json) -> None:
+    root = str(shop_repo)
+    assert {r["language"] for r in search_json("push", "-p", root, "-l", "ts")["results"]} == {"typescript"}
+    assert {r["kind"] for r in search_json("push", "-p", root, "-k", "class")["results"]} == {"class"}
+    assert {r["path"] for r in search_json("push", "-p", root, "-g", "tests/")["results"]} == {"tests/test_stack.py"}
+    excluded = {r["path"] for r in search_json("push", "-p", root, "-x", "tests/", "-x", "*.ts")["results"]}
+    assert excluded == {"shop/stack.py"}
+    named = search_json("stack", "-p", root, "-s", "p*")["results"]
+    assert named and {r["name"] for r in named} <= {"push", "pop"}
+
+
+def test_results_per_file_are_capped_unless_asked(shop_repo: Path, search_json) -> None:
+    capped = search_json("stack item", "-p", str(shop_repo), "-n", "20")
+    assert max(sum(1 for r in capped["results"] if r["path"] == p) for p in {"shop/stack.py"}) <= 3
+    uncapped = search_json("stack item", "-p", str(shop_repo), "-n", "20", "--all-per-file")
+    assert sum(1 for r in uncapped["results"] if r["path"] == "shop/stack.py") > 3
+
+
+def test_a_directory_inside_the_project_keeps_the_search_to_it(shop_repo: Path, search_json) -> None:
+    git(shop_repo, "init")
+    data = search_json("push", "--path", str(shop_repo / "tests"))
+    assert data["project_root"] == str(shop_repo.resolve())
+    assert {r["path"] for r in data["results"]} == {"tests/test_stack.py"}
+
+
+def test_edits_and_deletions_are_seen_by_the_next_search(shop_repo: Path, run_cli, search_json) -> None:
+    assert run_cli("index", str(shop_repo)).exit_code == 0
+    config = shop_repo / "shop" / "config.py"
+    config.write_text(config.read_text() + "\n\ndef merge_overrides(base, extra):\n    return base | extra\n")
+    data = search_json("merge_overrides", "-p", str(shop_repo))
+    assert names(data)[0] == "shop.config.merge_overrides"
+    assert data["results"][0]["start_line"] == 17
+    (shop_repo / "shop" / "users.py").unlink()
+    data = search_json("sign_jwt", "-p", str(shop_repo))
+    assert all(r["path"] != "shop/users.py" for r in data["results"])
+    status = json.loads(run_cli("status", str(shop_repo), "--json").stdout)
+    assert status["files"] == 7
+
+
+def test_searching_a_project_never_indexed_indexes_it(shop_repo: Path, search_json) -> None:
+    data = search_json("load_config", "-p", str(shop_repo))
+    assert names(data)[0] == "shop.config.load_config"
+    assert any("indexed the project first" in n for n in data["notices"])
+
+
+def test_jsonl_answers_one_line_per_query(shop_repo: Path, run_cli) -> None:
+    lines = 'sign_jwt\n{"query": "push", "kinds": ["class"]}\n{"query": "x", "path_glob": ["["]}\n'
+    result = run_cli("search", "-p", str(shop_repo), "--jsonl", "-", input=lines)
+    assert result.exit_code == 0, result.output
+    replies = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(replies) == 3
+    assert replies[0]["results"][0]["name"] == "sign_jwt"
+    assert {r["kind"] for r in replies[1]["results"]} == {"class"}
+    assert replies[2]["line"] == 3 and "path_glob" in replies[2]["error"]
+
+
+def test_status_list_and_clear_manage_the_index(shop_repo: Path, run_cli) -> None:
+    assert "not indexed" in run_cli("status", str(shop_repo)).output
+    run_cli("index", str(shop_repo))
+    status = json.loads(run_cli("status", str(shop_repo), "--json").stdout)
+    assert status["indexed"] and status["files"] == 8 and status["units"] > 15
+    assert status["languages"]["python"] == 5
+    listed = json.loads(run_cli("list", "--json").stdout)["indexes"]
+    assert [i["project_root"] for i in listed] == [str(shop_repo.resolve())]
+    assert "Deleted" in run_cli("clear", str(shop_repo)).output
+    assert json.loads(run_cli("list", "--json").stdout)["indexes"] == []
+
+
+def test_usage_errors_are_one_line_and_exit_2(shop_repo: Path, run_cli) -> None:
+    bad_glob = run_cli("search", "x", "-p", str(shop_repo), "-g", "src/[a")
+    assert bad_glob.exit_code == 2
+    assert "unclosed '['" in bad_glob.stderr
+    missing = run_cli("search", "x", "-p", str(shop_repo / "nope"))
+    assert missing.exit_code == 2
+    unknown = run_cli("search", "x", "-p", str(shop_repo), "-l", "cobol")
+    assert unknown.exit_code == 2 and "unknown language" in unknown.stderr
+    empty = run_cli("search", "  ", "-p", str(shop_repo))
+    assert empty.exit_code == 2 and "empty" in empty.stderr
