@@ -29,8 +29,11 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
     """An open connection and, when the index had to be rebuilt, the reason why."""
     if not create and not db_path.exists():
         raise IndexUnusable(f"no index at {db_path}")
-    db_path.parent.mkdir(parents=True, exist_ok=True)
-    conn = _open(db_path)
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        conn = _open(db_path)
+    except (OSError, sqlite3.OperationalError) as exc:
+        raise IndexUnusable(f"cannot create the index in {db_path.parent}: {exc}") from exc
     try:
         rebuilt = _ensure_schema(conn, fingerprint)
     except sqlite3.DatabaseError as exc:
