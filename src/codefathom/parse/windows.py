@@ -66,6 +66,8 @@ def markdown_sections(path: str, text: str) -> list[Unit]:
     trail: list[tuple[int, str]] = []  # enclosing headings by level
     for index, (row, level, title) in enumerate(bounds):
         end_row = bounds[index + 1][0] - 1 if index + 1 < len(bounds) else len(lines) - 1
+        while end_row > row and not lines[end_row].strip():
+            end_row -= 1
         while trail and trail[-1][0] >= level and level > 0:
             trail.pop()
         parent = trail[-1][1] if trail else None
