@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import git
 
 
@@ -130,7 +129,8 @@ def test_bad_files_are_skipped_or_repaired_with_reasons(tmp_path: Path, run_cli)
     assert problems["broken.py"]["status"] == "partial"
     found = indexed_paths(run_cli, repo)
     assert {"good.py", "alias.py"} <= found
-    names = {r["name"] for r in json.loads(run_cli("search", "after fine", "-p", str(repo), "--json").stdout)["results"]}
+    reply = json.loads(run_cli("search", "after fine", "-p", str(repo), "--json").stdout)
+    names = {r["name"] for r in reply["results"]}
     assert {"after", "fine"} <= names  # a syntax error costs one definition, not the file
 
 

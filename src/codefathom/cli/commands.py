@@ -17,8 +17,7 @@ import click
 from codefathom import __version__
 from codefathom.errors import CodefathomError, UsageError
 from codefathom.model import UNIT_KINDS
-from codefathom.service import MAX_LIMIT, Codefathom, list_indexes
-from codefathom.service import render
+from codefathom.service import MAX_LIMIT, Codefathom, list_indexes, render
 from codefathom.service.indexer import Progress
 
 __all__ = ["cli"]
@@ -258,7 +257,8 @@ class _progress:
         if not self.enabled:
             return None
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as Bar
 
         self._bar = Bar(
             TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

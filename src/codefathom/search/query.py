@@ -43,7 +43,7 @@ class QueryPlan:
         words = [w for w in self.words if not w.isdigit()]
         keys = []
         for size in (4, 3, 2):
-            for start in range(0, len(words) - size + 1):
+            for start in range(len(words) - size + 1):
                 keys.append("".join(words[start : start + size]))
         return keys
 

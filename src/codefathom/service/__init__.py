@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codefathom.config import Settings, default_home, load_settings
-from codefathom.errors import NotIndexed, UsageError
+from codefathom.errors import NotIndexed
 from codefathom.model import UNIT_KINDS, Hit
 from codefathom.search import MAX_LIMIT, SearchRequest, search
 from codefathom.service.fingerprint import index_fingerprint

@@ -78,7 +78,8 @@ def sync_text(report: SyncReport, status: IndexStatus) -> str:
         f"  parse health: {health or 'nothing indexed'}",
     ]
     if report.skipped:
-        out.append(f"  left out: {len(report.skipped)} files (e.g. {report.skipped[0].path}: {report.skipped[0].reason})")
+        example = report.skipped[0]
+        out.append(f"  left out: {len(report.skipped)} files (e.g. {example.path}: {example.reason})")
     for path, state, error in report.parse_problems[:5]:
         out.append(f"  {state}: {path}: {error}")
     if len(report.parse_problems) > 5:
