@@ -16,10 +16,20 @@ STOPWORDS = frozenset(
     """
     a an and are as at be been by can code could do does done for from has have how i if in into is it
     its me my of on or our should so that the their them then there these this those to was we were what
-    when where which who whom why will with would you your all any function method class file files
+    when where which who whom why will with would you your all any function method class
     implemented implement defined define handled handle happens logic
     """.split()
 )
+# Irregular English forms the Porter stemmer cannot bring back to the verb code is named after.
+IRREGULAR = {
+    "written": "write", "wrote": "write", "read": "read", "found": "find", "built": "build", "sent": "send",
+    "ran": "run", "made": "make", "kept": "keep", "held": "hold", "began": "begin", "begun": "begin",
+    "chosen": "choose", "chose": "choose", "drawn": "draw", "drew": "draw", "given": "give", "gave": "give",
+    "taken": "take", "took": "take", "thrown": "throw", "threw": "throw", "shown": "show", "hidden": "hide",
+    "bound": "bind", "split": "split", "spent": "spend", "left": "leave", "lost": "lose", "got": "get",
+    "gotten": "get", "fed": "feed", "led": "lead", "sought": "seek", "caught": "catch", "brought": "bring",
+    "bought": "buy", "thought": "think", "told": "tell", "sold": "sell", "stuck": "stick", "woken": "wake",
+}
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*|\d+")
 _SEPARATORS = re.compile(r"\.|::|#|->")
 
@@ -77,6 +87,8 @@ def plan_query(text: str) -> QueryPlan:
 def _fts_term(token: str, parts: list[str]) -> str:
     """The token as written, or all of its words (`parse_args` also matches "parse the args")."""
     whole = _quote(token)
+    if token in IRREGULAR and IRREGULAR[token] != token:
+        return f"({whole} OR {_quote(IRREGULAR[token])})"
     if len(parts) <= 1:
         return whole
     return f"({whole} OR ({' AND '.join(_quote(p) for p in parts)}))"
