@@ -58,6 +58,8 @@ class _Definition:
 
 def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
     data = text.encode("utf-8", errors="surrogatepass")
+    if not data.endswith(b"\n"):
+        data += b"\n"  # a directive on the last line (`#pragma`, `#endif`) needs its newline
     tree = parser_for(spec).parse(data)
     lines = split_lines(text)
     package, definitions = _collect(spec, tree.root_node, data)
@@ -201,8 +203,16 @@ def _module_units(
 
 
 def _last_text_row(node: Node, data: bytes) -> int:
-    """The node's last row with text: indentation-based grammars end a node where the next begins."""
-    return node.start_point.row + data[node.start_byte : node.end_byte].rstrip().count(b"\n")
+    """The node's last row of code: indentation-based grammars end a node where the next begins, so
+    its end may take in blank lines and the comments above the next definition."""
+    last = node
+    while True:
+        kept = [c for c in last.children if "comment" not in c.type]
+        if not kept:
+            break
+        last = kept[-1]
+    end = max(last.end_byte, node.start_byte)
+    return node.start_point.row + data[node.start_byte : end].rstrip().count(b"\n")
 
 
 def _body_of(node: Node) -> Node | None:
@@ -226,7 +236,7 @@ def _signature(node: Node, body: Node | None, data: bytes) -> str:
     raw = data[node.start_byte : end].decode("utf-8", errors="replace")
     if body is None:
         raw = raw.split("\n", 1)[0]
-    text = " ".join(raw.split()).rstrip("{:= ").rstrip()
+    text = " ".join(raw.split()).rstrip("{:=; ").rstrip()
     return text[:MAX_SIGNATURE]
 
 
@@ -239,6 +249,8 @@ def _doc(spec: LanguageSpec, outer: Node, node: Node, body: Node | None) -> str:
     while sibling is None and outer.parent is not None and outer.parent.start_byte == outer.start_byte:
         outer = outer.parent  # first in a body node: some grammars put the comment before that body
         sibling = outer.prev_sibling
+    while sibling is not None and "comment" not in sibling.type and sibling.children:
+        sibling = sibling.children[-1]  # indentation grammars end the node before with the comment
     while sibling is not None and "comment" in sibling.type and sibling.end_point.row >= row - 1:
         comments.append(_text(sibling))
         row = sibling.start_point.row

@@ -68,7 +68,9 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         filenames=("Rakefile", "Gemfile", "Guardfile", "Vagrantfile"),
     ),
     LanguageSpec("php", (".php", ".phtml"), "tree_sitter_php", "language_php", qualifier="package"),
-    LanguageSpec("kotlin", (".kt", ".kts"), "tree_sitter_kotlin", qualifier="package"),
+    LanguageSpec(
+        "kotlin", (".kt", ".kts"), "tree_sitter_kotlin", wrappers=("annotated_expression",), qualifier="package",
+    ),
     LanguageSpec("scala", (".scala", ".sc"), "tree_sitter_scala", qualifier="package"),
     LanguageSpec("swift", (".swift",), "tree_sitter_swift"),
     LanguageSpec("bash", (".sh", ".bash"), "tree_sitter_bash"),

@@ -35,28 +35,33 @@
   declarator: (type_identifier) @name) @definition.struct
 
 ; Functions and methods: the name sits in a function declarator, possibly under pointer or
-; reference declarators for the return type.
+; reference declarators for the return type. A specialization `f<int>()` is named f.
 (function_definition
   declarator: (function_declarator
     declarator: [
-      (identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)
-      (operator_cast)
-    ] @name)) @definition.function
+      (identifier) @name (field_identifier) @name (qualified_identifier) @name (destructor_name) @name
+      (operator_name) @name (operator_cast) @name
+      (template_function name: (identifier) @name)
+    ])) @definition.function
 
 (function_definition
   declarator: (_
     (function_declarator
       declarator: [
-        (identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)
-      ] @name))) @definition.function
+        (identifier) @name (field_identifier) @name (qualified_identifier) @name (destructor_name) @name
+        (operator_name) @name
+        (template_function name: (identifier) @name)
+      ]))) @definition.function
 
 (function_definition
   declarator: (_
     (_
       (function_declarator
         declarator: [
-          (identifier) (field_identifier) (qualified_identifier) (destructor_name) (operator_name)
-        ] @name)))) @definition.function
+          (identifier) @name (field_identifier) @name (qualified_identifier) @name (destructor_name) @name
+          (operator_name) @name
+          (template_function name: (identifier) @name)
+        ])))) @definition.function
 
 ; `operator bool() const` written as a conversion function.
 (function_definition

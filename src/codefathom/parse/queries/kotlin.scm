@@ -19,3 +19,24 @@
 
 (secondary_constructor
   "constructor" @name) @definition.constructor
+
+; The grammar misreads an annotation with arguments followed by a soft keyword (`@Target(CLASS)
+; annotation class A`, `@OptIn(X::class) actual class B { }`) as an infix call `annotation class A`
+; (no syntax error); such a call with `class` in the middle is the class. The annotation around it is
+; a wrapper (see languages.py), so it and the doc above it belong to the class.
+(infix_expression
+  .
+  (identifier)
+  .
+  (identifier) @_keyword
+  .
+  [
+    (identifier) @name
+    (call_expression
+      .
+      (identifier) @name
+      .
+      (annotated_lambda))
+  ]
+  .
+  (#any-of? @_keyword "class" "interface" "object")) @definition.class

@@ -16,6 +16,14 @@
 (object_definition
   name: (identifier) @name) @definition.object
 
+(package_object
+  name: (identifier) @name) @definition.object
+
+; A named given instance (`given intOrd: Ordering[Int] with ...`) holds its methods like an object.
+(given_definition
+  name: (identifier) @name
+  body: [(with_template_body) (template_body)]) @definition.object
+
 (trait_definition
   name: (identifier) @name) @definition.trait
 

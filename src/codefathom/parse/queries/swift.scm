@@ -1,10 +1,11 @@
 ; Swift: class_declaration covers class, struct, enum, actor and extension; an extension names an
-; existing type (`extension Point`, `extension Foo.Bar`), so its members read `Point.member`.
+; existing type (`extension Point`, `extension Foo.Bar`, `extension [String]`), so its members read `Point.member`.
 (class_declaration
   name: (type_identifier) @name) @definition.class
 
 (class_declaration
-  name: (user_type) @name) @definition.extension
+  declaration_kind: "extension"
+  name: (_) @name) @definition.extension
 
 (protocol_declaration
   name: (type_identifier) @name) @definition.protocol

@@ -1,4 +1,5 @@
-; TSX (TypeScript with JSX; the same node types as typescript.scm): JavaScript's definitions plus interfaces, type aliases, enums, abstract classes and
+; TSX: the same query as typescript.scm (the tsx grammar has the same node types plus JSX).
+; JavaScript's definitions plus interfaces, type aliases, enums, abstract classes and
 ; namespaces. A declaration such as `const f = () => {}` is the definition, so its doc comment and
 ; `const` belong to it. Interface members, overload and abstract signatures stay part of their container.
 (function_declaration
@@ -22,15 +23,13 @@
 (enum_declaration
   name: (identifier) @name) @definition.enum
 
-; `namespace A.B {}` (the engine splits the dotted name) and `declare module "x" {}`.
+; `namespace A.B {}` (the engine splits the dotted name) and `module A {}`. `declare module "x" {}`
+; names a path, not a scope: what it declares is top level.
 (internal_module
   name: [(identifier) (nested_identifier)] @name) @definition.namespace
 
 (module
   name: [(identifier) (nested_identifier)] @name) @definition.module
-
-(module
-  name: (string (string_fragment) @name)) @definition.module
 
 ; Methods of classes only: object-literal methods stay part of the code around them.
 (class_body

@@ -22,15 +22,13 @@
 (enum_declaration
   name: (identifier) @name) @definition.enum
 
-; `namespace A.B {}` (the engine splits the dotted name) and `declare module "x" {}`.
+; `namespace A.B {}` (the engine splits the dotted name) and `module A {}`. `declare module "x" {}`
+; names a path, not a scope: what it declares is top level.
 (internal_module
   name: [(identifier) (nested_identifier)] @name) @definition.namespace
 
 (module
   name: [(identifier) (nested_identifier)] @name) @definition.module
-
-(module
-  name: (string (string_fragment) @name)) @definition.module
 
 ; Methods of classes only: object-literal methods stay part of the code around them.
 (class_body
