@@ -124,7 +124,8 @@ def _definition(spec: LanguageSpec, captures: dict[str, list[Node]], data: bytes
             break
     if kind is None or node is None or "name" not in captures:
         return None
-    parts = [p for p in _without_type_arguments(_text(captures["name"][0])).replace("::", ".").replace("\\", ".").split(".") if p]
+    written = _without_type_arguments(_text(captures["name"][0]))
+    parts = [p for p in written.replace("::", ".").replace("\\", ".").split(".") if p]
     if not parts:
         return None
     scope = parts[:-1]
