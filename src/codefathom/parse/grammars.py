@@ -28,7 +28,7 @@ def parser_for(spec: LanguageSpec) -> Parser:
 
 
 def query_text(spec: LanguageSpec) -> str:
-    return resources.files("codefathom.parse").joinpath("queries", f"{spec.name}.scm").read_text("utf-8")
+    return resources.files("codefathom.parse").joinpath("queries", f"{spec.query_name}.scm").read_text("utf-8")
 
 
 @cache

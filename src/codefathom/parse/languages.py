@@ -31,6 +31,11 @@ class LanguageSpec:
     qualifier: str = ""
     path_roots: tuple[str, ...] = ()  # leading directories a module path does not include
     index_names: tuple[str, ...] = ()  # file stems that stand for their directory (__init__, mod)
+    query: str = ""  # the query file's name when it is another language's (TSX reads TypeScript's)
+
+    @property
+    def query_name(self) -> str:
+        return self.query or self.name
 
 
 LANGUAGES: tuple[LanguageSpec, ...] = (
@@ -49,7 +54,7 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     ),
     LanguageSpec(
         "tsx", (".tsx",), "tree_sitter_typescript", "language_tsx",
-        wrappers=("export_statement", "ambient_declaration", "expression_statement"),
+        wrappers=("export_statement", "ambient_declaration", "expression_statement"), query="typescript",
     ),
     LanguageSpec("go", (".go",), "tree_sitter_go", qualifier="package"),
     LanguageSpec("java", (".java",), "tree_sitter_java", qualifier="package"),

@@ -1,5 +1,6 @@
-; TypeScript: JavaScript's definitions plus interfaces, type aliases, enums, abstract classes and
-; namespaces. A declaration such as `const f = () => {}` is the definition, so its doc comment and
+; TypeScript and TSX (the tsx row of languages.py reads this file): JavaScript's definitions plus
+; interfaces, type aliases, enums, abstract classes and namespaces. A declaration such as
+; `const f = () => {}` is the definition, so its doc comment and
 ; `const` belong to it. Interface members, overload and abstract signatures stay part of their container.
 (function_declaration
   name: (identifier) @name) @definition.function
