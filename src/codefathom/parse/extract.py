@@ -137,7 +137,9 @@ def _definition(spec: LanguageSpec, captures: dict[str, list[Node]], data: bytes
     while outer.prev_sibling is not None and outer.prev_sibling.type in _LEADING_TYPES:
         outer = outer.prev_sibling  # decorators written as siblings before a class member
     body = _body_of(node)
-    header_end = body.start_point.row if body is not None else node.start_point.row
+    # The header ends with the token before the body: Python's block starts at its first statement.
+    before_body = body.prev_sibling if body is not None else None
+    header_end = before_body.end_point.row if before_body is not None else node.start_point.row
     return _Definition(
         kind=kind, name=parts[-1], scope=scope, node=node, start_row=outer.start_point.row,
         end_row=_last_text_row(node, data), header_end_row=max(header_end, node.start_point.row),

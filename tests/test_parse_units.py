@@ -1,0 +1,46 @@
+"""How files become units beyond the per-language fixtures: splitting, top-level code, fallbacks."""
+
+from __future__ import annotations
+
+from codefathom.parse import parse
+
+
+def test_an_oversized_function_is_split_into_parts_that_keep_its_identity() -> None:
+    body = "\n".join(f"    total += {i}" for i in range(400))
+    parsed = parse("pkg/big.py", f"def accumulate(total):\n{body}\n    return total\n")
+    parts = [u for u in parsed.units if u.name == "accumulate"]
+    assert len(parts) == 7
+    assert {u.qualified_name for u in parts} == {"pkg.big.accumulate"}
+    assert [u.part for u in parts] == list(range(1, 8))
+    assert (parts[0].start_line, parts[-1].end_line) == (1, 402)
+    assert all(u.signature == "def accumulate(total)" for u in parts)
+
+
+def test_top_level_code_between_definitions_is_kept_in_module_units() -> None:
+    text = "import os\n\ndef f():\n    pass\n\nCONSTANT = os.sep\n\nif __name__ == '__main__':\n    f()\n"
+    module = [u for u in parse("tool.py", text).units if u.kind == "module"]
+    assert len(module) == 1
+    assert "import os" in module[0].content and "CONSTANT = os.sep" in module[0].content
+    assert "def f" not in module[0].content
+
+
+def test_a_class_reads_as_its_outline_with_method_bodies_left_to_the_methods() -> None:
+    text = "class A:\n    x = 1\n\n    def m(self):\n        return 'secret body'\n"
+    unit = next(u for u in parse("a.py", text).units if u.kind == "class")
+    assert "def m(self):" in unit.content
+    assert "secret body" not in unit.content
+
+
+def test_unknown_text_is_split_into_line_windows() -> None:
+    text = "\n".join(f"line {i}" for i in range(130))
+    parsed = parse("data/notes.cfg", text)
+    assert parsed.status == "text"
+    assert [(u.start_line, u.end_line) for u in parsed.units] == [(1, 60), (61, 120), (121, 130)]
+    assert {u.kind for u in parsed.units} == {"chunk"}
+
+
+def test_syntax_errors_mark_the_file_partial_and_keep_what_parsed() -> None:
+    parsed = parse("x.go", "package x\n\nfunc Good() int { return 1 }\n\nfunc Bad( { \n")
+    assert parsed.status == "partial"
+    assert parsed.error and "line" in parsed.error
+    assert "x.Good" in {u.qualified_name for u in parsed.units}
