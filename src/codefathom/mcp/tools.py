@@ -1,0 +1,224 @@
+"""The MCP tools: search_code, index_status, index_codebase; each is one service call in a worker thread.
+
+Replies are the dicts `codefathom.service.render` makes, the ones `--json` prints, so they cannot drift.
+A `CodefathomError` (bad glob, unknown language, no such directory) becomes a tool error the model reads.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeAlias, TypeVar
+from urllib.parse import urlparse
+from urllib.request import url2pathname
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+from mcp.server.mcpserver import Context, ListRoots, Resolve
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ListRootsRequest, ListRootsResult
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import Field
+
+from codefathom.errors import CodefathomError
+from codefathom.search import MAX_LIMIT
+from codefathom.service import Codefathom, render
+from codefathom.service.indexer import Progress
+
+__all__ = ["search_code", "index_status", "index_codebase", "client_roots", "project_path_for", "Kind"]
+
+log = logging.getLogger("codefathom.mcp")
+
+ROOTS_TIMEOUT = 10  # seconds a client may take to answer roots/list
+
+# Directories a server is started in when the client knows no project; never indexed by default.
+_NOT_PROJECTS = {Path("/").resolve()}
+with suppress(RuntimeError):  # no home directory to find
+    _NOT_PROJECTS.add(Path.home().resolve())
+
+T = TypeVar("T")
+
+# The unit kinds of codefathom.model.UNIT_KINDS, spelled out so the tool schema lists them.
+Kind: TypeAlias = Literal["module", "class", "function", "method", "section", "chunk"]
+
+# The lifespan state is the server's ServiceCache; Any keeps this module free of a server import cycle.
+Ctx: TypeAlias = Context[Any, Any]
+
+
+async def client_roots(project_path: str | None, ctx: Ctx) -> ListRoots | ListRootsResult | None:
+    """The client's roots, when it has them and the project is not given as an absolute path.
+
+    On 2026-07-28 connections the SDK asks through an input-required round; on earlier ones the
+    roots/list request is sent here, so a client that fails to answer leaves the working directory.
+    """
+    if project_path and Path(project_path).expanduser().is_absolute():
+        return None
+    capabilities = ctx.client_capabilities
+    if capabilities is None or capabilities.roots is None:
+        return None
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or not ctx.session.can_send_request:
+        return ListRoots()
+    with anyio.move_on_after(ROOTS_TIMEOUT):
+        try:
+            # send_request, not the deprecated session.list_roots(): roots are deprecated as of 2026-07-28.
+            roots: ListRootsResult = await ctx.session.send_request(ListRootsRequest(), ListRootsResult)
+            return roots
+        except Exception as exc:  # noqa: BLE001 - no roots is an answer too
+            log.warning("the client declares roots but roots/list failed: %s", exc)
+            return None
+    log.warning("the client declares roots but did not answer roots/list in %ss", ROOTS_TIMEOUT)
+    return None
+
+
+Roots: TypeAlias = Annotated[ListRootsResult | None, Resolve(client_roots)]
+
+ProjectPath = Annotated[
+    str | None,
+    Field(
+        description="Directory of the project, or a directory inside it to keep to. Default: the client's"
+        " first root, else the server's working directory. Relative paths read from that default."
+    ),
+]
+
+
+def project_path_for(project_path: str | None, roots: ListRootsResult | None) -> Path:
+    """The directory a call is about: `project_path`, read from the client's first file:// root.
+
+    Without either, the server's working directory, unless that is / or the home directory
+    (where clients that know no project start servers), which would index a whole disk.
+    """
+    base = _first_file_root(roots)
+    if base is None:
+        base = Path.cwd()
+        if not project_path and base.resolve() in _NOT_PROJECTS:
+            raise ToolError(
+                f"no project given: the server runs in {base} and the client sent no roots;"
+                " pass project_path, the absolute path of the project to search"
+            )
+    if not project_path:
+        return base
+    path = Path(project_path).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+async def search_code(
+    query: Annotated[
+        str,
+        Field(
+            description="An identifier or qualified name as the code writes it (`parse_config`,"
+            " `Store.replace_file`), or the words the code would use ('retry failed upload')."
+        ),
+    ],
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many results.")] = 10,
+    languages: Annotated[
+        list[str] | None,
+        Field(description="Only these languages: python, typescript (ts), javascript, go, rust, java, markdown, ..."),
+    ] = None,
+    kinds: Annotated[
+        list[Kind] | None,
+        Field(description="Only these kinds of unit, e.g. ['function', 'method'] or ['class']."),
+    ] = None,
+    path_glob: Annotated[
+        str | list[str] | None,
+        Field(
+            description="Only files these gitignore-style globs name, relative to the project:"
+            " 'src/**/*.py', 'src/', '*.go'."
+        ),
+    ] = None,
+    exclude_glob: Annotated[
+        str | list[str] | None,
+        Field(description="Leave out files these gitignore-style globs name, e.g. 'tests/' or '*_test.go'."),
+    ] = None,
+    symbol_name: Annotated[
+        str | None,
+        Field(description="Only units whose name or qualified name matches this glob: 'parse_*', 'Store.*'."),
+    ] = None,
+    include_debug: Annotated[
+        bool, Field(description="Explain the ranking (channel ranks, priors, timings); for debugging only.")
+    ] = False,
+) -> dict[str, Any]:
+    """Search the codebase by name or by the words its code uses; returns ranked functions, classes,
+    methods and doc sections with path, line range and source.
+
+    - A name (`parse_config`, `Store.replace_file`, `UserService.find`) brings its definition first.
+    - Plain words rank code by the words it uses: name the thing in the code's own terms
+      ("token refresh expiry", "write index batch"), not a question.
+    - Narrow with path_glob / exclude_glob (gitignore style: 'src/**/*.py', 'tests/'), languages,
+      kinds or symbol_name ('Store.*') rather than by adding words.
+    - Changed files are re-indexed first; the first call on a project indexes it.
+    Use grep instead for every occurrence of an exact string (all call sites, a log message):
+    this returns the best matching units, not every line.
+    """
+    path = project_path_for(project_path, roots)
+    response = await _call(
+        ctx, path,
+        lambda service: service.search(
+            query, limit=limit, languages=languages or (), kinds=tuple(kinds or ()), path_glob=path_glob or (),
+            exclude_glob=exclude_glob or (), symbol_name=symbol_name, include_debug=include_debug,
+        ),
+    )
+    return render.search_json(response)
+
+
+async def index_status(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> dict[str, Any]:
+    """What the project's index holds: files, units, languages, parse health (files that failed to
+    parse, with the error), last sync time and index size. Does not index; search_code does that itself.
+    """
+    status = await _call(ctx, project_path_for(project_path, roots), lambda service: service.status())
+    return render.status_json(status)
+
+
+async def index_codebase(
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    full: Annotated[bool, Field(description="Re-parse every file, not only the changed ones.")] = False,
+) -> dict[str, Any]:
+    """Index the project, or bring its index up to date: only changed files are parsed, deleted ones
+    dropped. search_code does this before every search, so call it only to index a large project
+    ahead of time, or with full=true after changing .codefathom.toml. Reports progress while it runs.
+    """
+    progress = _progress_reporter(ctx)
+    report, root = await _call(
+        ctx, project_path_for(project_path, roots),
+        lambda service: (service.index(progress, full=full), str(service.root)),
+    )
+    return render.sync_json(report, root)
+
+
+async def _call(ctx: Ctx, path: Path, action: Callable[[Codefathom], T]) -> T:
+    """Run `action` on the project's service in a worker thread; codefathom errors become tool errors."""
+    cache = ctx.request_context.lifespan_context
+    try:
+        result: T = await anyio.to_thread.run_sync(cache.call, path, action)
+    except CodefathomError as exc:
+        raise ToolError(str(exc)) from exc
+    except OSError as exc:  # unreadable directory, full disk: the model can act on the message
+        raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+    return result
+
+
+def _progress_reporter(ctx: Ctx) -> Progress:
+    """A service progress callback (called in the worker thread) that reports through the context."""
+
+    def report(done: int, total: int, path: str) -> None:
+        try:
+            anyio.from_thread.run(ctx.report_progress, done, total, f"parsed {done} of {total} files: {path}")
+        except Exception:  # noqa: BLE001 - a lost progress message must not stop the indexing
+            log.debug("progress report not delivered", exc_info=True)
+
+    return report
+
+
+def _first_file_root(roots: ListRootsResult | None) -> Path | None:
+    for root in roots.roots if roots is not None else ():
+        parsed = urlparse(str(root.uri))
+        if parsed.scheme == "file":
+            return Path(url2pathname(parsed.path))
+    return None

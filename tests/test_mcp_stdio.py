@@ -1,0 +1,250 @@
+"""End-to-end tests of `codefathom serve`: the real server as a subprocess, spoken to over stdio by the SDK client.
+
+Each test starts one server on a small Python project in tmp_path, with CODEFATHOM_HOME in tmp_path too.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp.types as types
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.session import ClientRequestContext
+
+from codefathom.model import UNIT_KINDS
+from codefathom.service import Codefathom, render
+
+FILES = {
+    "pkg/store.py": '''\
+        """The index store."""
+
+
+        class Store:
+            """Units and files, in SQLite."""
+
+            def replace_file(self, path, units):
+                """Replace every unit of one file."""
+                self.delete_units(path)
+                self.insert_units(path, units)
+
+            def delete_units(self, path):
+                return path
+    ''',
+    "pkg/config.py": '''\
+        def load_config(path):
+            """Read the project settings from a TOML file."""
+            with open(path, "rb") as handle:
+                return handle.read()
+    ''',
+    "pkg/retry.py": '''\
+        def retry_upload(upload, attempts=3):
+            """Retry a failed upload with exponential backoff."""
+            for attempt in range(attempts):
+                if upload():
+                    return attempt
+            raise RuntimeError("upload failed")
+    ''',
+    "tests/test_store.py": '''\
+        from pkg.store import Store
+
+
+        def test_replace_file():
+            Store().replace_file("a.py", [])
+    ''',
+}
+
+TIMEOUT = 20  # seconds for any one request; a hang fails the test instead of stalling the run
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    for name, text in FILES.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)  # a directory inside it is then part of it
+    return root
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    monkeypatch.setenv("CODEFATHOM_HOME", str(home))  # for the in-process service some tests compare with
+    return home
+
+
+@asynccontextmanager
+async def serve(cwd: Path, home: Path, **client_options: Any) -> AsyncIterator[Client]:
+    """`python -m codefathom serve` started in `cwd`, connected (initialize handshake unless told)."""
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "codefathom", "serve"], cwd=cwd, env={"CODEFATHOM_HOME": str(home)}
+    )
+    client_options.setdefault("mode", "legacy")
+    async with Client(params, read_timeout_seconds=TIMEOUT, **client_options) as client:
+        yield client
+
+
+def run(scenario: Callable[[], Awaitable[None]]) -> None:
+    anyio.run(scenario)
+
+
+def reply(result: types.CallToolResult) -> dict[str, Any]:
+    """The tool's JSON reply; the text block and the structured content must say the same."""
+    assert not result.is_error, error_text(result)
+    assert result.structured_content is not None
+    text = result.content[0]
+    assert isinstance(text, types.TextContent)
+    data: dict[str, Any] = result.structured_content
+    assert json.loads(text.text) == data
+    return data
+
+
+def error_text(result: types.CallToolResult) -> str:
+    return " ".join(block.text for block in result.content if isinstance(block, types.TextContent))
+
+
+def roots_callback(root: Path) -> Any:
+    async def list_roots(context: ClientRequestContext) -> types.ListRootsResult:
+        return types.ListRootsResult(roots=[types.Root(uri=root.as_uri(), name="project")])  # type: ignore[arg-type]
+
+    return list_roots
+
+
+def test_the_server_offers_three_tools_and_documents_search_code_parameters(project: Path, home: Path) -> None:
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            assert client.server_info is not None and client.server_info.name == "codefathom"
+            assert "search_code" in (client.session.instructions or "")
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+        assert set(tools) == {"search_code", "index_status", "index_codebase"}
+        search = tools["search_code"]
+        properties = search.input_schema["properties"]
+        assert list(properties) == [
+            "query", "project_path", "limit", "languages", "kinds", "path_glob", "exclude_glob", "symbol_name",
+            "include_debug",
+        ]
+        assert search.input_schema["required"] == ["query"]
+        assert all(properties[name].get("description") for name in properties)
+        assert properties["kinds"]["anyOf"][0]["items"]["enum"] == list(UNIT_KINDS)
+        assert "Store.replace_file" in (search.description or "")
+        assert "grep" in (search.description or "")
+        for name in ("search_code", "index_status"):
+            annotations = tools[name].annotations
+            assert annotations is not None and annotations.read_only_hint and annotations.idempotent_hint
+        assert list(tools["index_status"].input_schema["properties"]) == ["project_path"]
+        assert list(tools["index_codebase"].input_schema["properties"]) == ["project_path", "full"]
+
+    run(scenario)
+
+
+def test_search_code_brings_the_named_definition_first_with_path_and_lines(project: Path, home: Path) -> None:
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            by_name = reply(await client.call_tool("search_code", {"query": "Store.replace_file"}))
+            by_words = reply(await client.call_tool("search_code", {"query": "retry failed upload", "limit": 3}))
+            narrowed = reply(
+                await client.call_tool(
+                    "search_code", {"query": "replace_file", "path_glob": "tests/", "kinds": ["function"]}
+                )
+            )
+            inside = reply(
+                await client.call_tool("search_code", {"query": "replace_file", "project_path": str(project / "tests")})
+            )
+            whole = reply(await client.call_tool("search_code", {"query": "replace_file", "limit": 1}))
+
+        first = by_name["results"][0]
+        assert by_name["project_root"] == str(project.resolve())
+        assert (first["path"], first["start_line"], first["end_line"]) == ("pkg/store.py", 7, 10)
+        assert first["qualified_name"].endswith("Store.replace_file") and first["kind"] == "method"
+        assert "def replace_file(self, path, units):" in first["content"]
+        assert by_words["results"][0]["name"] == "retry_upload"
+        assert [hit["path"] for hit in narrowed["results"]] == ["tests/test_store.py"]
+        assert inside["within"] == "tests" and {hit["path"] for hit in inside["results"]} == {"tests/test_store.py"}
+        assert "within" not in whole and whole["results"][0]["path"] == "pkg/store.py"  # the same service, whole again
+
+        # The reply is the dict `codefathom search --json` prints.
+        with Codefathom(project) as service:
+            assert by_name["results"] == render.search_json(service.search("Store.replace_file"))["results"]
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_without_project_path_the_tools_use_the_client_root(
+    project: Path, home: Path, tmp_path: Path, mode: str
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    async def scenario() -> None:
+        async with serve(elsewhere, home, mode=mode, list_roots_callback=roots_callback(project)) as client:
+            found = reply(await client.call_tool("search_code", {"query": "load_config"}))
+            status = reply(await client.call_tool("index_status", {}))
+
+        assert found["project_root"] == status["project_root"] == str(project.resolve())
+        assert found["results"][0]["path"] == "pkg/config.py"
+
+    run(scenario)
+
+
+def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(project: Path, home: Path) -> None:
+    updates: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        updates.append((progress, total, message))
+
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            before = reply(await client.call_tool("index_status", {}))
+            first = reply(await client.call_tool("index_codebase", {}))
+            again = reply(await client.call_tool("index_codebase", {"full": True}, progress_callback=on_progress))
+            after = reply(await client.call_tool("index_status", {"project_path": str(project)}))
+
+        assert before["indexed"] is False and before["files"] == 0
+        assert (first["files"], first["added"], first["updated"]) == (len(FILES), len(FILES), 0)
+        assert first["parse_problems"] == [] and first["project_root"] == str(project.resolve())
+        assert (again["files"], again["unchanged"]) == (len(FILES), 0)
+        assert updates and updates[-1][:2] == (len(FILES), len(FILES))
+        assert after["indexed"] is True and after["files"] == len(FILES)
+        assert after["languages"] == {"python": len(FILES)} and after["parse_health"] == {"ok": len(FILES)}
+        assert after["index_path"].startswith(str(home))
+
+    run(scenario)
+
+
+def test_mistakes_come_back_as_tool_errors_and_the_server_keeps_answering(project: Path, home: Path) -> None:
+    async def scenario() -> None:
+        # Started in / with no roots, as clients that know no project do: nothing is indexed by default.
+        async with serve(Path("/"), home) as client:
+            where = str(project)
+            no_project = await client.call_tool("search_code", {"query": "Store"})
+            bad_glob = await client.call_tool(
+                "search_code", {"query": "Store", "project_path": where, "path_glob": "["}
+            )
+            bad_language = await client.call_tool(
+                "search_code", {"query": "Store", "project_path": where, "languages": ["cobol"]}
+            )
+            missing = await client.call_tool("index_status", {"project_path": str(project / "missing")})
+            bad_kind = await client.call_tool("search_code", {"query": "Store", "project_path": where, "kinds": ["x"]})
+            after = reply(await client.call_tool("search_code", {"query": "Store", "project_path": where}))
+
+        assert no_project.is_error and "project_path" in error_text(no_project)
+        assert bad_glob.is_error and "invalid path_glob '['" in error_text(bad_glob)
+        assert bad_language.is_error and "unknown language 'cobol'" in error_text(bad_language)
+        assert missing.is_error and "no such directory" in error_text(missing)
+        assert bad_kind.is_error and "kinds" in error_text(bad_kind)
+        assert after["results"][0]["qualified_name"].endswith("Store")
+        assert [index.name.split("-")[0] for index in home.iterdir()] == ["project"]  # nothing else was indexed
+
+    run(scenario)
