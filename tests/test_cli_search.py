@@ -151,6 +151,7 @@ def test_usage_errors_are_one_line_and_exit_2(shop_repo: Path, run_cli) -> None:
     bad_glob = run_cli("search", "x", "-p", str(shop_repo), "-g", "src/[a")
     assert bad_glob.exit_code == 2
     assert "unclosed '['" in bad_glob.stderr
+    assert "not indexed" in run_cli("status", str(shop_repo)).output  # refused before any indexing
     missing = run_cli("search", "x", "-p", str(shop_repo / "nope"))
     assert missing.exit_code == 2
     unknown = run_cli("search", "x", "-p", str(shop_repo), "-l", "cobol")

@@ -17,7 +17,7 @@ from codefathom.search.query import QueryPlan, plan_query
 from codefathom.search.rank import apply_priors, diversify, fuse, path_role
 from codefathom.store import Scope, Store
 
-__all__ = ["SearchRequest", "SearchOutcome", "search", "plan_query", "QueryPlan", "MAX_LIMIT"]
+__all__ = ["SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT"]
 
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 2000
@@ -47,7 +47,7 @@ class SearchOutcome:
 
 def search(store: Store, request: SearchRequest) -> SearchOutcome:
     started = time.perf_counter()
-    _validate(request)
+    validate_request(request)
     plan = plan_query(request.query)
     scope = _scope(store, request)
     timings: dict[str, float] = {}
@@ -106,7 +106,8 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     return outcome
 
 
-def _validate(request: SearchRequest) -> None:
+def validate_request(request: SearchRequest) -> None:
+    """Raise UsageError with the reason when the request cannot be answered as asked."""
     if not request.query.strip():
         raise UsageError("the query is empty: give words the code would use, or a name")
     if len(request.query) > MAX_QUERY_CHARS:
@@ -118,6 +119,8 @@ def _validate(request: SearchRequest) -> None:
         raise UsageError(f"unknown kind(s) {unknown}; kinds are: {', '.join(UNIT_KINDS)}")
     if request.max_per_file is not None and request.max_per_file < 1:
         raise UsageError("max_per_file must be at least 1")
+    compile_globs(request.path_glob, "path_glob")
+    compile_globs(request.exclude_glob, "exclude_glob")
 
 
 def _scope(store: Store, request: SearchRequest) -> Scope:

@@ -13,7 +13,7 @@ from pathlib import Path
 from codefathom.config import Settings, default_home, load_settings
 from codefathom.errors import NotIndexed
 from codefathom.model import UNIT_KINDS, Hit
-from codefathom.search import MAX_LIMIT, SearchRequest, search
+from codefathom.search import MAX_LIMIT, SearchRequest, search, validate_request
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.service.indexer import Progress, SyncReport, sync
 from codefathom.service.languages import resolve_languages
@@ -113,6 +113,14 @@ class Codefathom:
         fresh: bool = True,
     ) -> SearchResponse:
         """Ranked units for `query`; the index is re-synced with the files first when `fresh`."""
+        # Refuse a bad request before any indexing work: a typo must not cost a full index.
+        request = SearchRequest(
+            query=query, limit=limit, languages=resolve_languages(languages), kinds=tuple(kinds),
+            path_glob=_as_tuple(path_glob), exclude_glob=_as_tuple(exclude_glob),
+            symbol_name=symbol_name or None, within=self.project.within, max_per_file=max_per_file,
+            include_debug=include_debug,
+        )
+        validate_request(request)
         notices: list[str] = []
         started = time.perf_counter()
         with self._lock:
@@ -126,12 +134,6 @@ class Codefathom:
                         f"re-indexed {report.added + report.updated} changed and {report.removed} removed files"
                     )
             sync_ms = (time.perf_counter() - started) * 1000
-            request = SearchRequest(
-                query=query, limit=limit, languages=resolve_languages(languages), kinds=tuple(kinds),
-                path_glob=_as_tuple(path_glob), exclude_glob=_as_tuple(exclude_glob),
-                symbol_name=symbol_name or None, within=self.project.within, max_per_file=max_per_file,
-                include_debug=include_debug,
-            )
             outcome = search(self._open(create=False), request)
         debug = None
         if include_debug:
