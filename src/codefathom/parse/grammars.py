@@ -28,7 +28,8 @@ def parser_for(spec: LanguageSpec) -> Parser:
 
 
 def query_text(spec: LanguageSpec) -> str:
-    return resources.files("codefathom.parse").joinpath("queries", f"{spec.query_name}.scm").read_text("utf-8")
+    folder = resources.files("codefathom.parse").joinpath("queries")
+    return "\n".join(folder.joinpath(f"{name}.scm").read_text("utf-8") for name in spec.query_files)
 
 
 @cache

@@ -1,6 +1,6 @@
 """The table of languages: file extensions, grammar, query file and the few facts a query cannot say.
 
-A language is supported iff it has a row here and a `queries/<name>.scm` file.
+A language is supported iff it has a row here and its query files in `queries/` (`<name>.scm` by default).
 """
 
 from __future__ import annotations
@@ -31,12 +31,16 @@ class LanguageSpec:
     qualifier: str = ""
     path_roots: tuple[str, ...] = ()  # leading directories a module path does not include
     index_names: tuple[str, ...] = ()  # file stems that stand for their directory (__init__, mod)
-    query: str = ""  # the query file's name when it is another language's (TSX reads TypeScript's)
+    # Query files (without .scm) joined into this language's query; empty means just `<name>.scm`.
+    queries: tuple[str, ...] = ()
 
     @property
-    def query_name(self) -> str:
-        return self.query or self.name
+    def query_files(self) -> tuple[str, ...]:
+        return self.queries or (self.name,)
 
+
+# `export`, `declare` and a bare `namespace X {}` statement belong to the definition they wrap.
+_TS_WRAPPERS = ("export_statement", "ambient_declaration", "expression_statement")
 
 LANGUAGES: tuple[LanguageSpec, ...] = (
     LanguageSpec(
@@ -46,15 +50,15 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
     ),
     LanguageSpec(
         "javascript", (".js", ".mjs", ".cjs", ".jsx"), "tree_sitter_javascript",
-        wrappers=("export_statement",),
+        wrappers=("export_statement",), queries=("javascript", "ecmascript"),
     ),
     LanguageSpec(
         "typescript", (".ts", ".mts", ".cts"), "tree_sitter_typescript", "language_typescript",
-        wrappers=("export_statement", "ambient_declaration", "expression_statement"),
+        wrappers=_TS_WRAPPERS, queries=("typescript", "ecmascript"),
     ),
     LanguageSpec(
         "tsx", (".tsx",), "tree_sitter_typescript", "language_tsx",
-        wrappers=("export_statement", "ambient_declaration", "expression_statement"), query="typescript",
+        wrappers=_TS_WRAPPERS, queries=("typescript", "ecmascript"),
     ),
     LanguageSpec("go", (".go",), "tree_sitter_go", qualifier="package"),
     LanguageSpec("java", (".java",), "tree_sitter_java", qualifier="package"),

@@ -1,7 +1,6 @@
-; TypeScript and TSX (the tsx row of languages.py reads this file): JavaScript's definitions plus
-; interfaces, type aliases, enums, abstract classes and namespaces. A declaration such as
-; `const f = () => {}` is the definition, so its doc comment and
-; `const` belong to it. Interface members, overload and abstract signatures stay part of their container.
+; TypeScript and TSX: interfaces, type aliases, enums, abstract classes and namespaces, on top of
+; ecmascript.scm (functions bound to variables, exports). Interface members, overload and abstract
+; signatures stay part of their container.
 (function_declaration
   name: (identifier) @name) @definition.function
 
@@ -42,61 +41,3 @@
     name: [(property_identifier) (private_property_identifier)] @name
     value: [(arrow_function) (function_expression) (generator_function)]) @definition.method)
 
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
-
-(lexical_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: (class))) @definition.class
-
-(variable_declaration
-  (variable_declarator
-    name: (identifier) @name
-    value: (class))) @definition.class
-
-; CommonJS: `exports.f = function () {}` and `module.exports.f = () => {}`.
-(expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: [(identifier) (member_expression)] @_exports
-      property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression) (generator_function)])
-  (#match? @_exports "^(module\\.)?exports$")) @definition.function
-
-; `module.exports = function name() {}` is named by its function.
-(expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (identifier) @_module
-      property: (property_identifier) @_exports)
-    right: [(function_expression name: (identifier) @name) (generator_function name: (identifier) @name)])
-  (#eq? @_module "module")
-  (#eq? @_exports "exports")) @definition.function
-
-; Functions assigned to an object's property: `app.use = function use(fn) {}` is app's method use,
-; `Router.prototype.route = function () {}` is Router's.
-(expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (identifier) @receiver
-      property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression) (generator_function)])
-  (#not-match? @receiver "^(exports|module)$")) @definition.function
-
-(expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (member_expression
-        object: (identifier) @receiver
-        property: (property_identifier) @_prototype)
-      property: (property_identifier) @name)
-    right: [(arrow_function) (function_expression) (generator_function)])
-  (#eq? @_prototype "prototype")) @definition.function
