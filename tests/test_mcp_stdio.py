@@ -84,10 +84,11 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @asynccontextmanager
-async def serve(cwd: Path, home: Path, **client_options: Any) -> AsyncIterator[Client]:
-    """`python -m codefathom serve` started in `cwd`, connected (initialize handshake unless told)."""
+async def serve(cwd: Path, home: Path, *args: str, **client_options: Any) -> AsyncIterator[Client]:
+    """`python -m codefathom serve ARGS` started in `cwd`, connected (initialize handshake unless told)."""
     params = StdioServerParameters(
-        command=sys.executable, args=["-m", "codefathom", "serve"], cwd=cwd, env={"CODEFATHOM_HOME": str(home)}
+        command=sys.executable, args=["-m", "codefathom", "serve", *args], cwd=cwd,
+        env={"CODEFATHOM_HOME": str(home)},
     )
     client_options.setdefault("mode", "legacy")
     async with Client(params, read_timeout_seconds=TIMEOUT, **client_options) as client:
@@ -120,14 +121,14 @@ def roots_callback(root: Path) -> Any:
     return list_roots
 
 
-def test_the_server_offers_three_tools_and_documents_search_code_parameters(project: Path, home: Path) -> None:
+def test_the_server_offers_five_tools_and_documents_search_code_parameters(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:
             assert client.server_info is not None and client.server_info.name == "codefathom"
             assert "search_code" in (client.session.instructions or "")
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
-        assert set(tools) == {"search_code", "index_status", "index_codebase"}
+        assert set(tools) == {"search_code", "index_status", "index_codebase", "list_indexes", "clear_index"}
         search = tools["search_code"]
         properties = search.input_schema["properties"]
         assert list(properties) == [
@@ -144,6 +145,10 @@ def test_the_server_offers_three_tools_and_documents_search_code_parameters(proj
             assert annotations is not None and annotations.read_only_hint and annotations.idempotent_hint
         assert list(tools["index_status"].input_schema["properties"]) == ["project_path"]
         assert list(tools["index_codebase"].input_schema["properties"]) == ["project_path", "full"]
+        assert list(tools["list_indexes"].input_schema.get("properties", {})) == []
+        assert list(tools["clear_index"].input_schema["properties"]) == ["project_path"]
+        clear = tools["clear_index"].annotations
+        assert clear is not None and clear.destructive_hint and not clear.read_only_hint
 
     run(scenario)
 
@@ -246,5 +251,54 @@ def test_mistakes_come_back_as_tool_errors_and_the_server_keeps_answering(projec
         assert bad_kind.is_error and "kinds" in error_text(bad_kind)
         assert after["results"][0]["qualified_name"].endswith("Store")
         assert [index.name.split("-")[0] for index in home.iterdir()] == ["project"]  # nothing else was indexed
+
+    run(scenario)
+
+
+def test_list_indexes_and_clear_index_mirror_the_cli(project: Path, home: Path) -> None:
+    root = str(project.resolve())
+
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            empty = reply(await client.call_tool("list_indexes", {}))
+            reply(await client.call_tool("search_code", {"query": "load_config"}))  # indexes, keeps the service open
+            listed = reply(await client.call_tool("list_indexes", {}))
+            cleared = reply(await client.call_tool("clear_index", {}))
+            again = reply(await client.call_tool("clear_index", {"project_path": str(project / "pkg")}))
+            after = reply(await client.call_tool("list_indexes", {}))
+            left = list(home.glob("*/index.db*"))
+            found = reply(await client.call_tool("search_code", {"query": "load_config"}))
+
+        assert empty == {"indexes": []}
+        assert [(i["project_root"], i["files"]) for i in listed["indexes"]] == [(root, len(FILES))]
+        assert cleared == {"project_root": root, "cleared": True} and again == {"project_root": root, "cleared": False}
+        assert after == {"indexes": []} and left == []
+        assert found["results"][0]["path"] == "pkg/config.py"  # indexed again from scratch
+
+    run(scenario)
+
+
+def test_with_root_only_paths_inside_it_are_served(project: Path, home: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (project / "out").symlink_to(outside, target_is_directory=True)
+
+    async def scenario() -> None:
+        async with serve(tmp_path, home, "--root", str(project / "pkg")) as client:
+            inside = reply(await client.call_tool("search_code", {"query": "load_config"}))  # the root is the default
+            relative = reply(await client.call_tool("index_status", {"project_path": "."}))
+            escapes = [
+                await client.call_tool("search_code", {"query": "x", "project_path": path})
+                for path in ("..", "../tests", str(project / "out"), str(outside), str(project / "pkg/../tests"))
+            ]
+            # The project's root is outside the served directory, so its index may not be cleared from here.
+            clear = await client.call_tool("clear_index", {})
+
+        assert inside["within"] == "pkg" and inside["results"][0]["path"] == "pkg/config.py"
+        assert relative["project_root"] == str(project.resolve())
+        for result in escapes:
+            assert result.is_error
+            assert f"is outside the roots this server serves: {(project / 'pkg').resolve()}" in error_text(result)
+        assert clear.is_error and "codefathom clear" in error_text(clear)
 
     run(scenario)

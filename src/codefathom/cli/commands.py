@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import click
 
@@ -228,21 +228,47 @@ def clear(path: Path, index_dir: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
+@click.option("--http", "http_address", metavar="[HOST:]PORT",
+              help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST defaults to 127.0.0.1).")
+@click.option("--sse", "sse_address", metavar="[HOST:]PORT",
+              help="Serve SSE at http://HOST:PORT/sse instead of stdio (HOST defaults to 127.0.0.1).")
+@click.option("--token", envvar="CODEFATHOM_TOKEN", show_envvar=True,
+              help="Bearer token every HTTP request must carry (--http/--sse only); required to bind to any"
+                   " address but loopback."
+                   " Prefer the environment variable: command lines are visible to other users.")
+@click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="Serve only projects inside this directory (repeatable); other paths are refused.")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Index directory for the working directory's project (default: $CODEFATHOM_HOME).")
 @reports_errors
-def serve(index_dir: Path | None) -> None:
-    """Run the MCP server over stdio, for an agent to call.
+def serve(
+    http_address: str | None, sse_address: str | None, token: str | None, roots: tuple[Path, ...],
+    index_dir: Path | None,
+) -> None:
+    """Run the MCP server for an agent to call: over stdio, or over HTTP with --http or --sse.
 
-    Tools: search_code, index_status, index_codebase. Logs go to stderr; stdout is the protocol.
+    Tools: search_code, index_status, index_codebase, list_indexes, clear_index. Logs go to
+    stderr. HTTP binds to 127.0.0.1 unless told otherwise; any other address needs a token, and
+    with a token set every request must send `Authorization: Bearer TOKEN`.
 
     \b
-    Example (Claude Code):
-      claude mcp add codefathom -- codefathom serve
+    Examples:
+      claude mcp add codefathom -- codefathom serve          # stdio (Claude Code)
+      codefathom serve --http 8765 --root ~/src               # http://127.0.0.1:8765/mcp
+      CODEFATHOM_TOKEN=secret codefathom serve --http 0.0.0.0:8765
     """
+    if http_address and sse_address:
+        raise UsageError("give --http or --sse, not both")
+    if http_address or sse_address:
+        from codefathom.mcp.http import parse_address, run_http
+
+        transport: Literal["streamable-http", "sse"] = "streamable-http" if http_address else "sse"
+        address = parse_address(http_address or sse_address or "")
+        run_http(transport, address, token=(token or "").strip() or None, index_dir=index_dir, roots=roots)
+        return
     from codefathom.mcp import run_stdio
 
-    run_stdio(index_dir=index_dir)
+    run_stdio(index_dir=index_dir, roots=roots)
 
 
 class _progress:

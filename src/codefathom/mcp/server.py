@@ -1,6 +1,7 @@
-"""Builds the MCP server: its instructions, the three tools, and a cache of open project services.
+"""Builds the MCP server: its instructions, its tools, and a cache of open project services.
 
 Services block (SQLite, parsing), so tools call them in worker threads through `ServiceCache.call`.
+The cache also holds the roots the server serves (`serve --root`) and refuses paths outside them.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -23,12 +24,12 @@ from mcp.types import ToolAnnotations
 
 from codefathom import __version__
 from codefathom.config import default_home
-from codefathom.errors import CodefathomError
+from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError
 from codefathom.mcp import tools
-from codefathom.service import Codefathom
+from codefathom.service import Codefathom, IndexInfo, list_indexes
 from codefathom.service.project import resolve_project
 
-__all__ = ["build_server", "run_stdio", "ServiceCache", "INSTRUCTIONS"]
+__all__ = ["build_server", "run_stdio", "served_roots", "ServiceCache", "INSTRUCTIONS"]
 
 log = logging.getLogger("codefathom.mcp")
 
@@ -46,6 +47,8 @@ Results carry path and line range with the source, so read only those lines next
 Narrow with path_glob / exclude_glob (gitignore style, e.g. 'src/**/*.py', 'tests/'), languages, kinds.
 Use grep instead when you need every occurrence of an exact string (all callers, a log message).
 project_path defaults to the client's first root, else the server's working directory.
+index_status tells what a project's index holds; index_codebase indexes ahead of time (searches do it themselves).
+list_indexes lists every indexed project; clear_index deletes a project's index (never its files).
 """
 
 
@@ -63,7 +66,10 @@ class ServiceCache:
     recently used project is closed when more than `size` are open.
     """
 
-    def __init__(self, index_dir: Path | None = None, size: int = OPEN_PROJECTS) -> None:
+    def __init__(
+        self, index_dir: Path | None = None, size: int = OPEN_PROJECTS, roots: Sequence[Path] = ()
+    ) -> None:
+        self.roots = served_roots(roots)  # empty: any directory
         self._index_dir = index_dir
         self._index_dir_root: Path | None = None
         self._size = size
@@ -78,19 +84,48 @@ class ServiceCache:
 
     def call(self, path: str | Path, action: Callable[[Codefathom], T]) -> T:
         """Run `action` on the service of the project `path` belongs to (blocking)."""
-        project = resolve_project(path)
-        while True:
-            entry = self._entry(project.root)
-            with entry.lock:
-                if entry.closed:  # evicted between lookup and lock: look it up again
-                    continue
-                if entry.service is None:
-                    index_dir = self._index_dir if project.root == self._index_dir_root else None
-                    entry.service = Codefathom(project.root, index_dir)
-                # One service per root serves every directory inside it; the entry lock makes
-                # setting the requested directory and using it one step.
-                entry.service.project = project
-                return action(entry.service)
+        # The path checked is the path used, so a symlink changed in between cannot lead elsewhere.
+        project = resolve_project(self.check_served(path))
+        with self._held(project.root) as entry:
+            if entry.service is None:
+                entry.service = self._open(project.root)
+            # One service per root serves every directory inside it; the entry lock makes
+            # setting the requested directory and using it one step.
+            entry.service.project = project
+            return action(entry.service)
+
+    def clear(self, path: str | Path) -> tuple[Path, bool]:
+        """Delete the index of the project `path` belongs to: (project root, whether there was one).
+
+        The cached service is closed first, and calls on the project wait until the files are gone.
+        """
+        root = resolve_project(self.check_served(path)).root
+        if self.roots and not self._is_served(root):
+            raise PathOutsideRoot(
+                f"{path} belongs to the project {root}, whose index covers files outside the roots this server"
+                f" serves ({_listed(self.roots)}); clear it with `codefathom clear {root}`"
+            )
+        with self._held(root) as entry:
+            service, entry.service = entry.service, None
+            if service is not None:
+                service.close()
+            with self._open(root) as fresh:
+                return root, fresh.clear()
+
+    def list_indexes(self) -> list[IndexInfo]:
+        """Every index in the home directory; with served roots, those of projects that overlap them."""
+        found = list_indexes()
+        if not self.roots:
+            return found
+        return [info for info in found if self._overlaps(Path(info.project_root))]
+
+    def check_served(self, path: str | Path) -> Path:
+        """`path` resolved (symlinks, `..`), refused unless it lies inside a served root."""
+        resolved = Path(path).expanduser().resolve()
+        if self.roots and not self._is_served(resolved):
+            shown = str(path) if Path(path) == resolved else f"{path} (resolved: {resolved})"
+            raise PathOutsideRoot(f"{shown} is outside the roots this server serves: {_listed(self.roots)}")
+        return resolved
 
     def close(self) -> None:
         """Close every open service."""
@@ -99,6 +134,26 @@ class ServiceCache:
             self._entries.clear()
         for entry in entries:
             self._close(entry)
+
+    def _is_served(self, path: Path) -> bool:
+        return any(path.is_relative_to(root) for root in self.roots)
+
+    def _overlaps(self, path: Path) -> bool:
+        return any(path.is_relative_to(root) or root.is_relative_to(path) for root in self.roots)
+
+    def _open(self, root: Path) -> Codefathom:
+        return Codefathom(root, self._index_dir if root == self._index_dir_root else None)
+
+    @contextmanager
+    def _held(self, root: Path) -> Iterator[_Entry]:
+        """The project's entry, locked for one call."""
+        while True:
+            entry = self._entry(root)
+            with entry.lock:
+                if entry.closed:  # evicted between lookup and lock: look it up again
+                    continue
+                yield entry
+                return
 
     def _entry(self, root: Path) -> _Entry:
         with self._lock:
@@ -122,17 +177,44 @@ class ServiceCache:
                 entry.service = None
 
 
-def build_server(index_dir: Path | None = None) -> MCPServer[ServiceCache]:
-    """An MCP server whose tools search and index local projects; `index_dir` as `serve --index-dir`."""
+def served_roots(roots: Sequence[str | Path]) -> tuple[Path, ...]:
+    """The directories `serve --root` names, resolved; a missing one is a usage error."""
+    resolved = []
+    for root in roots:
+        try:
+            path = Path(root).expanduser().resolve(strict=True)
+        except (OSError, RuntimeError) as exc:
+            raise UsageError(f"no such directory: {root}") from exc
+        if not path.is_dir():
+            raise UsageError(f"not a directory: {root}")
+        resolved.append(path)
+    return tuple(dict.fromkeys(resolved))
+
+
+def _listed(paths: Sequence[Path]) -> str:
+    return ", ".join(str(path) for path in paths)
+
+
+def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> MCPServer[ServiceCache]:
+    """An MCP server whose tools search and index local projects.
+
+    `index_dir` as `serve --index-dir`; `roots` as `serve --root`: when given, every tool call must be
+    about a directory inside one of them.
+    """
+    cache = ServiceCache(index_dir, roots=roots)
+    users = 0  # SSE enters the lifespan once per connection; they share the cache, closed after the last
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[ServiceCache]) -> AsyncIterator[ServiceCache]:
-        cache = ServiceCache(index_dir)
+        nonlocal users
+        users += 1
         log.info("codefathom %s MCP server ready; indexes in %s", __version__, index_dir or default_home())
         try:
             yield cache
         finally:
-            await anyio.to_thread.run_sync(cache.close)
+            users -= 1
+            if users == 0:
+                await anyio.to_thread.run_sync(cache.close)
 
     server: MCPServer[ServiceCache] = MCPServer(
         "codefathom", title="codefathom code search", version=__version__, instructions=INSTRUCTIONS,
@@ -153,6 +235,15 @@ def build_server(index_dir: Path | None = None) -> MCPServer[ServiceCache]:
             read_only_hint=False, idempotent_hint=True, destructive_hint=False, open_world_hint=False
         ),
     )
+    server.add_tool(
+        tools.list_indexes, title="List indexes", description=_doc(tools.list_indexes), annotations=read_only
+    )
+    server.add_tool(
+        tools.clear_index, title="Clear index", description=_doc(tools.clear_index),
+        annotations=ToolAnnotations(
+            read_only_hint=False, idempotent_hint=True, destructive_hint=True, open_world_hint=False
+        ),
+    )
     return server
 
 
@@ -160,10 +251,10 @@ def _doc(function: Callable[..., object]) -> str:
     return inspect.cleandoc(function.__doc__ or "")
 
 
-def run_stdio(index_dir: Path | None = None) -> None:
+def run_stdio(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> None:
     """Serve MCP over stdin/stdout until the client disconnects; logs go to stderr."""
     configure_logging()
-    build_server(index_dir).run("stdio")
+    build_server(index_dir, roots).run("stdio")
 
 
 def configure_logging() -> None:

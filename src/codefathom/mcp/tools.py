@@ -1,4 +1,6 @@
-"""The MCP tools: search_code, index_status, index_codebase; each is one service call in a worker thread.
+"""The MCP tools: search_code, index_status, index_codebase, list_indexes, clear_index.
+
+Each is one service call in a worker thread.
 
 Replies are the dicts `codefathom.service.render` makes, the ones `--json` prints, so they cannot drift.
 A `CodefathomError` (bad glob, unknown language, no such directory) becomes a tool error the model reads.
@@ -10,7 +12,7 @@ import logging
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
@@ -28,7 +30,13 @@ from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, render
 from codefathom.service.indexer import Progress
 
-__all__ = ["search_code", "index_status", "index_codebase", "client_roots", "project_path_for", "Kind"]
+if TYPE_CHECKING:
+    from codefathom.mcp.server import ServiceCache
+
+__all__ = [
+    "search_code", "index_status", "index_codebase", "list_indexes", "clear_index", "client_roots",
+    "project_path_for", "Kind",
+]
 
 log = logging.getLogger("codefathom.mcp")
 
@@ -44,7 +52,7 @@ T = TypeVar("T")
 # The unit kinds of codefathom.model.UNIT_KINDS, spelled out so the tool schema lists them.
 Kind: TypeAlias = Literal["module", "class", "function", "method", "section", "chunk"]
 
-# The lifespan state is the server's ServiceCache; Any keeps this module free of a server import cycle.
+# The lifespan state is the server's ServiceCache; Any keeps the runtime free of a server import cycle.
 Ctx: TypeAlias = Context[Any, Any]
 
 
@@ -84,13 +92,18 @@ ProjectPath = Annotated[
 ]
 
 
-def project_path_for(project_path: str | None, roots: ListRootsResult | None) -> Path:
+def project_path_for(
+    project_path: str | None, roots: ListRootsResult | None, served: tuple[Path, ...] = ()
+) -> Path:
     """The directory a call is about: `project_path`, read from the client's first file:// root.
 
-    Without either, the server's working directory, unless that is / or the home directory
-    (where clients that know no project start servers), which would index a whole disk.
+    Without either, the first root the server serves (`serve --root`), else the server's working
+    directory, unless that is / or the home directory (where clients that know no project start
+    servers), which would index a whole disk. Whether the server serves the path is checked later.
     """
     base = _first_file_root(roots)
+    if base is None and served:
+        base = served[0]
     if base is None:
         base = Path.cwd()
         if not project_path and base.resolve() in _NOT_PROJECTS:
@@ -155,7 +168,7 @@ async def search_code(
     Use grep instead for every occurrence of an exact string (all call sites, a log message):
     this returns the best matching units, not every line.
     """
-    path = project_path_for(project_path, roots)
+    path = project_path_for(project_path, roots, _cache(ctx).roots)
     response = await _call(
         ctx, path,
         lambda service: service.search(
@@ -170,7 +183,8 @@ async def index_status(ctx: Ctx, roots: Roots, project_path: ProjectPath = None)
     """What the project's index holds: files, units, languages, parse health (files that failed to
     parse, with the error), last sync time and index size. Does not index; search_code does that itself.
     """
-    status = await _call(ctx, project_path_for(project_path, roots), lambda service: service.status())
+    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    status = await _call(ctx, path, lambda service: service.status())
     return render.status_json(status)
 
 
@@ -186,17 +200,45 @@ async def index_codebase(
     """
     progress = _progress_reporter(ctx)
     report, root = await _call(
-        ctx, project_path_for(project_path, roots),
+        ctx, project_path_for(project_path, roots, _cache(ctx).roots),
         lambda service: (service.index(progress, full=full), str(service.root)),
     )
     return render.sync_json(report, root)
 
 
+async def list_indexes(ctx: Ctx) -> dict[str, Any]:
+    """Every indexed project: its root, index path, files, units, last sync time and index size.
+    A server limited to some directories lists only the projects in them.
+    """
+    cache = _cache(ctx)
+    return render.indexes_json(await _blocking(cache.list_indexes))
+
+
+async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> dict[str, Any]:
+    """Delete the project's index (its source files are not touched); the next search_code or
+    index_codebase indexes it again from scratch. Returns whether there was an index to delete.
+    """
+    cache = _cache(ctx)
+    path = project_path_for(project_path, roots, cache.roots)
+    root, cleared = await _blocking(lambda: cache.clear(path))
+    return {"project_root": str(root), "cleared": cleared}
+
+
+def _cache(ctx: Ctx) -> ServiceCache:
+    cache: ServiceCache = ctx.request_context.lifespan_context
+    return cache
+
+
 async def _call(ctx: Ctx, path: Path, action: Callable[[Codefathom], T]) -> T:
     """Run `action` on the project's service in a worker thread; codefathom errors become tool errors."""
-    cache = ctx.request_context.lifespan_context
+    cache = _cache(ctx)
+    return await _blocking(lambda: cache.call(path, action))
+
+
+async def _blocking(work: Callable[[], T]) -> T:
+    """Run `work` in a worker thread; codefathom errors become tool errors."""
     try:
-        result: T = await anyio.to_thread.run_sync(cache.call, path, action)
+        result: T = await anyio.to_thread.run_sync(work)
     except CodefathomError as exc:
         raise ToolError(str(exc)) from exc
     except OSError as exc:  # unreadable directory, full disk: the model can act on the message
