@@ -28,20 +28,43 @@ def searchable_text(text: str) -> str:
     inside words); their parts are appended once per distinct identifier.
     """
     extra: list[str] = []
-    seen: set[str] = set()
-    for identifier in IDENTIFIER.findall(text):
-        if identifier in seen:
-            continue
-        seen.add(identifier)
-        if "_" in identifier or "$" in identifier or not (identifier.islower() or identifier.isupper()):
-            parts = split_identifier(identifier)
-            if len(parts) > 1 or (parts and parts[0] != identifier.lower()):
-                extra.extend(parts)
+    cache = _EXTRA_WORDS
+    # dict.fromkeys: distinct identifiers in order of first appearance, deduplicated in C.
+    for identifier in dict.fromkeys(IDENTIFIER.findall(text)):
+        words = cache.get(identifier)
+        if words is None:
+            words = _extra_words(identifier)
+            if len(cache) >= _EXTRA_WORDS_MAX:
+                cache.clear()  # a long-lived process must not grow without bound
+            cache[identifier] = words
+        if words:
+            extra.extend(words)
     if not extra:
         return text
     return f"{text}\n{' '.join(extra)}"
 
 
+# identifier -> the words searchable_text appends for it (empty when it adds none). Indexing
+# meets the same identifiers over and over; splitting each once is most of the saving.
+_EXTRA_WORDS: dict[str, tuple[str, ...]] = {}
+_EXTRA_WORDS_MAX = 200_000
+
+
+def _extra_words(identifier: str) -> tuple[str, ...]:
+    if "_" in identifier or "$" in identifier or not (identifier.islower() or identifier.isupper()):
+        parts = split_identifier(identifier)
+        if len(parts) > 1 or (parts and parts[0] != identifier.lower()):
+            return tuple(parts)
+    return ()
+
+
 def name_key(name: str) -> str:
     """A name reduced to its lower-case letters and digits: `get_user`, `getUser` -> getuser."""
-    return "".join(ch for ch in name.lower() if ch.isalnum())
+    lowered = name.lower()
+    if lowered.isalnum():
+        return lowered
+    return _NOT_ALNUM.sub("", lowered)
+
+
+# re's \w is exactly str.isalnum() plus "_", so this drops what isalnum() rejects.
+_NOT_ALNUM = re.compile(r"[\W_]+")

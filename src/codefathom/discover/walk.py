@@ -20,7 +20,7 @@ from codefathom.discover.filters import excluded_dir, excluded_name
 from codefathom.globs import compile_globs
 from codefathom.model import SkippedFile, SourceFile
 
-__all__ = ["Discovery", "discover"]
+__all__ = ["Discovery", "discover", "Listing", "list_files", "Entry"]
 
 GIT_TIMEOUT_S = 60
 
@@ -36,48 +36,83 @@ class Discovery:
 
 def discover(settings: Settings) -> Discovery:
     """Every indexable file under `settings.root`, in path order."""
+    listing = list_files(settings)
+    files = [listing.source_file(entry) for entry in listing.entries]
+    return Discovery(files, listing.skipped, listing.method)
+
+
+# A discovered file as `list_files` gives it: path relative to the root, size, mtime_ns.
+Entry = tuple[str, int, int]
+
+
+@dataclass
+class Listing:
+    """What `discover` finds, before a `SourceFile` (and its Path) is made for each file.
+
+    Diffing a large project against its index by stat needs only these numbers, and building
+    thousands of Paths that are never opened is a good part of a no-change sync.
+    """
+
+    root: Path
+    entries: list[Entry] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
+    method: str = "walk"  # "git" or "walk"
+
+    def source_file(self, entry: Entry) -> SourceFile:
+        path, size, mtime_ns = entry
+        return SourceFile(path=path, abs_path=self.root / path, size=size, mtime_ns=mtime_ns)
+
+
+def list_files(settings: Settings) -> Listing:
+    """`discover` without the SourceFiles: every indexable file's path, size and mtime."""
     root = settings.root
     include = compile_globs(settings.include, "include glob in the config")
     exclude = compile_globs(settings.exclude, "exclude glob in the config")
-    result = Discovery()
-    candidates = _git_paths(root)
-    if candidates is not None:
+    result = Listing(root)
+    listed = _git_paths(root)
+    if listed is not None:
         result.method = "git"
-    else:
-        candidates = _walk_paths(root, result.skipped)
+    candidates = listed if listed is not None else _walk_paths(root, result.skipped)
     real_root = root.resolve()
+    root_prefix = os.path.join(str(root), "")
+    dir_excluded: dict[str, bool] = {"": False}  # per directory, so each is judged once
+    entries = result.entries
     for rel in sorted(set(candidates)):
-        parts = rel.split("/")
-        if any(excluded_dir(p) for p in parts[:-1]):
+        folder, _, name = rel.rpartition("/")
+        excluded = dir_excluded.get(folder)
+        if excluded is None:
+            excluded = dir_excluded[folder] = any(excluded_dir(p) for p in folder.split("/"))
+        if excluded:
             continue
         if include and not include.matches(rel):
             continue
         if exclude and exclude.matches(rel):
             continue
-        reason = excluded_name(parts[-1])
+        reason = excluded_name(name)
         if reason:
             result.skipped.append(SkippedFile(rel, reason))
             continue
-        source = _stat_file(root, real_root, rel, settings.max_file_size, result.skipped)
-        if source is not None:
-            result.files.append(source)
+        info = _stat_file(root_prefix, real_root, rel, settings.max_file_size, result.skipped)
+        if info is not None:
+            entries.append((rel, info.st_size, info.st_mtime_ns))
     return result
 
 
 def _stat_file(
-    root: Path, real_root: Path, rel: str, max_size: int, skipped: list[SkippedFile]
-) -> SourceFile | None:
-    path = root / rel
+    root_prefix: str, real_root: Path, rel: str, max_size: int, skipped: list[SkippedFile]
+) -> os.stat_result | None:
+    """The stat of a regular file worth indexing (of its target, for a symlink), else None."""
+    where = root_prefix + rel
     try:
-        info = os.lstat(path)
+        info = os.lstat(where)
         if stat.S_ISLNK(info.st_mode):
-            target = path.resolve(strict=True)
+            target = Path(where).resolve(strict=True)
             if not target.is_relative_to(real_root):
                 skipped.append(SkippedFile(rel, "symlink leads outside the project"))
                 return None
             info = os.stat(target)
     except (OSError, RuntimeError) as exc:  # RuntimeError: symlink loop on older Pythons
-        if not os.path.lexists(path):
+        if not os.path.lexists(where):
             return None  # deleted since git listed it
         skipped.append(SkippedFile(rel, f"cannot stat: {_os_reason(exc)}"))
         return None
@@ -86,7 +121,7 @@ def _stat_file(
     if info.st_size > max_size:
         skipped.append(SkippedFile(rel, f"larger than the {max_size:,}-byte limit ({info.st_size:,} bytes)"))
         return None
-    return SourceFile(path=rel, abs_path=path, size=info.st_size, mtime_ns=info.st_mtime_ns)
+    return info
 
 
 def _git_paths(root: Path) -> list[str] | None:
@@ -95,12 +130,8 @@ def _git_paths(root: Path) -> list[str] | None:
     if git is None:
         return None
     try:
-        inside = subprocess.run(
-            [git, "-C", str(root), "rev-parse", "--is-inside-work-tree"],
-            capture_output=True, text=True, timeout=GIT_TIMEOUT_S,
-        )
-        if inside.returncode != 0 or inside.stdout.strip() != "true":
-            return None
+        # One process, not two: outside a work tree (or inside .git, or in a bare repository)
+        # ls-files fails, which says what `rev-parse --is-inside-work-tree` would.
         listed = subprocess.run(
             [git, "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
             capture_output=True, timeout=GIT_TIMEOUT_S,

@@ -1,7 +1,8 @@
 """Brings an index in line with the files on disk: discover, diff by stat and hash, parse, write.
 
 Only changed files are read; each batch of files commits together, so a killed run loses at
-most the batch in flight and the next run picks up where it stopped.
+most the batch in flight and the next run picks up where it stopped. Large change sets are read
+and parsed by worker processes (see `workers`) while this process writes, in file order.
 """
 
 from __future__ import annotations
@@ -10,16 +11,22 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from codefathom.config import Settings
-from codefathom.discover import discover, read_source
+from codefathom.discover import read_source
+from codefathom.discover.walk import Entry, list_files
 from codefathom.model import FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
-from codefathom.store import FileRecord, Store
+from codefathom.service.workers import ordered_map, worker_count
+from codefathom.store import FileRecord, PreparedUnits, Store
+from codefathom.store.writes import prepare_units
 
 __all__ = ["SyncReport", "sync", "Progress"]
 
-BATCH_FILES = 200
+BATCH_FILES = 200  # files per transaction: a killed run loses at most this many files' work
+# Fewer changed files than this are parsed here: starting worker processes costs ~0.2 s.
+PARALLEL_MIN_FILES = 256
 # progress(done, total, path): called as files are parsed; total is the number of changed files.
 Progress = Callable[[int, int, str], None]
 
@@ -48,26 +55,34 @@ class SyncReport:
 def sync(store: Store, settings: Settings, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
     started = time.perf_counter()
     report = SyncReport()
-    found = discover(settings)
+    found = list_files(settings)  # no SourceFile (nor Path) for the many files that did not change
     report.method = found.method
-    report.discovered = len(found.files)
+    report.discovered = len(found.entries)
     report.skipped.extend(found.skipped)
     known = store.file_states()
-    present = {f.path for f in found.files}
+    present = {path for path, _, _ in found.entries}
     gone = [path for path in known if path not in present]
-    todo = [f for f in found.files if full or _stat_changed(known.get(f.path), f)]
-    report.unchanged = len(found.files) - len(todo)
+    todo = [found.source_file(e) for e in found.entries if full or _stat_changed(known.get(e[0]), e)]
+    report.unchanged = len(found.entries) - len(todo)
     if gone:
         with store.transaction():
             report.removed = store.remove_files(gone)
-    for start in range(0, len(todo), BATCH_FILES):
-        batch = todo[start : start + BATCH_FILES]
-        work = [_prepare(f, known.get(f.path), full, report) for f in batch]
-        with store.transaction():
-            for file, outcome in zip(batch, work, strict=True):
-                _write(store, file, outcome, known.get(file.path), report)
-        if progress is not None:
-            progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
+    jobs = [_job(f, known.get(f.path), full) for f in todo]
+    workers = worker_count() if len(jobs) >= PARALLEL_MIN_FILES else 0
+    outcomes = ordered_map(_prepare, jobs, workers)
+    try:
+        for start in range(0, len(todo), BATCH_FILES):
+            batch = todo[start : start + BATCH_FILES]
+            # Parse first, then write: the write lock is held only while writing.
+            work = [next(outcomes) for _ in batch]
+            with store.transaction():
+                ids = store.file_ids(f.path for f, o in zip(batch, work, strict=True) if o.record is not None)
+                for file, outcome in zip(batch, work, strict=True):
+                    _write(store, file, outcome, known.get(file.path), ids.get(file.path), report)
+            if progress is not None:
+                progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
+    finally:
+        outcomes.close()  # stops the workers, also when a write or the progress callback failed
     if report.changed or report.touched:
         store.set_meta("last_change", str(time.time()))
     store.set_meta("last_sync", str(time.time()))
@@ -75,38 +90,53 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
     return report
 
 
-def _stat_changed(state: FileState | None, file: SourceFile) -> bool:
-    return state is None or state.mtime_ns != file.mtime_ns or state.size != file.size
+def _stat_changed(state: FileState | None, entry: Entry) -> bool:
+    return state is None or state.mtime_ns != entry[2] or state.size != entry[1]
 
 
-@dataclass
+@dataclass(slots=True)
 class _Outcome:
     record: FileRecord | None = None
-    units: tuple = ()
+    units: PreparedUnits | None = None
     same_bytes: bool = False
 
 
-def _prepare(file: SourceFile, state: FileState | None, full: bool, report: SyncReport) -> _Outcome:
-    language = language_name(file.path)
+# What a parse worker needs to know of a file: path, absolute path, mtime_ns, size, the content
+# hash the index has for it ("" when none) and whether every file is re-parsed. Plain data.
+_Job = tuple[str, str, int, int, str, bool]
+
+
+def _job(file: SourceFile, state: FileState | None, full: bool) -> _Job:
+    return (file.path, str(file.abs_path), file.mtime_ns, file.size, state.content_hash if state else "", full)
+
+
+def _prepare(job: _Job) -> _Outcome:
+    """Read, hash and parse one file into rows ready to write; runs in a worker process or here."""
+    path, abs_path, mtime_ns, size, known_hash, full = job
+    file = SourceFile(path, Path(abs_path), size, mtime_ns)
+    language = language_name(path)
     try:
         source = read_source(file)
     except OSError as exc:
         reason = f"cannot read: {exc.strerror or exc}"
-        return _Outcome(FileRecord(file.path, "", file.mtime_ns, file.size, language, "skipped", reason))
+        return _Outcome(FileRecord(path, "", mtime_ns, size, language, "skipped", reason))
     digest = hashlib.blake2b(source.data, digest_size=16).hexdigest()
-    if state is not None and state.content_hash == digest and not full:
+    if known_hash and known_hash == digest and not full:
         return _Outcome(same_bytes=True)
     if source.problem:
-        return _Outcome(FileRecord(file.path, digest, file.mtime_ns, file.size, language, "skipped", source.problem))
-    parsed = parse(file.path, source.text)
+        return _Outcome(FileRecord(path, digest, mtime_ns, size, language, "skipped", source.problem))
+    parsed = parse(path, source.text)
     error = parsed.error
     if source.replaced_bytes:
         error = "; ".join(filter(None, [error, "not valid UTF-8: undecodable bytes were replaced"]))
-    record = FileRecord(file.path, digest, file.mtime_ns, file.size, parsed.language, parsed.status, error)
-    return _Outcome(record, parsed.units)
+    record = FileRecord(path, digest, mtime_ns, size, parsed.language, parsed.status, error)
+    return _Outcome(record, prepare_units(path, parsed.units))
 
 
-def _write(store: Store, file: SourceFile, outcome: _Outcome, state: FileState | None, report: SyncReport) -> None:
+def _write(
+    store: Store, file: SourceFile, outcome: _Outcome, state: FileState | None, file_id: int | None,
+    report: SyncReport,
+) -> None:
     if outcome.same_bytes:
         store.touch_file(file.path, file.mtime_ns, file.size)
         report.touched += 1
@@ -114,8 +144,9 @@ def _write(store: Store, file: SourceFile, outcome: _Outcome, state: FileState |
     record = outcome.record
     if record is None:
         return
-    store.replace_file(record, outcome.units)
-    report.units_written += len(outcome.units)
+    units = outcome.units or PreparedUnits((), ())
+    store.replace_file(record, units, file_id)
+    report.units_written += len(units)
     if state is None:
         report.added += 1
     else:

@@ -10,14 +10,15 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from types import EllipsisType
 
 from codefathom.model import FileState, StoredUnit, Unit
 from codefathom.store import reads, writes
 from codefathom.store.db import SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.reads import IndexCounts, Scope
-from codefathom.store.writes import FileRecord
+from codefathom.store.writes import FileRecord, PreparedUnits
 
-__all__ = ["Store", "Scope", "FileRecord", "IndexCounts", "SCHEMA_VERSION", "fingerprint_of"]
+__all__ = ["Store", "Scope", "FileRecord", "PreparedUnits", "IndexCounts", "SCHEMA_VERSION", "fingerprint_of"]
 
 
 class Store:
@@ -57,8 +58,15 @@ class Store:
             self._conn.execute("COMMIT")
 
     # writes: call inside transaction()
-    def replace_file(self, record: FileRecord, units: Sequence[Unit]) -> int:
-        return writes.replace_file(self._conn, record, units)
+    def replace_file(
+        self, record: FileRecord, units: Sequence[Unit] | PreparedUnits, file_id: int | None | EllipsisType = ...
+    ) -> int:
+        return writes.replace_file(self._conn, record, units, file_id)
+
+    def file_ids(self, paths: Iterable[str]) -> dict[str, int]:
+        """Row ids of those of `paths` the index has; inside a transaction, exact for its duration."""
+        with self._lock:
+            return writes.file_ids(self._conn, paths)
 
     def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
         writes.touch_file(self._conn, path, mtime_ns, size)

@@ -76,12 +76,20 @@ def _ensure_schema(conn: sqlite3.Connection, fingerprint: str) -> str | None:
             " upgrade codefathom or run `codefathom clear` to start over"
         )
     for step in range(version + 1, SCHEMA_VERSION + 1):
-        _in_transaction(conn, lambda c, s=step: (MIGRATIONS[s](c), _set(c, "schema_version", str(s))))
+        _in_transaction(conn, _migration(step))
     if meta.get("fingerprint") != fingerprint:
         # Queries, tokenizer or schema changed: every stored fact is suspect, so parse again.
         _in_transaction(conn, lambda c: _forget_files(c, fingerprint))
         return "the index was made by another version of codefathom's parsers and is being rebuilt"
     return None
+
+
+def _migration(step: int) -> Callable[[sqlite3.Connection], None]:
+    def migrate(conn: sqlite3.Connection) -> None:
+        MIGRATIONS[step](conn)
+        _set(conn, "schema_version", str(step))
+
+    return migrate
 
 
 def _create(conn: sqlite3.Connection, fingerprint: str) -> None:

@@ -57,9 +57,13 @@ def fts_candidates(
     """Unit ids and BM25F scores (higher is better) for an FTS5 match expression."""
     where, params = scope.sql()
     weight_args = ", ".join(f"{float(w)}" for w in weights)
+    # Every FTS row has its unit, so the join is there only for a scope's filters: without one,
+    # a query matching thousands of units skips as many lookups (a third of its time).
+    source = f" JOIN units u ON u.id = units_fts.rowid WHERE units_fts MATCH ?{where}" if where else (
+        " WHERE units_fts MATCH ?"
+    )
     sql = (
-        f"SELECT u.id, -bm25(units_fts, {weight_args}) AS score FROM units_fts"
-        f" JOIN units u ON u.id = units_fts.rowid WHERE units_fts MATCH ?{where}"
+        f"SELECT units_fts.rowid, -bm25(units_fts, {weight_args}) AS score FROM units_fts{source}"
         " ORDER BY bm25(units_fts, " + weight_args + ") LIMIT ?"
     )
     return [(int(r[0]), float(r[1])) for r in conn.execute(sql, [match, *params, limit])]

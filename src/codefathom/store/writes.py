@@ -1,19 +1,31 @@
 """Writes one file's facts: replace its units and FTS rows, or drop the file, inside a transaction.
 
-The caller opens the transaction; everything here assumes it is inside one.
+The caller opens the transaction; everything here assumes it is inside one. The rows of a file's
+units can be built beforehand, away from the database (`prepare_units`, e.g. in a parse worker),
+so that the writer only inserts.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import EllipsisType
 
 from codefathom.model import Unit
 from codefathom.tokens import name_key, searchable_text
 
-__all__ = ["FileRecord", "replace_file", "remove_files", "touch_file"]
+__all__ = ["FileRecord", "PreparedUnits", "prepare_units", "replace_file", "remove_files", "touch_file", "file_ids"]
+
+_INSERT_UNIT = (
+    "INSERT INTO units(id, file_id, kind, name, name_key, qualified_name, parent, signature, doc,"
+    " language, start_line, end_line, part, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_FTS = (
+    "INSERT INTO units_fts(rowid, name, qualified_name, signature, doc, path, body) VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,14 +39,70 @@ class FileRecord:
     error: str | None = None
 
 
-def replace_file(conn: sqlite3.Connection, record: FileRecord, units: Sequence[Unit]) -> int:
-    """Store `record` and its units in place of whatever the file had; returns the file id."""
-    row = conn.execute("SELECT id FROM files WHERE path = ?", (record.path,)).fetchone()
+@dataclass(frozen=True, slots=True)
+class PreparedUnits:
+    """A file's units as rows ready to insert: the `units` columns after file_id, in order, and
+    the `units_fts` columns after rowid. Plain tuples, so they cross process boundaries cheaply."""
+
+    units: tuple[tuple[object, ...], ...]
+    fts: tuple[tuple[str, ...], ...]
+
+    def __len__(self) -> int:
+        return len(self.units)
+
+
+def prepare_units(path: str, units: Sequence[Unit]) -> PreparedUnits:
+    """The rows `replace_file` inserts for `units` of the file at `path`."""
+    path_text = searchable_text(path.replace("/", " ").replace(".", " "))
+    unit_rows = []
+    fts_rows = []
+    for unit in units:
+        unit_rows.append(
+            (
+                unit.kind, unit.name, name_key(unit.name), unit.qualified_name, unit.parent, unit.signature,
+                unit.doc, unit.language, unit.start_line, unit.end_line, unit.part, unit.content,
+            )
+        )
+        fts_rows.append(
+            (
+                searchable_text(unit.name), searchable_text(unit.qualified_name), searchable_text(unit.signature),
+                searchable_text(unit.doc), path_text, searchable_text(unit.content),
+            )
+        )
+    return PreparedUnits(tuple(unit_rows), tuple(fts_rows))
+
+
+def file_ids(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
+    """The row ids of those of `paths` the index has, in one query."""
+    wanted = list(paths)
+    if not wanted:
+        return {}
+    rows = conn.execute(
+        "SELECT path, id FROM files WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(wanted),)
+    )
+    return {row[0]: int(row[1]) for row in rows}
+
+
+def replace_file(
+    conn: sqlite3.Connection,
+    record: FileRecord,
+    units: Sequence[Unit] | PreparedUnits,
+    file_id: int | None | EllipsisType = ...,
+) -> int:
+    """Store `record` and its units in place of whatever the file had; returns the file id.
+
+    `file_id` is the file's row id when the caller has looked it up in this transaction (None:
+    the index has no row for it); left out, it is looked up here.
+    """
+    prepared = units if isinstance(units, PreparedUnits) else prepare_units(record.path, units)
+    if file_id is ...:
+        row = conn.execute("SELECT id FROM files WHERE path = ?", (record.path,)).fetchone()
+        file_id = None if row is None else int(row[0])
     values = (
         record.content_hash, record.mtime_ns, record.size, record.language, record.status,
-        record.error, len(units), time.time(),
+        record.error, len(prepared), time.time(),
     )
-    if row is None:
+    if file_id is None:
         file_id = int(
             conn.execute(
                 "INSERT INTO files(content_hash, mtime_ns, size, language, status, error, unit_count,"
@@ -44,14 +112,13 @@ def replace_file(conn: sqlite3.Connection, record: FileRecord, units: Sequence[U
             or 0
         )
     else:
-        file_id = int(row[0])
         _delete_units(conn, [file_id])
         conn.execute(
             "UPDATE files SET content_hash = ?, mtime_ns = ?, size = ?, language = ?, status = ?,"
             " error = ?, unit_count = ?, indexed_at = ? WHERE id = ?",
             (*values, file_id),
         )
-    _insert_units(conn, file_id, record.path, units)
+    _insert_units(conn, file_id, prepared)
     return file_id
 
 
@@ -61,11 +128,7 @@ def touch_file(conn: sqlite3.Connection, path: str, mtime_ns: int, size: int) ->
 
 
 def remove_files(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
-    ids = []
-    for path in paths:
-        row = conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
-        if row is not None:
-            ids.append(int(row[0]))
+    ids = sorted(file_ids(conn, paths).values())
     if ids:
         _delete_units(conn, ids)
         conn.executemany("DELETE FROM files WHERE id = ?", [(i,) for i in ids])
@@ -73,31 +136,21 @@ def remove_files(conn: sqlite3.Connection, paths: Iterable[str]) -> int:
 
 
 def _delete_units(conn: sqlite3.Connection, file_ids: list[int]) -> None:
-    for file_id in file_ids:
-        conn.execute(
-            "DELETE FROM units_fts WHERE rowid IN (SELECT id FROM units WHERE file_id = ?)", (file_id,)
-        )
-        conn.execute("DELETE FROM units WHERE file_id = ?", (file_id,))
+    param: int | str
+    if len(file_ids) == 1:
+        where, param = "file_id = ?", file_ids[0]
+    else:
+        where, param = "file_id IN (SELECT value FROM json_each(?))", json.dumps(file_ids)
+    conn.execute(f"DELETE FROM units_fts WHERE rowid IN (SELECT id FROM units WHERE {where})", (param,))
+    conn.execute(f"DELETE FROM units WHERE {where}", (param,))
 
 
-def _insert_units(conn: sqlite3.Connection, file_id: int, path: str, units: Sequence[Unit]) -> None:
-    path_text = searchable_text(path.replace("/", " ").replace(".", " "))
-    for unit in units:
-        unit_id = conn.execute(
-            "INSERT INTO units(file_id, kind, name, name_key, qualified_name, parent, signature, doc,"
-            " language, start_line, end_line, part, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                file_id, unit.kind, unit.name, name_key(unit.name), unit.qualified_name, unit.parent,
-                unit.signature, unit.doc, unit.language, unit.start_line, unit.end_line, unit.part,
-                unit.content,
-            ),
-        ).lastrowid
-        conn.execute(
-            "INSERT INTO units_fts(rowid, name, qualified_name, signature, doc, path, body)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                unit_id, searchable_text(unit.name), searchable_text(unit.qualified_name),
-                searchable_text(unit.signature), searchable_text(unit.doc), path_text,
-                searchable_text(unit.content),
-            ),
-        )
+def _insert_units(conn: sqlite3.Connection, file_id: int, prepared: PreparedUnits) -> None:
+    if not prepared.units:
+        return
+    # Ids are given explicitly (the next free ones, as SQLite would pick) so that both tables
+    # take their rows in one executemany each.
+    first = int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM units").fetchone()[0])
+    ids = range(first, first + len(prepared.units))
+    conn.executemany(_INSERT_UNIT, [(uid, file_id, *row) for uid, row in zip(ids, prepared.units, strict=True)])
+    conn.executemany(_INSERT_FTS, [(uid, *row) for uid, row in zip(ids, prepared.fts, strict=True)])
