@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = [
-    "SourceFile", "SkippedFile", "Unit", "ParsedFile", "StoredUnit", "FileState", "Hit", "UnitKind",
-    "UNIT_KINDS",
+    "SourceFile", "SkippedFile", "Unit", "ParsedFile", "Symbol", "RefSite", "ImportSite", "TypeHint",
+    "FileFacts", "StoredUnit", "FileState", "Hit", "UnitKind", "UNIT_KINDS",
 ]
 
 UnitKind = str
@@ -54,6 +54,64 @@ class Unit:
 
 
 @dataclass(frozen=True, slots=True)
+class Symbol:
+    """A definition the code graph knows: what references bind to."""
+
+    kind: str  # module | class | function | method | field | constant
+    name: str
+    qualified_name: str
+    start_line: int
+    end_line: int
+    parent: str | None = None  # qualified name of the enclosing definition
+    signature: str = ""
+    doc: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class RefSite:
+    """A place that uses a name: a call, a base class, a decorator, a type, a read."""
+
+    name: str  # the last part of what is written (`find` in `self.repo.find()`)
+    kind: str  # call | inherit | decorator | type | read
+    line: int
+    column: int
+    scope: str | None  # qualified name of the innermost enclosing definition; None at module level
+    receiver: str = ""  # what the name is reached through: `self.repo`, `os.path`; "" for a bare name
+
+
+@dataclass(frozen=True, slots=True)
+class ImportSite:
+    """One name an import statement binds in its file."""
+
+    module: str  # as written, without leading dots: `os.path`, `models`, `./util`
+    name: str | None  # the imported member (`from m import name`), None when the module itself
+    alias: str  # the local name it is bound to
+    line: int
+    level: int = 0  # relative-import depth (Python's leading dots)
+
+
+@dataclass(frozen=True, slots=True)
+class TypeHint:
+    """Evidence of a variable's type: `x = Foo()`, `x: Foo`, `self.x = Foo()`, a typed parameter."""
+
+    scope: str | None  # the function (or class, for `self.x`) it holds in; None at module level
+    variable: str  # `repo`, or `self.repo` for an attribute
+    type_name: str  # as written: `UserRepo`, `models.User`
+    line: int
+    kind: str = "assign"  # assign | annotation | parameter | attribute | returns
+
+
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """The graph facts of one file, replaced together whenever the file changes."""
+
+    symbols: tuple[Symbol, ...] = ()
+    refs: tuple[RefSite, ...] = ()
+    imports: tuple[ImportSite, ...] = ()
+    hints: tuple[TypeHint, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedFile:
     """What parsing one file produced, with its parse health."""
 
@@ -63,6 +121,7 @@ class ParsedFile:
     status: str = "ok"  # ok | partial (syntax errors) | text (no grammar) | failed
     error: str | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    facts: FileFacts = field(default_factory=FileFacts)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,17 +5,30 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from codefathom.model import ParsedFile
 from codefathom.parse.extract import extract_units
+from codefathom.parse.facts import has_graph_query
 from codefathom.parse.languages import LANGUAGES, MARKDOWN, TEXT, LanguageSpec, language_for
 from codefathom.parse.windows import line_windows, markdown_sections
 
-__all__ = ["parse", "language_name", "supported_languages", "LANGUAGES", "LanguageSpec"]
+__all__ = ["parse", "language_name", "supported_languages", "graph_languages", "LANGUAGES", "LanguageSpec"]
 
 
 def language_name(path: str) -> str:
     spec = language_for(path)
     return spec.name if isinstance(spec, LanguageSpec) else spec
+
+
+def graph_languages() -> frozenset[str]:
+    """Languages whose references are extracted (they have a `<name>-graph.scm` query)."""
+    return _graph_languages()
+
+
+@cache
+def _graph_languages() -> frozenset[str]:
+    return frozenset(spec.name for spec in LANGUAGES if has_graph_query(spec))
 
 
 def supported_languages() -> list[str]:

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from tree_sitter import Node, QueryCursor
 
 from codefathom.model import ParsedFile, Unit
+from codefathom.parse.facts import extract_facts
 from codefathom.parse.grammars import parser_for, query_for
 from codefathom.parse.languages import LanguageSpec
 from codefathom.parse.windows import split_lines, split_unit
@@ -73,7 +74,10 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
     status, error = "ok", None
     if tree.root_node.has_error:
         status, error = "partial", f"syntax error near line {_first_error_line(tree.root_node)}"
-    return ParsedFile(path=path, language=spec.name, units=tuple(units), status=status, error=error)
+    # The file's own symbol: its module path where the language has one, else the file path.
+    module_name = prefix if spec.qualifier == "path" and prefix else path
+    facts = extract_facts(spec, tree.root_node, units, module_name, len(lines))
+    return ParsedFile(path=path, language=spec.name, units=tuple(units), status=status, error=error, facts=facts)
 
 
 def module_path(spec: LanguageSpec, path: str) -> str:

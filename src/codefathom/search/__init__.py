@@ -13,11 +13,15 @@ from codefathom.errors import UsageError
 from codefathom.globs import compile_globs
 from codefathom.model import UNIT_KINDS, Hit
 from codefathom.search.channels import FIELD_WEIGHTS, lexical_channel, name_channel
+from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 from codefathom.search.query import QueryPlan, plan_query
 from codefathom.search.rank import apply_priors, diversify, fuse, path_role
 from codefathom.store import Scope, Store
 
-__all__ = ["SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT"]
+__all__ = [
+    "SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT",
+    "RankingConfig", "DEFAULT_RANKING",
+]
 
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 2000
@@ -37,6 +41,7 @@ class SearchRequest:
     max_per_file: int | None = 3
     include_debug: bool = False
     content_lines: int = CONTENT_LINES
+    ranking: RankingConfig = DEFAULT_RANKING  # channels, priors and fusion; the default is what ships
 
 
 @dataclass
@@ -53,15 +58,20 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     timings: dict[str, float] = {}
     pool = max(50, request.limit * 10) * (5 if request.symbol_name or request.max_per_file else 1)
 
+    config = request.ranking
+    field_weights = config.field_weights or FIELD_WEIGHTS
     t0 = time.perf_counter()
-    lexical = lexical_channel(store, plan, scope, pool)
+    lexical = lexical_channel(store, plan, scope, pool, field_weights) if config.lexical else []
     timings["lexical_ms"] = _ms(t0)
     t0 = time.perf_counter()
-    names = name_channel(store, plan, scope, pool)
+    names = name_channel(store, plan, scope, pool) if config.names else []
     timings["names_ms"] = _ms(t0)
 
-    weights = {"lexical": 1.0, "names": 2.0 if plan.identifier_like else 0.8}
-    fused = fuse({"lexical": lexical, "names": names}, weights)
+    weights = {
+        "lexical": config.lexical_weight,
+        "names": config.names_weight_identifier if plan.identifier_like else config.names_weight_phrase,
+    }
+    fused = fuse({"lexical": lexical, "names": names}, weights, config)
     units = store.units_by_id(fused)
     ranked = []
     for uid, scored in fused.items():
@@ -70,7 +80,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
             continue
         if request.symbol_name and not _name_matches(request.symbol_name, stored.unit.name, stored.unit.qualified_name):
             continue
-        apply_priors(scored, stored.unit.kind, stored.path)
+        apply_priors(scored, stored.unit.kind, stored.path, config)
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
     kept = diversify(ranked, request.limit, request.max_per_file)
@@ -99,7 +109,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
         timings["total_ms"] = _ms(started)
         outcome.debug = {
             "query": {"words": list(plan.words), "identifier_like": plan.identifier_like, "fts": plan.fts},
-            "channel_weights": weights, "field_weights": list(FIELD_WEIGHTS),
+            "channel_weights": weights, "field_weights": list(field_weights),
             "candidates": {"lexical": len(lexical), "names": len(names), "fused": len(fused)},
             "timings": timings,
         }

@@ -39,10 +39,12 @@ class NameMatch:
               4: "name, other owner", 5: "name prefix"}
 
 
-def lexical_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> list[Candidate]:
+def lexical_channel(
+    store: Store, plan: QueryPlan, scope: Scope, limit: int, weights: tuple[float, ...] = FIELD_WEIGHTS
+) -> list[Candidate]:
     if not plan.fts:
         return []
-    rows = store.fts_candidates(plan.fts, FIELD_WEIGHTS, scope, limit)
+    rows = store.fts_candidates(plan.fts, weights, scope, limit)
     return [Candidate(uid, score, f"bm25f {score:.2f}") for uid, score in rows]
 
 

@@ -6,9 +6,11 @@ Every factor is kept per result so a ranking can be explained stage by stage.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codefathom.search.channels import Candidate, NameMatch
+from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 
 __all__ = ["Scored", "fuse", "apply_priors", "path_role", "diversify", "RRF_K"]
 
@@ -52,25 +54,41 @@ class Scored:
     prior: float = 1.0
 
 
-def fuse(channels: dict[str, list[Candidate]], weights: dict[str, float]) -> dict[int, Scored]:
-    """Reciprocal-rank fusion: each channel adds weight / (RRF_K + rank)."""
+def fuse(
+    channels: dict[str, list[Candidate]], weights: dict[str, float], config: RankingConfig = DEFAULT_RANKING
+) -> dict[int, Scored]:
+    """Reciprocal-rank fusion: each channel adds weight / (k + rank); or, with the
+    "sum-of-scores" fusion, weight times its score min-max scaled to [0, 1] within the channel."""
     fused: dict[int, Scored] = {}
     for channel, candidates in channels.items():
         weight = weights.get(channel, 1.0)
+        scale = _min_max(candidates) if config.fusion == "sum-of-scores" else None
         for rank, candidate in enumerate(candidates, start=1):
             scored = fused.setdefault(candidate.unit_id, Scored(candidate.unit_id))
             scored.ranks[channel] = rank
             scored.evidence[channel] = candidate.evidence
-            scored.score += weight / (RRF_K + rank)
+            scored.score += weight * scale(candidate.score) if scale else weight / (config.rrf_k + rank)
             if channel == "names":
                 tier = int(-candidate.score)
                 scored.name_tier = tier
-                scored.score += NAME_BONUS.get(tier, 0.0)
+                if config.name_bonus:
+                    scored.score += NAME_BONUS.get(tier, 0.0)
     return fused
 
 
-def apply_priors(scored: Scored, kind: str, path: str) -> None:
-    scored.prior = KIND_PRIOR.get(kind, 1.0) * ROLE_PRIOR[path_role(path)]
+def _min_max(candidates: list[Candidate]) -> Callable[[float], float]:
+    if not candidates:
+        return lambda score: 0.0
+    low, high = min(c.score for c in candidates), max(c.score for c in candidates)
+    if high <= low:
+        return lambda score: 1.0
+    return lambda score: (score - low) / (high - low)
+
+
+def apply_priors(scored: Scored, kind: str, path: str, config: RankingConfig = DEFAULT_RANKING) -> None:
+    kind_prior = KIND_PRIOR.get(kind, 1.0) if config.kind_prior else 1.0
+    role_prior = ROLE_PRIOR[path_role(path)] if config.role_prior else 1.0
+    scored.prior = kind_prior * role_prior
     scored.score *= scored.prior
 
 

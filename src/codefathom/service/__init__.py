@@ -13,8 +13,9 @@ from pathlib import Path
 from codefathom.config import Settings, default_home, load_settings
 from codefathom.errors import NotIndexed
 from codefathom.model import UNIT_KINDS, Hit
-from codefathom.search import MAX_LIMIT, SearchRequest, search, validate_request
+from codefathom.search import DEFAULT_RANKING, MAX_LIMIT, RankingConfig, SearchRequest, search, validate_request
 from codefathom.service.fingerprint import index_fingerprint
+from codefathom.service.graph import GraphVerbs
 from codefathom.service.indexer import Progress, SyncReport, sync
 from codefathom.service.languages import resolve_languages
 from codefathom.service.project import Project, resolve_project
@@ -59,8 +60,8 @@ class IndexInfo:
     index_bytes: int
 
 
-class Codefathom:
-    """One project's index and every question asked of it."""
+class Codefathom(GraphVerbs):
+    """One project's index and every question asked of it (graph verbs: service/graph.py)."""
 
     def __init__(self, path: str | Path | None = None, index_dir: str | Path | None = None) -> None:
         self.project: Project = resolve_project(path)
@@ -111,6 +112,7 @@ class Codefathom:
         max_per_file: int | None = 3,
         include_debug: bool = False,
         fresh: bool = True,
+        ranking: RankingConfig = DEFAULT_RANKING,
     ) -> SearchResponse:
         """Ranked units for `query`; the index is re-synced with the files first when `fresh`."""
         # Refuse a bad request before any indexing work: a typo must not cost a full index.
@@ -118,7 +120,7 @@ class Codefathom:
             query=query, limit=limit, languages=resolve_languages(languages), kinds=tuple(kinds),
             path_glob=_as_tuple(path_glob), exclude_glob=_as_tuple(exclude_glob),
             symbol_name=symbol_name or None, within=self.project.within, max_per_file=max_per_file,
-            include_debug=include_debug,
+            include_debug=include_debug, ranking=ranking,
         )
         validate_request(request)
         notices: list[str] = []
@@ -171,6 +173,13 @@ class Codefathom:
             except OSError:
                 pass
             return existed
+
+    def _graph_store(self, fresh: bool) -> Store:
+        """The index, brought up to date first when `fresh` (built when there is none yet)."""
+        with self._lock:
+            if fresh or not self.indexed:
+                self.index()
+            return self._open(create=False)
 
     def _open(self, *, create: bool) -> Store:
         if self._store is None:

@@ -9,6 +9,7 @@ from functools import cache
 from importlib import metadata
 
 from codefathom.parse import LANGUAGES
+from codefathom.parse.facts import graph_query_text
 from codefathom.parse.grammars import query_text
 from codefathom.store import fingerprint_of
 from codefathom.store.db import schema_sql
@@ -16,7 +17,7 @@ from codefathom.tokens import TOKENIZER_VERSION
 
 __all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "1"
+EXTRACTOR_VERSION = "2"
 
 
 @cache
@@ -27,6 +28,7 @@ def index_fingerprint() -> str:
             parts.append(query_text(spec))
         except FileNotFoundError:
             parts.append(f"{spec.name}: no query")
+        parts.append(graph_query_text(spec) or f"{spec.name}: no graph query")
         dist = spec.grammar_module.replace("_", "-")
         try:
             parts.append(f"{dist}=={metadata.version(dist)}")

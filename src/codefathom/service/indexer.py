@@ -15,8 +15,9 @@ from pathlib import Path
 
 from codefathom.config import Settings
 from codefathom.discover import read_source
+from codefathom.graph import rebind
 from codefathom.discover.walk import Entry, list_files
-from codefathom.model import FileState, SkippedFile, SourceFile
+from codefathom.model import FileFacts, FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
 from codefathom.service.workers import ordered_map, worker_count
 from codefathom.store import FileRecord, PreparedUnits, Store
@@ -42,6 +43,7 @@ class SyncReport:
     unchanged: int = 0
     touched: int = 0  # stat changed, bytes did not
     units_written: int = 0
+    refs_bound: int = 0
     skipped: list[SkippedFile] = field(default_factory=list)
     parse_problems: list[tuple[str, str, str]] = field(default_factory=list)  # (path, status, error)
     seconds: float = 0.0
@@ -64,8 +66,11 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
     gone = [path for path in known if path not in present]
     todo = [found.source_file(e) for e in found.entries if full or _stat_changed(known.get(e[0]), e)]
     report.unchanged = len(found.entries) - len(todo)
+    changed_ids: set[int] = set()
+    changed_names: set[str] = set()  # names defined before or after the change: their refs may rebind
     if gone:
         with store.transaction():
+            changed_names |= store.symbol_names_of(store.file_ids(gone).values())
             report.removed = store.remove_files(gone)
     jobs = [_job(f, known.get(f.path), full) for f in todo]
     workers = worker_count() if len(jobs) >= PARALLEL_MIN_FILES else 0
@@ -77,12 +82,23 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
             work = [next(outcomes) for _ in batch]
             with store.transaction():
                 ids = store.file_ids(f.path for f, o in zip(batch, work, strict=True) if o.record is not None)
+                changed_names |= store.symbol_names_of(ids.values())
                 for file, outcome in zip(batch, work, strict=True):
-                    _write(store, file, outcome, known.get(file.path), ids.get(file.path), report)
+                    file_id = _write(store, file, outcome, known.get(file.path), ids.get(file.path), report)
+                    if file_id is not None:
+                        facts = outcome.facts or FileFacts()  # a file now skipped defines nothing
+                        store.replace_facts(file_id, facts)
+                        changed_ids.add(file_id)
+                        changed_names.update(s.name for s in facts.symbols)
             if progress is not None:
                 progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
     finally:
         outcomes.close()  # stops the workers, also when a write or the progress callback failed
+    if changed_ids or report.removed:
+        with store.transaction():
+            # A first index binds everything at once; later syncs only what the change touched.
+            everything = report.unchanged == 0 and not known
+            report.refs_bound = rebind(store.graph_lookup(), None if everything else changed_ids, changed_names)
     if report.changed or report.touched:
         store.set_meta("last_change", str(time.time()))
     store.set_meta("last_sync", str(time.time()))
@@ -99,6 +115,7 @@ class _Outcome:
     record: FileRecord | None = None
     units: PreparedUnits | None = None
     same_bytes: bool = False
+    facts: FileFacts | None = None
 
 
 # What a parse worker needs to know of a file: path, absolute path, mtime_ns, size, the content
@@ -130,22 +147,23 @@ def _prepare(job: _Job) -> _Outcome:
     if source.replaced_bytes:
         error = "; ".join(filter(None, [error, "not valid UTF-8: undecodable bytes were replaced"]))
     record = FileRecord(path, digest, mtime_ns, size, parsed.language, parsed.status, error)
-    return _Outcome(record, prepare_units(path, parsed.units))
+    return _Outcome(record, prepare_units(path, parsed.units), facts=parsed.facts)
 
 
 def _write(
     store: Store, file: SourceFile, outcome: _Outcome, state: FileState | None, file_id: int | None,
     report: SyncReport,
-) -> None:
+) -> int | None:
+    """Write one file's outcome; returns its row id when its facts were replaced."""
     if outcome.same_bytes:
         store.touch_file(file.path, file.mtime_ns, file.size)
         report.touched += 1
-        return
+        return None
     record = outcome.record
     if record is None:
-        return
+        return None
     units = outcome.units or PreparedUnits((), ())
-    store.replace_file(record, units, file_id)
+    file_id = store.replace_file(record, units, file_id)
     report.units_written += len(units)
     if state is None:
         report.added += 1
@@ -153,3 +171,4 @@ def _write(
         report.updated += 1
     if record.status in ("partial", "failed", "skipped") or record.error:
         report.parse_problems.append((record.path, record.status, record.error or ""))
+    return file_id

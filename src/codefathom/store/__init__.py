@@ -7,18 +7,23 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 from types import EllipsisType
 
-from codefathom.model import FileState, StoredUnit, Unit
-from codefathom.store import reads, writes
+from codefathom.model import FileFacts, FileState, StoredUnit, Unit
+from codefathom.store import graph, reads, writes
+from codefathom.store.graph import GraphLookup
 from codefathom.store.db import SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.reads import IndexCounts, Scope
 from codefathom.store.writes import FileRecord, PreparedUnits
 
 __all__ = ["Store", "Scope", "FileRecord", "PreparedUnits", "IndexCounts", "SCHEMA_VERSION", "fingerprint_of"]
+
+
+T = TypeVar("T")
 
 
 class Store:
@@ -68,6 +73,17 @@ class Store:
         with self._lock:
             return writes.file_ids(self._conn, paths)
 
+    def replace_facts(self, file_id: int, facts: FileFacts) -> None:
+        graph.replace_facts(self._conn, file_id, facts)
+
+    def symbol_names_of(self, file_ids: Iterable[int]) -> set[str]:
+        with self._lock:
+            return graph.symbol_names_of(self._conn, file_ids)
+
+    def graph_lookup(self) -> GraphLookup:
+        """Reads for binding; use inside transaction() so the index holds still meanwhile."""
+        return GraphLookup(self._conn)
+
     def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
         writes.touch_file(self._conn, path, mtime_ns, size)
 
@@ -107,6 +123,11 @@ class Store:
     def units_by_id(self, ids: Iterable[int]) -> dict[int, StoredUnit]:
         with self._lock:
             return reads.units_by_id(self._conn, ids)
+
+    def read(self, query: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run one of the typed read functions of `store.graph` (`query(conn, ...)`) under the lock."""
+        with self._lock:
+            return query(self._conn, *args, **kwargs)
 
     def counts(self) -> IndexCounts:
         with self._lock:

@@ -16,13 +16,34 @@ from codefathom.errors import IndexUnusable
 __all__ = ["connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql"]
 
 APPLICATION = "codefathom"
-SCHEMA_VERSION = 1
-# Steps that bring an index from version N-1 to N, in order; each runs in one transaction.
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {}
+SCHEMA_VERSION = 2
+# Version 1 is schema.sql; `migrations/NNNN_*.sql` brings an index from version NNNN-1 to NNNN.
+# A new index is made by running them all, so the migrations are the only description of a change.
+
+
+def _migration_sql(step: int) -> str:
+    folder = resources.files("codefathom.store").joinpath("migrations")
+    for entry in folder.iterdir():
+        if entry.name.startswith(f"{step:04d}_") and entry.name.endswith(".sql"):
+            return entry.read_text("utf-8")
+    raise IndexUnusable(f"codefathom is missing its schema migration {step}; reinstall it")
 
 
 def schema_sql() -> str:
-    return resources.files("codefathom.store").joinpath("schema.sql").read_text("utf-8")
+    """The whole schema of the current version: the first one and every migration after it."""
+    base = resources.files("codefathom.store").joinpath("schema.sql").read_text("utf-8")
+    return "\n".join([base, *(_migration_sql(step) for step in range(2, SCHEMA_VERSION + 1))])
+
+
+def _statements(script: str) -> list[str]:
+    """A script's statements, so they can run inside a transaction (executescript would commit)."""
+    statements, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    return [s for s in statements if s.strip(" ;\n")]
 
 
 def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.Connection, str | None]:
@@ -86,7 +107,8 @@ def _ensure_schema(conn: sqlite3.Connection, fingerprint: str) -> str | None:
 
 def _migration(step: int) -> Callable[[sqlite3.Connection], None]:
     def migrate(conn: sqlite3.Connection) -> None:
-        MIGRATIONS[step](conn)
+        for statement in _statements(_migration_sql(step)):
+            conn.execute(statement)
         _set(conn, "schema_version", str(step))
 
     return migrate

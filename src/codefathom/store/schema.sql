@@ -45,3 +45,4 @@ CREATE VIRTUAL TABLE units_fts USING fts5(
     name, qualified_name, signature, doc, path, body,
     tokenize = "porter unicode61 remove_diacritics 2 tokenchars '_'"
 );
+

@@ -1,0 +1,422 @@
+"""Graph rows: a file's symbols, references, imports and type hints, and the reads binding needs.
+
+Like units, every row is owned by one file and replaced with it; bindings point across files.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from codefathom.model import FileFacts
+
+__all__ = [
+    "replace_facts", "SymbolRow", "RefRow", "ImportRow", "Binding", "BOUND_LABELS", "symbol_names_of",
+    "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "SymbolInfo", "RefInfo",
+    "find_symbols", "symbols_by_ids", "symbol_in_scope", "references_to", "references_from", "unbound_count",
+    "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "file_id_of", "paths_of",
+    "DEP_TYPE_OF_REF", "decorated_symbols",
+]
+
+# Labels of a reference that points at a symbol (the rest say why it does not).
+BOUND_LABELS = ("exact", "high", "likely", "possible")
+
+SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRow:
+    id: int
+    file_id: int
+    kind: str
+    name: str
+    qualified_name: str
+    parent: str | None
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class RefRow:
+    id: int
+    file_id: int
+    name: str
+    kind: str
+    receiver: str
+    line: int
+    scope: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRow:
+    id: int
+    file_id: int
+    module: str
+    name: str | None
+    alias: str
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    ref_id: int
+    target_id: int | None
+    confidence: float
+    label: str
+    candidates: int = 0
+
+
+def replace_facts(conn: sqlite3.Connection, file_id: int, facts: FileFacts) -> None:
+    """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target)."""
+    for table in ("refs", "imports", "hints", "symbols"):
+        conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+    conn.executemany(
+        "INSERT INTO symbols(file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc)
+            for s in facts.symbols
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO refs(file_id, name, kind, receiver, line, col, scope) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(file_id, r.name, r.kind, r.receiver, r.line, r.column, r.scope) for r in facts.refs],
+    )
+    conn.executemany(
+        "INSERT INTO imports(file_id, module, name, alias, line, level) VALUES (?, ?, ?, ?, ?, ?)",
+        [(file_id, i.module, i.name, i.alias, i.line, i.level) for i in facts.imports],
+    )
+    conn.executemany(
+        "INSERT INTO hints(file_id, scope, variable, type_name, line, kind) VALUES (?, ?, ?, ?, ?, ?)",
+        [(file_id, h.scope, h.variable, h.type_name, h.line, h.kind) for h in facts.hints],
+    )
+
+
+def symbol_names_of(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[str]:
+    ids = json.dumps(sorted(set(file_ids)))
+    rows = conn.execute("SELECT DISTINCT name FROM symbols WHERE file_id IN (SELECT value FROM json_each(?))", (ids,))
+    return {row[0] for row in rows}
+
+
+def refs_to_rebind(conn: sqlite3.Connection, file_ids: Iterable[int] | None, names: Iterable[str]) -> list[RefRow]:
+    """References whose binding may have changed: those in changed files, those that lost their
+    target, and those of a name that changed files define or defined. None means every reference."""
+    columns = "r.id, r.file_id, r.name, r.kind, r.receiver, r.line, r.scope"
+    if file_ids is None:
+        rows = conn.execute(f"SELECT {columns} FROM refs r")
+    else:
+        rows = conn.execute(
+            f"SELECT {columns} FROM refs r WHERE r.file_id IN (SELECT value FROM json_each(?))"
+            " OR r.name IN (SELECT value FROM json_each(?))"
+            f" OR (r.target_id IS NULL AND r.label IN {BOUND_LABELS!r})",
+            (json.dumps(sorted(set(file_ids))), json.dumps(sorted(set(names)))),
+        )
+    return [RefRow(*row) for row in rows]
+
+
+def save_bindings(conn: sqlite3.Connection, bindings: Iterable[Binding]) -> None:
+    conn.executemany(
+        "UPDATE refs SET target_id = ?, confidence = ?, label = ?, candidates = ? WHERE id = ?",
+        [(b.target_id, b.confidence, b.label, b.candidates, b.ref_id) for b in bindings],
+    )
+
+
+def save_import_targets(conn: sqlite3.Connection, targets: Iterable[tuple[int, int | None, int | None, bool]]) -> None:
+    """(import id, target file id, target symbol id, external) for each resolved import."""
+    conn.executemany(
+        "UPDATE imports SET target_file_id = ?, target_symbol_id = ?, external = ? WHERE id = ?",
+        [(f, s, int(e), i) for i, f, s, e in targets],
+    )
+
+
+class GraphLookup:
+    """Cached reads of symbols, imports and hints for one binding run (the index does not change
+    while it runs: the caller holds the write transaction)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._by_name: dict[str, list[SymbolRow]] = {}
+        self._members: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._by_qualified: dict[str, list[SymbolRow]] = {}
+        self._modules: dict[int, SymbolRow | None] = {}
+        self._module_files: dict[str, int | None] = {}
+        self._imports: dict[int, list[ImportRow]] = {}
+        self._hints: dict[int, list[tuple[str | None, str, str, str]]] = {}
+        self._bases: dict[int, list[tuple[str, str]]] = {}
+        self._paths: dict[int, str] | None = None
+        self._languages: dict[int, str] | None = None
+
+    def _symbols(self, where: str, params: tuple[object, ...]) -> list[SymbolRow]:
+        rows = self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE {where}", params)
+        return [SymbolRow(*row) for row in rows]
+
+    def by_name(self, name: str) -> list[SymbolRow]:
+        if name not in self._by_name:
+            self._by_name[name] = self._symbols("s.name = ?", (name,))
+        return self._by_name[name]
+
+    def by_qualified(self, qualified: str) -> list[SymbolRow]:
+        if qualified not in self._by_qualified:
+            self._by_qualified[qualified] = self._symbols("s.qualified_name = ?", (qualified,))
+        return self._by_qualified[qualified]
+
+    def members(self, parent: str, name: str) -> list[SymbolRow]:
+        key = (parent, name)
+        if key not in self._members:
+            self._members[key] = [s for s in self.by_name(name) if s.parent == parent]
+        return self._members[key]
+
+    def module_of(self, file_id: int) -> SymbolRow | None:
+        if file_id not in self._modules:
+            found = self._symbols("s.file_id = ? AND s.kind = 'module'", (file_id,))
+            self._modules[file_id] = found[0] if found else None
+        return self._modules[file_id]
+
+    def module_file(self, module: str) -> int | None:
+        if module not in self._module_files:
+            found = [s for s in self.by_qualified(module) if s.kind == "module"]
+            self._module_files[module] = found[0].file_id if found else None
+        return self._module_files[module]
+
+    def imports_of(self, file_id: int) -> list[ImportRow]:
+        if file_id not in self._imports:
+            rows = self.conn.execute(
+                "SELECT id, file_id, module, name, alias, level FROM imports WHERE file_id = ?", (file_id,)
+            )
+            self._imports[file_id] = [ImportRow(*row) for row in rows]
+        return self._imports[file_id]
+
+    def hints_of(self, file_id: int) -> list[tuple[str | None, str, str, str]]:
+        """(scope, variable, type_name, kind) of the file's type evidence."""
+        if file_id not in self._hints:
+            rows = self.conn.execute("SELECT scope, variable, type_name, kind FROM hints WHERE file_id = ?", (file_id,))
+            self._hints[file_id] = [tuple(row) for row in rows]  # type: ignore[misc]
+        return self._hints[file_id]
+
+    def bases_of(self, cls: SymbolRow) -> list[tuple[str, str]]:
+        """(receiver, name) of the base classes a class names."""
+        if cls.id not in self._bases:
+            rows = self.conn.execute(
+                "SELECT receiver, name FROM refs WHERE file_id = ? AND kind = 'inherit' AND scope = ? ORDER BY col",
+                (cls.file_id, cls.qualified_name),
+            )
+            self._bases[cls.id] = [(row[0], row[1]) for row in rows]
+        return self._bases[cls.id]
+
+    def path_of(self, file_id: int) -> str:
+        if self._paths is None:
+            self._load_files()
+        assert self._paths is not None
+        return self._paths.get(file_id, "")
+
+    def language_of(self, file_id: int) -> str:
+        if self._languages is None:
+            self._load_files()
+        assert self._languages is not None
+        return self._languages.get(file_id, "")
+
+    def _load_files(self) -> None:
+        rows = self.conn.execute("SELECT id, path, language FROM files").fetchall()
+        self._paths = {row[0]: row[1] for row in rows}
+        self._languages = {row[0]: row[2] for row in rows}
+
+    def imports_needing_resolution(self, file_ids: Iterable[int] | None) -> list[ImportRow]:
+        if file_ids is None:
+            rows = self.conn.execute("SELECT id, file_id, module, name, alias, level FROM imports")
+        else:
+            rows = self.conn.execute(
+                "SELECT id, file_id, module, name, alias, level FROM imports"
+                " WHERE file_id IN (SELECT value FROM json_each(?)) OR target_file_id IS NULL",
+                (json.dumps(sorted(set(file_ids))),),
+            )
+        return [ImportRow(*row) for row in rows]
+
+
+# -- reads for graph questions ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolInfo:
+    id: int
+    path: str
+    kind: str
+    name: str
+    qualified_name: str
+    parent: str | None
+    start_line: int
+    end_line: int
+    signature: str
+    doc: str
+
+
+@dataclass(frozen=True, slots=True)
+class RefInfo:
+    path: str
+    line: int
+    column: int
+    kind: str
+    name: str
+    receiver: str
+    scope: str | None
+    label: str
+    confidence: float
+    target_id: int | None
+
+
+_INFO_COLUMNS = (
+    "s.id, f.path, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc"
+)
+_REF_COLUMNS = "f.path, r.line, r.col, r.kind, r.name, r.receiver, r.scope, r.label, r.confidence, r.target_id"
+
+
+def find_symbols(conn: sqlite3.Connection, text: str, kinds: Iterable[str] = ()) -> list[SymbolInfo]:
+    """Symbols named `text`: a simple name, a qualified tail (`UserService.find`) or a full path."""
+    wanted = text.strip().replace("::", ".")
+    last = wanted.rsplit(".", 1)[-1]
+    rows = conn.execute(
+        f"SELECT {_INFO_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE s.name = ? OR s.qualified_name = ? ORDER BY f.path, s.start_line",
+        (last, wanted),
+    )
+    found = [SymbolInfo(*row) for row in rows]
+    if "." in wanted:
+        found = [s for s in found if s.qualified_name == wanted or s.qualified_name.endswith("." + wanted)]
+    kinds = set(kinds)
+    return [s for s in found if not kinds or s.kind in kinds]
+
+
+def symbols_by_ids(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, SymbolInfo]:
+    rows = conn.execute(
+        f"SELECT {_INFO_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE s.id IN (SELECT value FROM json_each(?))",
+        (json.dumps(sorted(set(ids))),),
+    )
+    return {row[0]: SymbolInfo(*row) for row in rows}
+
+
+def symbol_in_scope(conn: sqlite3.Connection, path: str, qualified: str) -> SymbolInfo | None:
+    row = conn.execute(
+        f"SELECT {_INFO_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE f.path = ? AND s.qualified_name = ? LIMIT 1",
+        (path, qualified),
+    ).fetchone()
+    return SymbolInfo(*row) if row else None
+
+
+def references_to(conn: sqlite3.Connection, ids: Iterable[int], kinds: Iterable[str] = ()) -> list[RefInfo]:
+    rows = conn.execute(
+        f"SELECT {_REF_COLUMNS} FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.target_id IN (SELECT value FROM json_each(?)) ORDER BY f.path, r.line, r.col",
+        (json.dumps(sorted(set(ids))),),
+    )
+    kinds = set(kinds)
+    return [ref for ref in (RefInfo(*row) for row in rows) if not kinds or ref.kind in kinds]
+
+
+def references_from(conn: sqlite3.Connection, symbol: SymbolInfo, kinds: Iterable[str] = ()) -> list[RefInfo]:
+    """References written inside a definition (its own scope and those nested in it)."""
+    rows = conn.execute(
+        f"SELECT {_REF_COLUMNS} FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE f.path = ? AND (r.scope = ? OR r.scope LIKE ? ESCAPE '\\') ORDER BY r.line, r.col",
+        (symbol.path, symbol.qualified_name, _like_prefix(symbol.qualified_name + ".")),
+    )
+    kinds = set(kinds)
+    return [ref for ref in (RefInfo(*row) for row in rows) if not kinds or ref.kind in kinds]
+
+
+def unbound_count(conn: sqlite3.Connection, name: str, kinds: Iterable[str] = ()) -> int:
+    """References of `name` that could mean several definitions and were left unbound."""
+    kinds = sorted(set(kinds)) or ["call", "inherit", "decorator", "type", "read"]
+    row = conn.execute(
+        "SELECT count(*) FROM refs WHERE name = ? AND label = 'unbound' AND candidates > 0"
+        " AND kind IN (SELECT value FROM json_each(?))",
+        (name, json.dumps(kinds)),
+    ).fetchone()
+    return int(row[0])
+
+
+# How a reference kind counts as a file dependency.
+DEP_TYPE_OF_REF = {"call": "call", "inherit": "inherit", "decorator": "reference", "type": "reference",
+                   "read": "reference"}
+
+
+def file_edges(conn: sqlite3.Connection, file_id: int, *, reverse: bool) -> list[tuple[int, str, int]]:
+    """(other file id, dep type, count) of the files `file_id` depends on (or that depend on it)."""
+    if reverse:
+        ref_sql = (
+            "SELECT r.file_id, r.kind, count(*) FROM refs r JOIN symbols s ON s.id = r.target_id"
+            " WHERE s.file_id = ? AND r.file_id != ? GROUP BY r.file_id, r.kind"
+        )
+        import_sql = (
+            "SELECT file_id, count(*) FROM imports WHERE target_file_id = ? AND file_id != ? GROUP BY file_id"
+        )
+    else:
+        ref_sql = (
+            "SELECT s.file_id, r.kind, count(*) FROM refs r JOIN symbols s ON s.id = r.target_id"
+            " WHERE r.file_id = ? AND s.file_id != ? GROUP BY s.file_id, r.kind"
+        )
+        import_sql = (
+            "SELECT target_file_id, count(*) FROM imports WHERE file_id = ? AND target_file_id IS NOT NULL"
+            " AND target_file_id != ? GROUP BY target_file_id"
+        )
+    counts: dict[tuple[int, str], int] = {}
+    for other, kind, count in conn.execute(ref_sql, (file_id, file_id)):
+        key = (int(other), DEP_TYPE_OF_REF.get(kind, "reference"))
+        counts[key] = counts.get(key, 0) + int(count)
+    for other, count in conn.execute(import_sql, (file_id, file_id)):
+        counts[(int(other), "import")] = counts.get((int(other), "import"), 0) + int(count)
+    return [(other, kind, count) for (other, kind), count in sorted(counts.items())]
+
+
+def external_imports(conn: sqlite3.Connection, file_id: int) -> list[str]:
+    rows = conn.execute(
+        "SELECT DISTINCT module FROM imports WHERE file_id = ? AND external = 1 ORDER BY module", (file_id,)
+    )
+    return [row[0] for row in rows]
+
+
+def unreferenced_symbols(conn: sqlite3.Connection, kinds: Iterable[str]) -> list[SymbolInfo]:
+    """Definitions nothing binds to: no reference and no import points at them."""
+    rows = conn.execute(
+        f"SELECT {_INFO_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE s.kind IN (SELECT value FROM json_each(?))"
+        " AND NOT EXISTS (SELECT 1 FROM refs r WHERE r.target_id = s.id"
+        "   AND NOT (r.file_id = s.file_id AND r.line BETWEEN s.start_line AND s.end_line))"
+        " AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.target_symbol_id = s.id)"
+        " ORDER BY f.path, s.start_line",
+        (json.dumps(sorted(set(kinds))),),
+    )
+    return [SymbolInfo(*row) for row in rows]
+
+
+def decorated_symbols(conn: sqlite3.Connection) -> set[int]:
+    """Definitions with a decorator: their first lines hold a decorator reference scoped to them."""
+    rows = conn.execute(
+        "SELECT DISTINCT s.id FROM symbols s JOIN refs r ON r.file_id = s.file_id AND r.scope = s.qualified_name"
+        " WHERE r.kind = 'decorator' AND r.line BETWEEN s.start_line AND s.start_line + 4"
+    )
+    return {int(row[0]) for row in rows}
+
+
+def ambiguous_names(conn: sqlite3.Connection) -> dict[str, int]:
+    """Names with unbound references that could mean several definitions, and how many such refs."""
+    rows = conn.execute("SELECT name, count(*) FROM refs WHERE label = 'unbound' AND candidates > 0 GROUP BY name")
+    return {row[0]: int(row[1]) for row in rows}
+
+
+def file_id_of(conn: sqlite3.Connection, path: str) -> int | None:
+    row = conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+    return int(row[0]) if row else None
+
+
+def paths_of(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, str]:
+    rows = conn.execute(
+        "SELECT id, path FROM files WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(ids))),)
+    )
+    return {int(row[0]): row[1] for row in rows}
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
