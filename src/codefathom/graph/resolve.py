@@ -150,6 +150,13 @@ class Binder:
 
     def _member(self, ref: RefRow, spec: GraphSpec) -> _Found:
         receiver, name = ref.receiver, ref.name
+        if spec.super_receiver and receiver == spec.super_receiver:
+            owner = self._enclosing_class(ref.scope)
+            for base in self.mro(owner)[1:] if owner is not None else []:
+                found = self._in_class(base, name, 0.9)
+                if found is not None:
+                    return found
+            return _UNBOUND
         head, _, rest = receiver.partition(".")
         if head in spec.self_names:
             owner = self._enclosing_class(ref.scope)

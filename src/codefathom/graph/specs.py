@@ -16,15 +16,16 @@ class GraphSpec:
     self_names: frozenset[str]  # receivers that mean "this object"
     builtins: frozenset[str]  # names that are never the project's, unless it defines them
     # Types whose members are never guessed: `x: str` then `x.find()` is str.find, not ours.
-    primitive_types: frozenset[str]
+    primitive_types: frozenset[str]  # "literal": assigned a literal value
     module_system: str  # how imports name files: "python" | "" (not resolved yet)
+    super_receiver: str = ""  # the receiver that means "the same object, as its base class"
 
 
 _PYTHON_PRIMITIVES = frozenset(
     """
     str int float bool bytes bytearray complex list dict set frozenset tuple object type None
     List Dict Set FrozenSet Tuple Sequence Mapping MutableMapping Iterable Iterator Any Callable
-    Optional Union
+    Optional Union literal
     """.split()
 )
 
@@ -34,6 +35,7 @@ GRAPH_SPECS: dict[str, GraphSpec] = {
         builtins=frozenset(dir(builtins)),
         primitive_types=_PYTHON_PRIMITIVES,
         module_system="python",
+        super_receiver="super()",
     ),
 }
 

@@ -4,8 +4,9 @@ Capture vocabulary of `queries/<lang>-graph.scm` (definitions of classes and fun
 the units, so a symbol and its unit always agree):
     @reference.<kind> with @name (and @receiver)   call | inherit | decorator | type | read
     @import                                        an import statement, parsed by hooks/<lang>.py
-    @hint.<kind> with @variable, @type (@object)   assign | annotation | parameter | attribute | returns
-    @definition.<kind> with @name                  constant | field
+    @hint.<kind> with @variable, @type (@object)   assign | annotation | parameter | attribute | returns |
+                                                   literal (the variable holds a literal: a primitive)
+    @definition.<kind> with @name                  constant | field | local (a function inside a function)
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def _ref(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap) -> RefSi
 
 def _hint(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap) -> TypeHint:
     variable = _text(captures["variable"][0])
-    type_name = _text(captures["type"][0]).strip("\"' ")
+    type_name = "literal" if kind == "literal" else _text(captures["type"][0]).strip("\"' ")
     line = captures["variable"][0].start_point.row + 1
     if kind == "attribute":
         owner = _text(captures["object"][0]) if "object" in captures else "self"
@@ -148,6 +149,13 @@ def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, modul
     name = _text(captures["name"][0])
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1
+    if kind == "local":  # a function inside a function belongs to the function around it
+        outer = scopes.scope(line - 1) if line > 1 else None
+        scope = scopes.scope(line)
+        owner = scope if scope is not None else outer
+        parent = owner.qualified_name if owner else module_name
+        signature = " ".join(_text(node).split("\n", 1)[0].split()).rstrip(":")
+        return Symbol("function", name, f"{parent}.{name}", line, node.end_point.row + 1, parent, signature)
     owner = scopes.enclosing_class(line) if kind == "field" else None
     parent = owner.qualified_name if owner else module_name
     signature = " ".join(_text(node).split())[:160]

@@ -42,6 +42,15 @@
 (typed_parameter (identifier) @variable type: (type) @type) @hint.parameter
 (typed_default_parameter name: (identifier) @variable type: (type) @type) @hint.parameter
 (function_definition name: (identifier) @variable return_type: (type) @type) @hint.returns
+(assignment
+  left: (identifier) @variable
+  right: [(string) (concatenated_string) (integer) (float) (true) (false) (list) (dictionary) (set) (tuple)
+          (list_comprehension) (dictionary_comprehension) (set_comprehension)] @type) @hint.literal
+
+; Functions defined inside functions: local to their scope, they shadow any global of that name.
+(function_definition body: (block (function_definition name: (identifier) @name) @definition.local))
+(function_definition
+  body: (block (decorated_definition definition: (function_definition name: (identifier) @name) @definition.local)))
 
 ; Module constants and class fields.
 (module (expression_statement (assignment left: (identifier) @name) @definition.constant))
