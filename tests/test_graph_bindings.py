@@ -70,12 +70,8 @@ def test_ambiguous_members_stay_unbound_and_are_counted(service: Codefathom) -> 
 def test_editing_a_file_rebinds_the_references_that_pointed_into_it(service: Codefathom) -> None:
     service.index()
     models = service.root / "app" / "models.py"
-    models.write_text(
-        models.read_text().replace(
-            "    def find(self, key):\n        return self.save()",
-            "    def lookup(self, key):\n        return self.save()",
-        )
-    )
+    old = "    def find(self, key):\n        return self.save()"
+    models.write_text(models.read_text().replace(old, old.replace("find", "lookup")))
     service.index()
     assert not service.refs("User.find", fresh=False).symbols
     inherited = {(r.path, r.line) for r in service.refs("Base.find", fresh=False).references}
