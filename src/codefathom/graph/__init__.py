@@ -8,11 +8,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from codefathom.graph.modules import resolve_import
+from codefathom.graph.rank import pagerank
 from codefathom.graph.resolve import Binder, label_for
 from codefathom.graph.specs import spec_for
-from codefathom.store.graph import GraphLookup, refs_to_rebind, save_bindings, save_import_targets
+from codefathom.store.graph import (
+    GraphLookup,
+    rank_inputs,
+    refs_to_rebind,
+    save_bindings,
+    save_import_targets,
+    save_ranks,
+)
 
-__all__ = ["rebind", "Binder", "label_for"]
+__all__ = ["rebind", "rerank", "pagerank", "Binder", "label_for"]
 
 
 def rebind(lookup: GraphLookup, file_ids: Iterable[int] | None, names: Iterable[str]) -> int:
@@ -29,3 +37,9 @@ def rebind(lookup: GraphLookup, file_ids: Iterable[int] | None, names: Iterable[
     refs = refs_to_rebind(lookup.conn, ids, names)
     save_bindings(lookup.conn, (binder.bind(ref) for ref in refs))
     return len(refs)
+
+
+def rerank(lookup: GraphLookup) -> None:
+    """Recompute PageRank of every file and symbol; call inside the write transaction."""
+    files, file_edges, symbols, symbol_edges = rank_inputs(lookup.conn)
+    save_ranks(lookup.conn, pagerank(files, file_edges), pagerank(symbols, symbol_edges))

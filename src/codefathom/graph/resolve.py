@@ -20,6 +20,7 @@ __all__ = ["Binder", "label_for"]
 CLASS_KINDS = frozenset({"class"})
 CALLABLE_KINDS = frozenset({"function", "method", "class"})
 MAX_MRO = 12
+MAX_TYPE_DEPTH = 8  # nested type resolutions (a chain of typed attributes and return types)
 
 
 def label_for(confidence: float) -> str:
@@ -58,6 +59,8 @@ class Binder:
         self._import_modules: dict[int, dict[str, str]] = {}
         self._names: dict[tuple[int, str | None, str], _Found] = {}
         self._mro: dict[int, list[SymbolRow]] = {}
+        self._typing: set[tuple[int, str | None, str]] = set()  # variables whose type is being worked out
+        self._resolving: set[tuple[int, str | None, str]] = set()  # type expressions being resolved
 
     def bind(self, ref: RefRow) -> Binding:
         spec = spec_for(self.lookup.language_of(ref.file_id))
@@ -306,6 +309,18 @@ class Binder:
 
     def _variable_type(self, file_id: int, scope: str | None, variable: str, spec: GraphSpec) -> SymbolRow | None | str:
         """The class a variable holds, "" when it holds a primitive or collection, None when unknown."""
+        key = (file_id, scope, variable)
+        if key in self._typing:  # `x = x.copy()`: a variable typed by itself says nothing
+            return None
+        self._typing.add(key)
+        try:
+            return self._variable_type_uncached(file_id, scope, variable, spec)
+        finally:
+            self._typing.discard(key)
+
+    def _variable_type_uncached(
+        self, file_id: int, scope: str | None, variable: str, spec: GraphSpec
+    ) -> SymbolRow | None | str:
         chain = []
         current = scope
         while current:
@@ -342,6 +357,16 @@ class Binder:
         return None
 
     def _resolve_type(self, file_id: int, scope: str | None, written: str) -> SymbolRow | None:
+        key = (file_id, scope, written)
+        if key in self._resolving or len(self._resolving) > MAX_TYPE_DEPTH:
+            return None  # `self.x = self.x.copy()`: a type defined through itself is unknown
+        self._resolving.add(key)
+        try:
+            return self._resolve_type_uncached(file_id, scope, written)
+        finally:
+            self._resolving.discard(key)
+
+    def _resolve_type_uncached(self, file_id: int, scope: str | None, written: str) -> SymbolRow | None:
         spec = spec_for(self.lookup.language_of(file_id))
         if "." in written:
             receiver, _, name = written.rpartition(".")

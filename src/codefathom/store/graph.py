@@ -17,7 +17,7 @@ __all__ = [
     "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "SymbolInfo", "RefInfo",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "references_to", "references_from", "unbound_count",
     "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "file_id_of", "paths_of",
-    "DEP_TYPE_OF_REF", "decorated_symbols",
+    "DEP_TYPE_OF_REF", "decorated_symbols", "rank_inputs", "save_ranks",
 ]
 
 # Labels of a reference that points at a symbol (the rest say why it does not).
@@ -420,3 +420,42 @@ def paths_of(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, str]:
 
 def _like_prefix(prefix: str) -> str:
     return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+# -- ranking ----------------------------------------------------------------------------------
+
+
+def rank_inputs(conn: sqlite3.Connection) -> tuple[list[int], list[tuple[int, int, float]], list[int],
+                                                     list[tuple[int, int, float]]]:
+    """Nodes and weighted edges of the file graph and of the symbol graph, from bound references.
+
+    A reference weighs its confidence; one written at module level comes from the file's module
+    symbol. Imports add file edges.
+    """
+    files = [int(row[0]) for row in conn.execute("SELECT id FROM files WHERE status != 'skipped'")]
+    file_edges = [
+        (int(a), int(b), float(w))
+        for a, b, w in conn.execute(
+            "SELECT r.file_id, s.file_id, sum(r.confidence) FROM refs r JOIN symbols s ON s.id = r.target_id"
+            " WHERE r.file_id != s.file_id GROUP BY r.file_id, s.file_id"
+            " UNION ALL SELECT file_id, target_file_id, 0.5 * count(*) FROM imports"
+            " WHERE target_file_id IS NOT NULL AND target_file_id != file_id GROUP BY file_id, target_file_id"
+        )
+    ]
+    symbols = [int(row[0]) for row in conn.execute("SELECT id FROM symbols")]
+    symbol_edges = [
+        (int(a), int(b), float(w))
+        for a, b, w in conn.execute(
+            "SELECT coalesce(src.id, m.id), r.target_id, sum(r.confidence) FROM refs r"
+            " LEFT JOIN symbols src ON src.file_id = r.file_id AND src.qualified_name = r.scope"
+            " LEFT JOIN symbols m ON m.file_id = r.file_id AND m.kind = 'module'"
+            " WHERE r.target_id IS NOT NULL GROUP BY 1, 2"
+        )
+        if a is not None
+    ]
+    return files, file_edges, symbols, symbol_edges
+
+
+def save_ranks(conn: sqlite3.Connection, files: dict[int, float], symbols: dict[int, float]) -> None:
+    conn.executemany("UPDATE files SET rank = ? WHERE id = ?", [(r, i) for i, r in files.items()])
+    conn.executemany("UPDATE symbols SET rank = ? WHERE id = ?", [(r, i) for i, r in symbols.items()])
