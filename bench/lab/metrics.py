@@ -1,0 +1,111 @@
+"""Scoring a ranked list against a query's targets, and telling two runs apart.
+
+A result is (path, start_line, end_line). Targets are units (path and line range) or files
+(path only, `level: "file"`):
+  - unit level: a result hits a target when it is in the same file and its lines overlap the
+    target's without strictly enclosing them (a class or a module chunk that merely contains the
+    target function is not an answer; a part of a split function is);
+  - file level: results are reduced to their files, first occurrence kept, and a file hits when
+    it is a target.
+Each target counts once (the first result that hits it); relevance is binary.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+Result = tuple[str, int, int]
+K = 10
+METRICS = ("mrr@10", "p@1", "r@5", "r@10", "ndcg@10")
+
+
+def hits_target(result: Result, target: dict, level: str = "unit") -> bool:
+    path, start, end = result
+    if path != target["path"]:
+        return False
+    if level == "file" or target.get("start_line") is None:
+        return True
+    t_start, t_end = int(target["start_line"]), int(target["end_line"])
+    overlaps = start <= t_end and end >= t_start
+    encloses = start < t_start and end > t_end
+    return overlaps and not encloses
+
+
+def as_ranking(results: Sequence[Result], level: str) -> list[Result]:
+    if level != "file":
+        return list(results)
+    seen: set[str] = set()
+    files = []
+    for r in results:
+        if r[0] not in seen:
+            seen.add(r[0])
+            files.append((r[0], 0, 0))
+    return files
+
+
+def judge(results: Sequence[Result], targets: Sequence[dict], level: str = "unit", k: int = K) -> list[int | None]:
+    """For each of the first k results: the index of the target it is the first to hit, -1 when it
+    hits only targets already found, None when it hits none."""
+    found: set[int] = set()
+    marks: list[int | None] = []
+    for result in as_ranking(results, level)[:k]:
+        hit = [i for i, t in enumerate(targets) if hits_target(result, t, level)]
+        new = [i for i in hit if i not in found]
+        if new:
+            found.add(new[0])
+            marks.append(new[0])
+        else:
+            marks.append(-1 if hit else None)
+    return marks
+
+
+def score(results: Sequence[Result], targets: Sequence[dict], level: str = "unit") -> dict[str, float]:
+    marks = judge(results, targets, level, K)
+    relevant = [m is not None for m in marks]
+    first = next((i for i, r in enumerate(relevant) if r), None)
+    n = max(len(targets), 1)
+    found_at = [i for i, m in enumerate(marks) if m is not None and m >= 0]
+    dcg = sum(1.0 / math.log2(i + 2) for i in found_at)
+    ideal = sum(1.0 / math.log2(i + 2) for i in range(min(n, K)))
+    return {
+        "mrr@10": 1.0 / (first + 1) if first is not None else 0.0,
+        "p@1": 1.0 if relevant[:1] == [True] else 0.0,
+        "r@5": sum(1 for i in found_at if i < 5) / n,
+        "r@10": len(found_at) / n,
+        "ndcg@10": dcg / ideal if ideal else 0.0,
+    }
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def paired_bootstrap(a: Sequence[float], b: Sequence[float], rounds: int = 2000, seed: int = 7) -> float:
+    """Two-sided p-value that mean(b) - mean(a) is 0, from resampling the paired queries."""
+    if len(a) != len(b) or not a:
+        return 1.0
+    diffs = [y - x for x, y in zip(a, b, strict=True)]
+    observed = mean(diffs)
+    if all(d == 0 for d in diffs):
+        return 1.0
+    rng = random.Random(seed)
+    n = len(diffs)
+    opposite = 0
+    for _ in range(rounds):
+        sample = sum(diffs[rng.randrange(n)] for _ in range(n)) / n
+        if (sample <= 0 if observed > 0 else sample >= 0):
+            opposite += 1
+    return min(1.0, 2 * (opposite + 1) / (rounds + 1))
+
+
+def sign_test(a: Sequence[float], b: Sequence[float]) -> tuple[int, int, float]:
+    """(queries better in b, queries worse in b, two-sided exact sign-test p-value)."""
+    wins = sum(1 for x, y in zip(a, b, strict=True) if y > x)
+    losses = sum(1 for x, y in zip(a, b, strict=True) if y < x)
+    n = wins + losses
+    if n == 0:
+        return 0, 0, 1.0
+    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2**n
+    return wins, losses, min(1.0, 2 * tail)
