@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
 __all__ = ["pagerank"]
 
 DAMPING = 0.85
-ITERATIONS = 40
-TOLERANCE = 1e-9
+ITERATIONS = 30
+TOLERANCE = 1e-6  # total change of the scores (which sum to 1) at which iteration stops
 
 
 def pagerank(nodes: Iterable[int], edges: Iterable[tuple[int, int, float]]) -> dict[int, float]:
@@ -24,27 +26,29 @@ def pagerank(nodes: Iterable[int], edges: Iterable[tuple[int, int, float]]) -> d
         return {}
     index = {node: i for i, node in enumerate(ids)}
     count = len(ids)
-    outgoing: list[list[tuple[int, float]]] = [[] for _ in ids]
     totals = [0.0] * count
+    kept: list[tuple[int, int, float]] = []
     for source, target, weight in edges:
         if source == target or weight <= 0 or source not in index or target not in index:
             continue
         s = index[source]
-        outgoing[s].append((index[target], weight))
+        kept.append((s, index[target], weight))
         totals[s] += weight
-    rank = [1.0 / count] * count
+    if not kept:
+        return {node: 1.0 for node in ids}
+    sources = np.fromiter((s for s, _, _ in kept), dtype=np.int64, count=len(kept))
+    targets = np.fromiter((t for _, t, _ in kept), dtype=np.int64, count=len(kept))
+    weights = np.fromiter((w for _, _, w in kept), dtype=np.float64, count=len(kept))
+    out = np.asarray(totals)
+    shares = weights / out[sources]
+    dangling = out == 0.0
+    rank = np.full(count, 1.0 / count)
     for _ in range(ITERATIONS):
-        dangling = sum(rank[i] for i in range(count) if totals[i] == 0.0)
-        base = (1.0 - DAMPING) / count + DAMPING * dangling / count
-        fresh = [base] * count
-        for s, targets in enumerate(outgoing):
-            if not targets:
-                continue
-            share = DAMPING * rank[s] / totals[s]
-            for t, weight in targets:
-                fresh[t] += share * weight
-        delta = sum(abs(a - b) for a, b in zip(fresh, rank, strict=True))
+        base = (1.0 - DAMPING) / count + DAMPING * rank[dangling].sum() / count
+        fresh = base + DAMPING * np.bincount(targets, weights=rank[sources] * shares, minlength=count)
+        delta = float(np.abs(fresh - rank).sum())
         rank = fresh
         if delta < TOLERANCE:
             break
-    return {node: rank[index[node]] * count for node in ids}
+    scaled = rank * count
+    return {node: float(scaled[index[node]]) for node in ids}

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from codefathom.errors import IndexUnusable
 
-__all__ = ["connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql"]
+__all__ = ["connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql", "is_damaged"]
 
 APPLICATION = "codefathom"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 # Version 1 is schema.sql; `migrations/NNNN_*.sql` brings an index from version NNNN-1 to NNNN.
 # A new index is made by running them all, so the migrations are the only description of a change.
 
@@ -52,13 +52,22 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
         raise IndexUnusable(f"no index at {db_path}")
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
-        conn = _open(db_path)
-    except (OSError, sqlite3.OperationalError) as exc:
+        conn: sqlite3.Connection | None = _open(db_path)
+    except sqlite3.DatabaseError as exc:
+        if not is_damaged(exc):
+            raise IndexUnusable(f"cannot create the index in {db_path.parent}: {exc}") from exc
+        conn, damage = None, exc  # garbage, or a damaged header: "file is not a database"
+    except OSError as exc:
         raise IndexUnusable(f"cannot create the index in {db_path.parent}: {exc}") from exc
     try:
+        if conn is None:
+            raise damage
         rebuilt = _ensure_schema(conn, fingerprint)
     except sqlite3.DatabaseError as exc:
-        conn.close()
+        if conn is not None:
+            conn.close()
+        if not is_damaged(exc):
+            raise IndexUnusable(f"cannot use the index at {db_path}: {exc}") from exc
         if not create:
             raise IndexUnusable(f"the index at {db_path} is unreadable ({exc}); run `codefathom index`") from exc
         _remove_database(db_path)
@@ -66,6 +75,17 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
         _ensure_schema(conn, fingerprint)
         rebuilt = f"the index file was unreadable ({exc}) and has been recreated"
     return conn, rebuilt
+
+
+# Result codes that say nothing about the file's content (busy, locked, out of memory, read-only,
+# interrupted, I/O error, disk full, cannot open, no permission): never a reason to rebuild.
+_NOT_DAMAGE = frozenset({3, 5, 6, 7, 8, 9, 10, 13, 14, 23})
+
+
+def is_damaged(exc: sqlite3.DatabaseError) -> bool:
+    """Whether an error means the file is corrupt or not a codefathom index (so: rebuild it)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is None or code & 0xFF not in _NOT_DAMAGE
 
 
 def _open(db_path: Path) -> sqlite3.Connection:
