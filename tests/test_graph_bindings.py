@@ -1,6 +1,10 @@
 """References bound to the definitions they mean, on a fixture full of traps: the same method name
 on several classes, inheritance and super(), aliased and package re-exported imports, typed
-attributes and return types, shadowing by a nested function, and members of primitives."""
+attributes and return types, shadowing by a nested function, and members of primitives; and in
+app/shapes.py the traps a run against jedi on real projects showed (bench/graph_accuracy.py):
+class bodies not seen from methods, parameters shadowing globals, re-exports of outside names,
+overloads, imports inside functions, aliases, typed containers, `with`/`except` targets, `cast`,
+return types, properties, classes inside functions, bases outside the project, `*` imports."""
 
 from __future__ import annotations
 
@@ -30,8 +34,43 @@ EXPECTED = {
     ("app/service.py", 17): ("app.models.User.save", "high"),
     ("app/service.py", 18): ("app.repo.load", "exact"),  # r.load with `import app.repo as r`
     ("app/service.py", 26): ("app.service.outer.helper", "exact"),  # the nested helper, not helpers.helper
+    # app/shapes.py: one trap per line, described there
+    ("app/shapes.py", 18): ("app.shapes.render", "exact"),  # not Canvas.render: class bodies are not seen
+    ("app/shapes.py", 46): ("app.shapes.pick", "exact"),
+    ("app/shapes.py", 56): ("app.helpers.helper", "exact"),  # imported inside the function
+    ("app/shapes.py", 64): ("app.shapes.Canvas.draw", "high"),  # self.canvas = canvas: "Canvas"
+    ("app/shapes.py", 71): ("app.shapes.Easel.renderer", "exact"),
+    ("app/shapes.py", 79): ("app.shapes.Canvas.draw", "high"),  # _C = Canvas
+    ("app/shapes.py", 80): ("app.shapes.Canvas.draw", "high"),  # Shape = Canvas
+    ("app/shapes.py", 85): ("app.models.User.save", "high"),  # for user in users: List[User]
+    ("app/shapes.py", 101): ("app.shapes.Session.commit", "high"),  # with Session() as session
+    ("app/shapes.py", 113): ("app.shapes.Oops.explain", "high"),  # except Oops as error
+    ("app/shapes.py", 117): ("app.shapes.Canvas.draw", "high"),  # cast(Canvas, thing)
+    ("app/shapes.py", 125): ("app.shapes.Canvas.draw", "high"),  # make_canvas() -> Canvas
+    ("app/shapes.py", 139): ("app.shapes.Brush.stroke", "high"),  # Brush.create() -> "Brush"
+    ("app/shapes.py", 149): ("app.shapes.clock", "exact"),  # assigned in an if block
+    ("app/shapes.py", 154): ("app.shapes.Canvas.draw", "high"),  # reassigned later to a Brush
+    ("app/shapes.py", 162): ("app.shapes.Canvas.draw", "exact"),  # super() in a class inside a function
+    ("app/shapes.py", 169): ("app.shapes.Canvas.draw", "likely"),  # after UserDict in the MRO
+    ("app/shapes.py", 173): ("app.models.User", "exact"),  # app.models.User() after `import app.models`
+    ("app/shapes.py", 182): ("app.shapes.Canvas.draw", "high"),  # a property's return annotation
+    ("app/shapes.py", 190): ("app.shapes.Canvas.draw", "high"),  # a dataclass field
+    ("app/shapes.py", 195): ("app.shapes.Canvas.draw", "high"),  # t.List[Canvas]
+    ("app/shapes.py", 207): ("app.shapes.fallback", "likely"),  # try: import / except: def
+    ("app/star.py", 5): ("app.shapes.make_canvas", "exact"),  # from .shapes import *
 }
-NEVER_BOUND = {("app/repo.py", 23), ("app/service.py", 30)}  # text.find (a str), thing.find (unknown)
+NEVER_BOUND = {
+    ("app/repo.py", 23),  # text.find: a str
+    ("app/service.py", 30),  # thing.find: unknown
+    ("app/shapes.py", 21),  # render(1): the parameter
+    ("app/shapes.py", 24),  # urlparse: urllib's, re-exported by app.compat
+    ("app/shapes.py", 33),  # "-".join: a str
+    ("app/shapes.py", 34),  # thing.join: unknown, and a str method too
+}
+# Definitions the NEVER_BOUND references could wrongly be bound to.
+DECOYS = {
+    "app.helpers.helper", "app.models.Base.find", "app.shapes.Canvas.render", "app.shapes.Rope.join", "app.compat",
+}
 
 
 @pytest.fixture
@@ -40,15 +79,15 @@ def service(tmp_path: Path) -> Codefathom:
     return Codefathom(tmp_path / "bindings")
 
 
-def bound_refs(service: Codefathom) -> dict[tuple[str, int], tuple[str, str]]:
-    found = {}
-    for qualified, _label in set(EXPECTED.values()) | {("app.helpers.helper", ""), ("app.models.Base.find", "")}:
+def bound_refs(service: Codefathom) -> dict[tuple[str, int], set[tuple[str, str]]]:
+    found: dict[tuple[str, int], set[tuple[str, str]]] = {}
+    for qualified in {q for q, _ in EXPECTED.values()} | DECOYS:
         response = service.refs(qualified, fresh=False)
         for symbol in response.symbols:
             assert symbol.qualified_name == qualified
         for ref in response.references:
             if ref.kind in ("call", "inherit"):
-                found[(ref.path, ref.line)] = (qualified, ref.label)
+                found.setdefault((ref.path, ref.line), set()).add((qualified, ref.label))
     return found
 
 
@@ -56,8 +95,16 @@ def test_references_bind_to_the_definition_they_mean(service: Codefathom) -> Non
     service.index()
     found = bound_refs(service)
     for site, expected in EXPECTED.items():
-        assert found.get(site) == expected, f"{site}: {found.get(site)} != {expected}"
-    assert not NEVER_BOUND & found.keys()
+        assert expected in found.get(site, set()), f"{site}: {found.get(site)} has no {expected}"
+    assert not NEVER_BOUND & found.keys(), {site: found[site] for site in NEVER_BOUND & found.keys()}
+
+
+def test_a_call_binds_to_the_implementation_not_an_overload_stub(service: Codefathom) -> None:
+    service.index()
+    response = service.refs("app.shapes.pick", fresh=False)
+    implementation = max(response.symbols, key=lambda s: s.start_line)
+    assert len(response.symbols) == 3
+    assert [(r.line, r.target_id) for r in response.references if r.kind == "call"] == [(46, implementation.id)]
 
 
 def test_ambiguous_members_stay_unbound_and_are_counted(service: Codefathom) -> None:

@@ -22,6 +22,7 @@ from mcp.client.session import ClientRequestContext
 
 from codefathom.model import UNIT_KINDS
 from codefathom.service import Codefathom, render
+from codefathom.service.graph import DEP_TYPES, REF_KINDS, SYMBOL_KINDS
 
 FILES = {
     "pkg/store.py": '''\
@@ -63,6 +64,18 @@ FILES = {
 }
 
 TIMEOUT = 20  # seconds for any one request; a hang fails the test instead of stalling the run
+
+# The code graph tools and their parameters, in schema order.
+GRAPH_TOOLS = {
+    "find_symbol": ["name", "project_path", "kinds"],
+    "find_references": ["name", "project_path", "kinds"],
+    "call_hierarchy": ["name", "project_path", "direction", "depth"],
+    "get_file_dependencies": ["path", "project_path", "depth", "dep_type"],
+    "get_file_impact": ["path", "project_path", "depth", "dep_type"],
+    "get_batch_dependencies": ["paths", "project_path", "depth", "dep_type"],
+    "get_batch_impact": ["paths", "project_path", "depth", "dep_type"],
+    "find_dead_code": ["project_path", "include_tests"],
+}
 
 
 @pytest.fixture
@@ -121,19 +134,21 @@ def roots_callback(root: Path) -> Any:
     return list_roots
 
 
-def test_the_server_offers_five_tools_and_documents_search_code_parameters(project: Path, home: Path) -> None:
+def test_the_server_offers_its_tools_and_documents_search_code_parameters(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:
             assert client.server_info is not None and client.server_info.name == "codefathom"
             assert "search_code" in (client.session.instructions or "")
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
-        assert set(tools) == {"search_code", "index_status", "index_codebase", "list_indexes", "clear_index"}
+        assert set(tools) == {"search_code", "index_status", "index_codebase", "list_indexes", "clear_index"} | set(
+            GRAPH_TOOLS
+        )
         search = tools["search_code"]
         properties = search.input_schema["properties"]
         assert list(properties) == [
-            "query", "project_path", "limit", "languages", "kinds", "path_glob", "exclude_glob", "symbol_name",
-            "include_debug",
+            "query", "project_path", "index_names", "limit", "languages", "kinds", "path_glob", "exclude_glob",
+            "symbol_name", "include_debug",
         ]
         assert search.input_schema["required"] == ["query"]
         assert all(properties[name].get("description") for name in properties)
@@ -293,6 +308,11 @@ def test_with_root_only_paths_inside_it_are_served(project: Path, home: Path, tm
             ]
             # The project's root is outside the served directory, so its index may not be cleared from here.
             clear = await client.call_tool("clear_index", {})
+            # Files named to the graph tools are confined too.
+            served_file = reply(await client.call_tool("get_file_impact", {"path": "pkg/store.py"}))
+            other_file = await client.call_tool(
+                "get_batch_dependencies", {"paths": ["pkg/store.py", "tests/test_store.py"]}
+            )
 
         assert inside["within"] == "pkg" and inside["results"][0]["path"] == "pkg/config.py"
         assert relative["project_root"] == str(project.resolve())
@@ -300,5 +320,114 @@ def test_with_root_only_paths_inside_it_are_served(project: Path, home: Path, tm
             assert result.is_error
             assert f"is outside the roots this server serves: {(project / 'pkg').resolve()}" in error_text(result)
         assert clear.is_error and "codefathom clear" in error_text(clear)
+        assert served_file["paths"] == ["pkg/store.py"]
+        assert other_file.is_error and "is outside the roots this server serves" in error_text(other_file)
 
     run(scenario)
+
+
+def test_the_graph_tools_are_read_only_and_document_their_parameters(project: Path, home: Path) -> None:
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            instructions = client.session.instructions or ""
+            tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+
+        assert "find_references" in instructions and "get_file_impact" in instructions
+        for name, parameters in GRAPH_TOOLS.items():
+            tool = tools[name]
+            properties = tool.input_schema["properties"]
+            assert list(properties) == parameters, name
+            assert all(properties[p].get("description") for p in properties), name
+            annotations = tool.annotations
+            assert annotations is not None and annotations.read_only_hint and annotations.idempotent_hint
+            assert not annotations.destructive_hint
+        assert tools["find_symbol"].input_schema["properties"]["kinds"]["anyOf"][0]["items"]["enum"] == list(
+            SYMBOL_KINDS
+        )
+        assert tools["find_references"].input_schema["properties"]["kinds"]["anyOf"][0]["items"]["enum"] == list(
+            REF_KINDS
+        )
+        dep_type = tools["get_file_impact"].input_schema["properties"]["dep_type"]
+        assert [option.get("enum") for option in dep_type["anyOf"][:1]] == [list(DEP_TYPES)]
+        assert "before renaming" in (tools["find_references"].description or "")
+        assert "unbound_elsewhere" in (tools["find_references"].description or "")
+        assert "blast radius" in (tools["get_file_impact"].description or "")
+
+    run(scenario)
+
+
+def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.py"
+    outside.write_text("x = 1\n", encoding="utf-8")
+
+    results: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            calls: dict[str, tuple[str, dict[str, Any]]] = {
+                "symbol": ("find_symbol", {"name": "Store.replace_file"}),
+                "missing": ("find_symbol", {"name": "no_such_name", "kinds": ["class"]}),
+                "refs": ("find_references", {"name": "replace_file", "kinds": ["call"]}),
+                "callers": ("call_hierarchy", {"name": "delete_units", "depth": 2}),
+                "callees": ("call_hierarchy", {"name": "replace_file", "direction": "callees"}),
+                "deps": ("get_file_dependencies", {"path": "tests/test_store.py"}),
+                "impact": ("get_file_impact", {"path": "pkg/store.py", "depth": 2}),
+                "batch_deps": ("get_batch_dependencies", {"paths": ["tests/test_store.py", "pkg/store.py"]}),
+                "batch_impact": (
+                    "get_batch_impact", {"paths": ["pkg/store.py", "pkg/config.py"], "dep_type": "import"}
+                ),
+                "dead": ("find_dead_code", {}),
+                "bad_type": ("get_file_impact", {"path": "pkg/store.py", "dep_type": ["imports"]}),
+                "bad_depth": ("call_hierarchy", {"name": "replace_file", "depth": 0}),
+                "outside": ("get_file_dependencies", {"path": str(outside)}),
+                "unindexed": ("get_batch_impact", {"paths": ["pkg/missing.py"]}),
+            }
+            for key, (tool, arguments) in calls.items():
+                result = await client.call_tool(tool, arguments)
+                results[key] = result if key in ("bad_type", "bad_depth", "outside", "unindexed") else reply(result)
+
+    run(scenario)
+    root = str(project.resolve())
+    symbol = results["symbol"]
+    assert symbol["project_root"] == root
+    assert [(s["path"], s["start_line"], s["kind"], s["doc"]) for s in symbol["symbols"]] == [
+        ("pkg/store.py", 7, "method", "Replace every unit of one file.")
+    ]
+    assert results["missing"]["symbols"] == [] and "search" in results["missing"]["note"]
+
+    [ref] = results["refs"]["references"]
+    assert (ref["path"], ref["line"], ref["scope"]) == ("tests/test_store.py", 5, "tests.test_store.test_replace_file")
+    assert ref["label"] in ("exact", "high", "likely", "possible") and results["refs"]["unbound_elsewhere"] == 0
+
+    [callers] = results["callers"]["roots"]
+    [replace] = callers["children"]
+    assert replace["qualified_name"] == "pkg.store.Store.replace_file" and replace["label"] == "exact"
+    assert [c["qualified_name"] for c in replace["children"]] == ["tests.test_store.test_replace_file"]
+    [callees] = results["callees"]["roots"]
+    assert [c["qualified_name"] for c in callees["children"]] == ["pkg.store.Store.delete_units"]
+
+    assert results["deps"]["roots"] == [
+        {"path": "tests/test_store.py", "children": [{"path": "pkg/store.py", "via": {"call": 2, "import": 1}}]}
+    ]
+    assert [c["path"] for c in results["impact"]["roots"][0]["children"]] == ["tests/test_store.py"]
+    assert results["impact"]["direction"] == "dependents"
+    assert results["batch_deps"]["paths"] == ["tests/test_store.py", "pkg/store.py"]
+    assert results["batch_deps"]["files"] == 0  # pkg/store.py is a root, so it is not counted as reached
+    batch = results["batch_impact"]
+    assert batch["dep_types"] == ["import"] and batch["files"] == 1
+    assert [root_node.get("children", []) for root_node in batch["roots"]] == [
+        [{"path": "tests/test_store.py", "via": {"import": 1}}], []
+    ]
+    dead = results["dead"]
+    assert {d["qualified_name"] for d in dead["public_api"]} == {"pkg.config.load_config", "pkg.retry.retry_upload"}
+    assert all(d["confidence"] and d["reason"] for d in dead["public_api"])
+
+    assert results["bad_type"].is_error and "dep_type" in error_text(results["bad_type"])
+    assert results["bad_depth"].is_error and "depth" in error_text(results["bad_depth"])
+    assert results["outside"].is_error and "outside the project root" in error_text(results["outside"])
+    assert results["unindexed"].is_error and "not in the index" in error_text(results["unindexed"])
+
+    # The replies are the dicts `codefathom ... --json` prints.
+    with Codefathom(project) as service:
+        assert results["refs"] == render.refs_json(service.refs("replace_file", kinds=["call"]))
+        assert results["impact"] == render.deps_json(service.deps("pkg/store.py", depth=2, reverse=True))

@@ -17,8 +17,11 @@ import click
 from codefathom import __version__
 from codefathom.errors import CodefathomError, UsageError
 from codefathom.model import UNIT_KINDS
-from codefathom.service import MAX_LIMIT, Codefathom, list_indexes, render
+from codefathom.service import MAX_LIMIT, Codefathom, SearchResponse, list_indexes, render
+from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, REF_KINDS, SYMBOL_KINDS
 from codefathom.service.indexer import Progress
+from codefathom.service.multi import resolve_index_name, search_several
+from codefathom.service.project import resolve_project
 
 __all__ = ["cli"]
 
@@ -58,6 +61,8 @@ def cli() -> None:
       codefathom index .                       # index the current repository
       codefathom search "where is the config loaded"
       codefathom search Store.replace_file --json
+      codefathom refs Store.replace_file       # who uses it (also: symbol, callers, callees)
+      codefathom impact src/store.py           # what depends on a file (also: deps, dead)
       codefathom serve                         # MCP server over stdio for an agent
 
     Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
@@ -96,6 +101,9 @@ def index(path: Path, full: bool, index_dir: Path | None, as_json: bool, quiet: 
 @click.argument("query", required=False)
 @click.option("--path", "-p", "path", default=".", type=click.Path(file_okay=False, path_type=Path),
               help="Project to search, or a directory inside it to keep the search to. Default: here.")
+@click.option("--index", "-i", "indexes", multiple=True, metavar="PATH",
+              help="Also search this project or index (repeatable): a project directory, or an index as"
+                   " `codefathom list` shows it. Results are merged and say which index they come from.")
 @click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, MAX_LIMIT),
               help="How many results.")
 @click.option("--language", "-l", "languages", multiple=True,
@@ -119,21 +127,24 @@ def index(path: Path, full: bool, index_dir: Path | None, as_json: bool, quiet: 
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @reports_errors
 def search(
-    query: str | None, path: Path, limit: int, languages: tuple[str, ...], kinds: tuple[str, ...],
-    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None, max_per_file: int,
-    all_per_file: bool, as_json: bool, jsonl: Any, include_debug: bool, no_sync: bool, index_dir: Path | None,
+    query: str | None, path: Path, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
+    kinds: tuple[str, ...], path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None,
+    max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, include_debug: bool, no_sync: bool,
+    index_dir: Path | None,
 ) -> None:
     """Search the project for QUERY: words the code would use, or a name.
 
     A name (`parse_config`, `UserService.find`) brings its definition first; plain words
     ("retry failed uploads") rank functions, classes and doc sections by the words they use.
-    The project is indexed first if it never was, and changed files are re-indexed.
+    The project is indexed first if it never was, and changed files are re-indexed. Projects its
+    config links to (`linked = ["../lib"]`) and those named with --index are searched too.
 
     \b
     Examples:
       codefathom search "where are index files written"
       codefathom search Store.replace_file --json
       codefathom search "token refresh" -l python -g 'src/' -x 'tests/'
+      codefathom search "retry policy" --index ../shared-lib
       echo 'parse_args' | codefathom search --jsonl -
     """
     options: dict[str, Any] = {
@@ -141,20 +152,51 @@ def search(
         "exclude_glob": exclude_glob, "symbol_name": symbol_name,
         "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug,
     }
-    with Codefathom(path, index_dir) as service:
+    others = [resolve_index_name(name) for name in indexes]
+    with _Services(path, index_dir) as services:
         if jsonl is not None:
-            _search_lines(service, jsonl, options, fresh=not no_sync)
+            _search_lines(services, others, jsonl, options, fresh=not no_sync)
             return
         if not query:
             raise UsageError("give a QUERY, or --jsonl - to read queries from stdin")
-        response = service.search(query, fresh=not no_sync, **options)
+        response = services.search(others, query, fresh=not no_sync, **options)
         if as_json:
             emit_json(render.search_json(response))
         else:
             click.echo(render.search_text(response))
 
 
-def _search_lines(service: Codefathom, source: Any, defaults: dict[str, Any], fresh: bool) -> None:
+class _Services:
+    """The services of the projects one command searches, opened once each (the first with --index-dir)."""
+
+    def __init__(self, primary: Path, index_dir: Path | None) -> None:
+        self.primary = primary
+        self._index_dir = index_dir
+        self._open: dict[Path, Codefathom] = {}
+
+    def call(self, path: Path, action: Callable[[Codefathom], Any]) -> Any:
+        service = self._open.get(resolve_project(path).root)
+        if service is None:
+            service = Codefathom(path, self._index_dir if not self._open else None)
+            self._open[service.root] = service
+        service.project = resolve_project(path)
+        return action(service)
+
+    def search(self, others: list[Path], query: str, fresh: bool, **options: Any) -> SearchResponse:
+        return search_several(
+            self.call, self.primary, others, lambda service: service.search(query, fresh=fresh, **options),
+            options["limit"],
+        )
+
+    def __enter__(self) -> _Services:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for service in self._open.values():
+            service.close()
+
+
+def _search_lines(services: _Services, others: list[Path], source: Any, defaults: dict[str, Any], fresh: bool) -> None:
     first = True
     for number, line in enumerate(source, start=1):
         line = line.strip()
@@ -171,7 +213,7 @@ def _search_lines(service: Codefathom, source: Any, defaults: dict[str, Any], fr
                 options.update(request)
             else:
                 query = line
-            response = service.search(query, fresh=fresh and first, **options)
+            response = services.search(others, query, fresh=fresh and first, **options)
             out: dict[str, Any] = render.search_json(response)
         except (CodefathomError, json.JSONDecodeError, TypeError) as exc:
             out = {"line": number, "error": str(exc)}
@@ -247,9 +289,11 @@ def serve(
 ) -> None:
     """Run the MCP server for an agent to call: over stdio, or over HTTP with --http or --sse.
 
-    Tools: search_code, index_status, index_codebase, list_indexes, clear_index. Logs go to
-    stderr. HTTP binds to 127.0.0.1 unless told otherwise; any other address needs a token, and
-    with a token set every request must send `Authorization: Bearer TOKEN`.
+    Tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
+    graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
+    get_batch_dependencies, get_batch_impact, find_dead_code. Logs go to stderr. HTTP binds to
+    127.0.0.1 unless told otherwise; any other address needs a token, and with a token set every
+    request must send `Authorization: Bearer TOKEN`.
 
     \b
     Examples:
@@ -269,6 +313,205 @@ def serve(
     from codefathom.mcp import run_stdio
 
     run_stdio(index_dir=index_dir, roots=roots)
+
+
+# -- code graph: symbol, refs, callers, callees, deps, impact, dead --------------------------------
+
+GraphReply = TypeVar("GraphReply")
+
+_GRAPH_OPTIONS = (
+    click.option("--path", "-p", "path", default=".", type=click.Path(file_okay=False, path_type=Path),
+                 help="The project, or a directory inside it. Default: here."),
+    click.option("--json", "as_json", is_flag=True, help="Print as JSON (the MCP tool's reply)."),
+    click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes."),
+    click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP),
+)
+
+
+def graph_options(func: F) -> F:
+    """--path/-p, --json, --no-sync and --index-dir, shared by the graph verbs."""
+    for option in reversed(_GRAPH_OPTIONS):
+        func = option(func)
+    return func
+
+
+def _depth_option(what: str) -> Callable[[F], F]:
+    return click.option("--depth", "-d", default=1, show_default=True, type=click.IntRange(1, MAX_DEPTH),
+                        help=f"How many levels of {what} to follow.")
+
+
+_DEP_TYPE_OPTION = click.option(
+    "--dep-type", "-t", "dep_types", multiple=True, type=click.Choice(DEP_TYPES),
+    help="Only links of this type (repeatable); default: all of them.",
+)
+
+
+def _reply(
+    response: GraphReply, as_json: bool, to_json: Callable[[GraphReply], dict[str, Any]],
+    to_text: Callable[[GraphReply], str],
+) -> None:
+    if as_json:
+        emit_json(to_json(response))
+    else:
+        click.echo(to_text(response))
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(SYMBOL_KINDS),
+              help="Only definitions of this kind (repeatable).")
+@graph_options
+@reports_errors
+def symbol(
+    name: str, kinds: tuple[str, ...], path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
+    """Show where NAME is defined: location, signature and doc.
+
+    NAME is a name (`find`), a qualified tail (`UserService.find`) or a whole qualified name
+    (`shop.users.UserService.find`); every definition it matches is listed.
+
+    \b
+    Example:
+      codefathom symbol UserService.find
+    """
+    with Codefathom(path, index_dir) as service:
+        response = service.symbol(name, kinds=kinds, fresh=not no_sync)
+    _reply(response, as_json, render.symbols_json, render.symbols_text)
+
+
+@cli.command()
+@click.argument("name")
+@click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(REF_KINDS),
+              help="Only references of this kind (repeatable).")
+@graph_options
+@reports_errors
+def refs(
+    name: str, kinds: tuple[str, ...], path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
+    """List the references to NAME: calls, base classes, decorators, types, reads.
+
+    Each prints as `path:line  label  scope`; the label says how sure the binding is: exact, high,
+    likely or possible. References of the same name that could mean several definitions are left
+    unbound and counted at the end. Run it before renaming NAME or changing its signature.
+
+    \b
+    Example:
+      codefathom refs UserService.find
+    """
+    with Codefathom(path, index_dir) as service:
+        response = service.refs(name, kinds=kinds, fresh=not no_sync)
+    _reply(response, as_json, render.refs_json, render.refs_text)
+
+
+@cli.command()
+@click.argument("name")
+@_depth_option("callers")
+@graph_options
+@reports_errors
+def callers(name: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+    """Show what calls NAME, and what calls those, --depth levels up, as a tree.
+
+    \b
+    Example:
+      codefathom callers parse_config --depth 2
+    """
+    _call_hierarchy(name, "callers", depth, path, as_json, no_sync, index_dir)
+
+
+@cli.command()
+@click.argument("name")
+@_depth_option("callees")
+@graph_options
+@reports_errors
+def callees(name: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+    """Show what NAME calls, and what those call, --depth levels down, as a tree.
+
+    \b
+    Example:
+      codefathom callees parse_config --depth 2
+    """
+    _call_hierarchy(name, "callees", depth, path, as_json, no_sync, index_dir)
+
+
+def _call_hierarchy(
+    name: str, direction: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
+    with Codefathom(path, index_dir) as service:
+        response = service.call_hierarchy(name, direction=direction, depth=depth, fresh=not no_sync)
+    _reply(response, as_json, render.hierarchy_json, render.hierarchy_text)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True)
+@_depth_option("dependencies")
+@_DEP_TYPE_OPTION
+@graph_options
+@reports_errors
+def deps(
+    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], path: Path, as_json: bool, no_sync: bool,
+    index_dir: Path | None,
+) -> None:
+    """Show what FILES depend on (imports, calls, references, base classes), as a tree.
+
+    FILES are relative to the project root (as results print them) or to the working directory.
+    With several files, each file appears once, under the first one that reaches it.
+
+    \b
+    Examples:
+      codefathom deps src/auth/jwt.py --depth 2
+      codefathom deps src/auth/jwt.py src/auth/session.py --dep-type import
+    """
+    _file_deps(files, depth, dep_types, False, path, as_json, no_sync, index_dir)
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True)
+@_depth_option("dependents")
+@_DEP_TYPE_OPTION
+@graph_options
+@reports_errors
+def impact(
+    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], path: Path, as_json: bool, no_sync: bool,
+    index_dir: Path | None,
+) -> None:
+    """Show what depends on FILES, transitively: the files a change to them can break.
+
+    FILES are relative to the project root (as results print them) or to the working directory.
+
+    \b
+    Example:
+      codefathom impact src/models/user.py --depth 3
+    """
+    _file_deps(files, depth, dep_types, True, path, as_json, no_sync, index_dir)
+
+
+def _file_deps(
+    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], reverse: bool, path: Path, as_json: bool,
+    no_sync: bool, index_dir: Path | None,
+) -> None:
+    with Codefathom(path, index_dir) as service:
+        response = service.deps(list(files), depth=depth, dep_types=dep_types, reverse=reverse, fresh=not no_sync)
+    _reply(response, as_json, render.deps_json, render.deps_text)
+
+
+@cli.command()
+@click.option("--include-tests", is_flag=True, help="Also list unused definitions in test files.")
+@graph_options
+@reports_errors
+def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+    """List definitions nothing in the project uses, each with a confidence and the reason.
+
+    Public functions and classes unused inside the project are listed apart: other projects may
+    use them. Entry points (dunder methods, main, decorated functions such as routes or CLI
+    commands) are left out, and so are tests unless --include-tests.
+
+    \b
+    Example:
+      codefathom dead --json
+    """
+    with Codefathom(path, index_dir) as service:
+        response = service.dead(include_tests=include_tests, fresh=not no_sync)
+    _reply(response, as_json, render.dead_json, render.dead_text)
 
 
 class _progress:

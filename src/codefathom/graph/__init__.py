@@ -13,6 +13,7 @@ from codefathom.graph.resolve import Binder, label_for
 from codefathom.graph.specs import spec_for
 from codefathom.store.graph import (
     GraphLookup,
+    drop_local_reads,
     rank_inputs,
     refs_to_rebind,
     save_bindings,
@@ -27,6 +28,8 @@ def rebind(lookup: GraphLookup, file_ids: Iterable[int] | None, names: Iterable[
     """Resolve the imports and re-bind the references a change may affect (all when file_ids is
     None); call inside the write transaction. Returns how many references were bound again."""
     ids = None if file_ids is None else sorted(set(file_ids))
+    if ids is None:
+        lookup.preload()
     imports = lookup.imports_needing_resolution(ids)
     targets = []
     for row in imports:
@@ -36,6 +39,7 @@ def rebind(lookup: GraphLookup, file_ids: Iterable[int] | None, names: Iterable[
     binder = Binder(lookup)
     refs = refs_to_rebind(lookup.conn, ids, names)
     save_bindings(lookup.conn, (binder.bind(ref) for ref in refs))
+    drop_local_reads(lookup.conn)
     return len(refs)
 
 

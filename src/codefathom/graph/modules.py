@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from codefathom.store.graph import GraphLookup, ImportRow
 
-__all__ = ["ImportTarget", "resolve_import"]
+__all__ = ["ImportTarget", "resolve_import", "member_of_module"]
 
 MAX_REEXPORT_DEPTH = 3
 
@@ -19,6 +19,7 @@ class ImportTarget:
     file_id: int | None  # the module's file
     symbol_id: int | None  # the imported symbol, when the import names one
     external: bool
+    module: bool = False  # the import binds the module itself (`import a.b`, `from a import b` of a submodule)
 
 
 def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTarget:
@@ -31,23 +32,43 @@ def _python(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
     module = _absolute_module(lookup, row)
     if row.name is None or row.name == "*":
         file_id = lookup.module_file(module)
-        return ImportTarget(file_id, None, file_id is None)
+        return ImportTarget(file_id, None, file_id is None, file_id is not None)
     submodule = lookup.module_file(f"{module}.{row.name}" if module else row.name)
     if submodule is not None:
-        return ImportTarget(submodule, None, False)
+        return ImportTarget(submodule, None, False, True)
     file_id = lookup.module_file(module)
     if file_id is None:
         return ImportTarget(None, None, True)
-    defined = lookup.members(module, row.name)
+    found = member_of_module(lookup, module, file_id, row.name, depth)
+    return found if found is not None else ImportTarget(file_id, None, False)
+
+
+def member_of_module(lookup: GraphLookup, module: str, file_id: int, name: str, depth: int = 0) -> ImportTarget | None:
+    """What `name` means at the top level of a module: its own definition (the last one: an
+    `@overload` stub comes before the implementation), else what the module imports under that
+    name (`from .models import User` in a package's __init__), else what a `*` import brings."""
+    defined = [s for s in lookup.members(module, name) if s.file_id == file_id]
     if defined:
-        return ImportTarget(file_id, defined[0].id, False)
-    if depth < MAX_REEXPORT_DEPTH:  # `from .models import User` inside a package's __init__
-        for again in lookup.imports_of(file_id):
-            if again.alias == row.name and again.name is not None:
-                target = _python(lookup, again, depth + 1)
-                if target.symbol_id is not None or target.file_id is not None:
-                    return target
-    return ImportTarget(file_id, None, False)
+        last = max(defined, key=lambda s: s.start_line)
+        return ImportTarget(file_id, last.id, False)
+    if depth >= MAX_REEXPORT_DEPTH:
+        return None
+    stars = []
+    for again in lookup.imports_of(file_id):
+        if again.alias == "*":
+            stars.append(again)
+        elif again.alias == name:
+            target = _python(lookup, again, depth + 1)
+            if target.symbol_id is not None or target.module or target.external:
+                return target
+    for star in stars:
+        origin = _absolute_module(lookup, star)
+        origin_file = lookup.module_file(origin)
+        if origin_file is not None:
+            starred = member_of_module(lookup, origin, origin_file, name, depth + 1)
+            if starred is not None:
+                return starred
+    return None
 
 
 def _absolute_module(lookup: GraphLookup, row: ImportRow) -> str:

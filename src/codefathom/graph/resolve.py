@@ -1,17 +1,31 @@
 """The binding ladder: each reference walks from the most local meaning of its name to the most
 global one, and the first step that finds a definition decides, with that step's confidence.
 
-    bare name   scope -> same file -> imports -> builtin -> same directory -> unique in project
-    member      self/cls -> typed attribute -> module alias -> typed variable -> class -> unique method
+    bare name   enclosing functions (their nested definitions, imports, locals; a class body only
+                for code written directly in it) -> the file's top level -> its imports -> `*`
+                imports -> builtin -> same directory -> unique in project
+    member      the receiver is evaluated as an expression (`self.repo`, `models.Order`,
+                `make_user()`, `Style.parse(x).copy`) to a module, a class, an instance of a class,
+                a builtin or an external value; the member is then looked up on it (module top level,
+                the class's MRO). A receiver nothing is known of falls back to a method name the
+                project defines once, never to a method name builtin types also have.
 Labels: exact (>= 0.9), high (>= 0.7), likely (>= 0.4), possible; unbound names keep a count of
-the definitions they could mean.
+the definitions they could mean; a name bound by the enclosing function (a parameter, a local
+variable) is `local`.
+
+What is evidence of a type: an annotation (variable, parameter, attribute, return type), a
+constructor or a call whose return type is declared (`x = Foo()`, `x = make()`), an alias
+(`x = y`, `self.x = param`) and literals. A variable assigned in several ways with different or
+unknown types has no type; nothing is guessed from the flow of control (no `isinstance` narrowing).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from codefathom.graph.modules import ImportTarget, resolve_import
+from codefathom.graph.modules import ImportTarget, member_of_module, resolve_import
 from codefathom.graph.specs import GraphSpec, spec_for
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
 
@@ -19,8 +33,28 @@ __all__ = ["Binder", "label_for"]
 
 CLASS_KINDS = frozenset({"class"})
 CALLABLE_KINDS = frozenset({"function", "method", "class"})
+FUNCTION_KINDS = frozenset({"function", "method"})
+VARIABLE_KINDS = frozenset({"constant", "field"})
 MAX_MRO = 12
-MAX_TYPE_DEPTH = 8  # nested type resolutions (a chain of typed attributes and return types)
+MAX_TYPE_DEPTH = 8  # nested evaluations (a chain of typed attributes and return types)
+DECORATOR_LINES = 3  # a decorator this close to a definition's first line is written outside it
+# Hint kinds that make a name local to the scope they are written in.
+LOCAL_HINTS = frozenset(
+    {"assign", "annotation", "alias", "literal", "parameter", "local", "element", "enter", "caught"}
+)
+DECLARED_HINTS = frozenset({"annotation", "parameter", "attribute_annotation"})
+
+# Confidences of each kind of evidence.
+SELF = 0.95  # `self.m()`: the enclosing class
+SUPER = 0.9
+DEFINED = 0.95  # defined in the scope or file, or imported from where it is defined
+REEXPORTED = 0.9
+CLASS_MEMBER = 0.9  # `Foo.m()`: the class is known, the member may be overridden by a subclass
+VARIABLE = 0.8  # `x = Foo(); x.m()`, `x: Foo`
+ATTRIBUTE = 0.85  # `self.x = Foo(); self.x.m()`
+RETURNED = 0.8  # `make().m()` with `def make() -> Foo`
+HOP = 0.9  # each further attribute of an attribute
+CONDITIONAL = 0.6  # a name both defined and imported at the top level (`try: import` / `except: def`)
 
 
 def label_for(confidence: float) -> str:
@@ -39,6 +73,7 @@ class _Found:
     confidence: float
     label: str  # a bound label, or unbound | external | builtin | local
     candidates: int = 0
+    where: str | None = None  # for `local`: the scope that binds the name
 
 
 _UNBOUND = _Found(None, 0.0, "unbound")
@@ -50,44 +85,125 @@ def _bound(target: SymbolRow, confidence: float) -> _Found:
     return _Found(target, confidence, label_for(confidence))
 
 
+@dataclass(frozen=True, slots=True)
+class _Value:
+    """What an expression evaluates to, as far as binding needs to know."""
+
+    kind: str  # symbol (a module, class or function itself) | instance (of a class) | bound (a method
+    #            of an instance) | super | namespace (a package without a file) | builtin | external
+    symbol: SymbolRow | None = None
+    confidence: float = 0.0
+    name: str = ""  # a builtin's name, a namespace's dotted path
+    element: _Value | None = None  # of a typed container: what iterating it gives (`List[Foo]`)
+    item: _Value | None = None  # what subscripting it gives (the values of a `Dict[str, Foo]`)
+    method: str = ""  # a method of a builtin container, not called yet (`d.get`)
+
+
+_BUILTIN_VALUE = _Value("builtin")
+_Evidence = tuple[str | None, str, str, int]  # scope written in, type as written, hint kind, line
+_EXTERNAL_VALUE = _Value("external")
+
+
 class Binder:
     """Binds references using a GraphLookup; caches per file what every reference there shares."""
 
     def __init__(self, lookup: GraphLookup) -> None:
         self.lookup = lookup
-        self._aliases: dict[int, dict[str, ImportTarget]] = {}
-        self._import_modules: dict[int, dict[str, str]] = {}
+        self._imports: dict[int, dict[str | None, dict[str, ImportTarget]]] = {}  # file -> scope -> alias
+        self._stars: dict[int, list[ImportTarget]] = {}
+        self._namespaces: dict[int, set[str]] = {}  # `import a.b` where `a` has no file of its own
+        self._hints: dict[int, dict[tuple[str | None, str], list[tuple[str, str, int]]]] = {}
+        self._attributes: dict[int, dict[str, dict[str, list[_Evidence]]]] = {}  # file -> class -> attribute
         self._names: dict[tuple[int, str | None, str], _Found] = {}
         self._mro: dict[int, list[SymbolRow]] = {}
-        self._typing: set[tuple[int, str | None, str]] = set()  # variables whose type is being worked out
-        self._resolving: set[tuple[int, str | None, str]] = set()  # type expressions being resolved
+        self._incomplete: set[int] = set()  # classes with a base outside the project
+        self._after_unknown: dict[int, set[int]] = {}  # class -> classes of its MRO after such a base
+        self._rows: dict[int, SymbolRow | None] = {}
+        self._spans: dict[int, list[tuple[int, int, str, str]]] | None = None
+        self._scope_rows: dict[tuple[int, str], SymbolRow | None] = {}
+        self._active: set[tuple[object, ...]] = set()  # evaluations in progress: cycles say nothing
 
     def bind(self, ref: RefRow) -> Binding:
         spec = spec_for(self.lookup.language_of(ref.file_id))
-        found = self._member(ref, spec) if ref.receiver else self._name(ref.file_id, ref.scope, ref.name, spec)
+        scope = self._decorator_scope(ref) if ref.kind == "decorator" else ref.scope
+        found = self._member(ref, scope, spec) if ref.receiver else self._name(ref.file_id, scope, ref.name, spec)
         target = found.target.id if found.target else None
         label = found.label
         if ref.kind == "read" and target is None and not found.candidates and label == "unbound":
             label = "local"  # a value read by a name no definition has: a parameter or a local
         return Binding(ref.id, target, round(found.confidence, 3), label, found.candidates)
 
+    def _decorator_scope(self, ref: RefRow) -> str | None:
+        """A decorator is evaluated outside the definition it decorates, though a class's or
+        function's lines start with its decorators (a definition inside a function starts at
+        `def`, so its decorators are scoped outside it already)."""
+        row = self._scope_row(ref.file_id, ref.scope)
+        if row is None or not row.start_line <= ref.line < row.start_line + DECORATOR_LINES:
+            return ref.scope
+        spans = self._scope_spans(ref.file_id)
+        if any(ref.line < span[0] <= ref.line + DECORATOR_LINES for span in spans if span[0] > row.start_line):
+            return ref.scope  # it decorates a definition inside this one
+        return row.parent
+
     # -- imports -----------------------------------------------------------------------------
 
-    def aliases(self, file_id: int) -> dict[str, ImportTarget]:
-        """Local name -> what the file's imports bind it to."""
-        if file_id not in self._aliases:
+    def imports(self, file_id: int) -> dict[str | None, dict[str, ImportTarget]]:
+        """Scope (None: module level) -> local name -> what the file's imports bind it to. An
+        import inside a function binds the name in that function only."""
+        if file_id not in self._imports:
             system = spec_for(self.lookup.language_of(file_id)).module_system
-            table: dict[str, ImportTarget] = {}
-            modules: dict[str, str] = {}
+            lines = dict(self.lookup.conn.execute("SELECT id, line FROM imports WHERE file_id = ?", (file_id,)))
+            spans = self._scope_spans(file_id)
+            table: dict[str | None, dict[str, ImportTarget]] = {}
+            stars = []
+            namespaces = set()
             for row in self.lookup.imports_of(file_id):
+                target = resolve_import(self.lookup, row, system)
                 if row.alias == "*":
+                    stars.append(target)
                     continue
-                table[row.alias] = resolve_import(self.lookup, row, system)
-                if row.name is None:
-                    modules[row.alias] = row.module
-            self._aliases[file_id] = table
-            self._import_modules[file_id] = modules
-        return self._aliases[file_id]
+                if row.name is None and "." in row.module and row.alias == row.module.split(".")[0]:
+                    # `import a.b` binds `a`, the package
+                    head = self.lookup.module_file(row.alias)
+                    if head is None and not target.external:
+                        namespaces.add(row.alias)
+                    target = ImportTarget(head, None, target.external and head is None, True)
+                scope = _innermost(spans, int(lines.get(row.id, 0)))
+                table.setdefault(scope, {})[row.alias] = target
+            self._imports[file_id] = table
+            self._stars[file_id] = stars
+            self._namespaces[file_id] = namespaces
+        return self._imports[file_id]
+
+    def _scope_spans(self, file_id: int) -> list[tuple[int, int, str, str]]:
+        """(start, end, qualified name, kind) of the definitions references take their scope from,
+        read for every file at once (a binding run visits most files of the ones it binds)."""
+        if self._spans is None:
+            self._spans = {}
+            rows = self.lookup.conn.execute(
+                "SELECT file_id, start_line, end_line, qualified_name, kind FROM symbols"
+                " WHERE kind IN ('class', 'function', 'method')"
+            )
+            for owner, start, end, qualified, kind in rows:
+                self._spans.setdefault(owner, []).append((start, end, qualified, kind))
+            for spans in self._spans.values():
+                spans.sort(key=lambda span: (span[0], -span[1]))
+        return self._spans.get(file_id, [])
+
+    def _import_found(self, target: ImportTarget) -> _Found:
+        if target.symbol_id is not None:
+            symbol = self._row(target.symbol_id)
+            return _bound(symbol, DEFINED) if symbol else _UNBOUND
+        if target.module and target.file_id is not None:
+            module = self.lookup.module_of(target.file_id)
+            return _bound(module, DEFINED) if module else _UNBOUND
+        return _EXTERNAL if target.external else _UNBOUND
+
+    def _row(self, symbol_id: int) -> SymbolRow | None:
+        if symbol_id not in self._rows:
+            rows = self.lookup._symbols("s.id = ?", (symbol_id,))
+            self._rows[symbol_id] = rows[0] if rows else None
+        return self._rows[symbol_id]
 
     # -- bare names --------------------------------------------------------------------------
 
@@ -101,26 +217,64 @@ class Binder:
         lookup = self.lookup
         module = lookup.module_of(file_id)
         module_name = module.qualified_name if module else ""
-        # 1. enclosing definitions (nested functions, then the class body when inside one)
-        current = scope
+        imports = self.imports(file_id)
+        # 1. enclosing definitions: what they define, import or bind; a class body is seen only
+        #    by code written directly in it, not by the methods inside it
+        current, innermost = scope, True
         while current and current != module_name:
-            local = [s for s in lookup.members(current, name) if s.file_id == file_id]
-            if local:
-                return _bound(local[0], 0.95)
-            parents = lookup.by_qualified(current)
-            current = parents[0].parent if parents else None
-        # 2. the file's own top level
+            row = self._scope_row(file_id, current)
+            if row is None:
+                break
+            if innermost or row.kind not in CLASS_KINDS:
+                local = [s for s in lookup.members(current, name) if s.file_id == file_id]
+                if local and row.kind in FUNCTION_KINDS and self._binds(file_id, current, name):
+                    return _Found(_last(local), CONDITIONAL, label_for(CONDITIONAL))  # also assigned there
+                if local:
+                    return _bound(_last(local), DEFINED)
+                imported = imports.get(current, {}).get(name)
+                if imported is not None:
+                    return self._import_found(imported)
+                if row.kind in FUNCTION_KINDS and self._binds(file_id, current, name):
+                    return _Found(None, 0.0, "local", where=current)
+            current, innermost = row.parent, False
+        # 2. the file's own top level, 3. what the file imports under that name
         top = [s for s in lookup.members(module_name, name) if s.file_id == file_id]
+        imported = imports.get(None, {}).get(name)
+        if top and imported is not None and imported.symbol_id in {s.id for s in top}:
+            imported = None  # the module importing its own definition (`if __name__ == "__main__":`)
+        if top and imported is not None:  # `try: from x import f` / `except ImportError: def f()`
+            found = self._import_found(imported)
+            if _last(top).kind not in VARIABLE_KINDS:
+                return _Found(_last(top), CONDITIONAL, label_for(CONDITIONAL))
+            if found.target is None:  # the assignment is the fallback (`f = None`)
+                return found
+            return _Found(found.target, CONDITIONAL, label_for(CONDITIONAL))
         if top:
-            return _bound(top[0], 0.95)
-        # 3. what the file imports under that name
-        target = self.aliases(file_id).get(name)
-        if target is not None:
-            return self._import_found(target)
-        # 4. a builtin the project does not redefine
+            return _bound(_last(top), DEFINED)
+        if imported is not None:
+            return self._import_found(imported)
+        # 4. what a `*` import brings
+        external_star = False
+        for star in self._stars.get(file_id, []):
+            if star.external or star.file_id is None:
+                external_star = True
+                continue
+            star_module = lookup.module_of(star.file_id)
+            if star_module is None:
+                continue
+            target = member_of_module(lookup, star_module.qualified_name, star.file_id, name)
+            if target is not None:
+                found = self._import_found(target)
+                if found.target is not None:
+                    return _Found(found.target, REEXPORTED, label_for(REEXPORTED))
+                if found.label == "external":
+                    return found
+        # 5. a builtin the project does not redefine
         if name in spec.builtins:
             return _BUILTIN
-        # 5. the same directory, then 6. the whole project, top-level definitions only
+        if external_star:
+            return _EXTERNAL
+        # 6. the same directory, then 7. the whole project, top-level definitions only
         everywhere = [s for s in lookup.by_name(name) if s.kind in CALLABLE_KINDS and self._top_level(s)]
         if not everywhere:
             return _UNBOUND
@@ -132,18 +286,18 @@ class Binder:
             return _bound(everywhere[0], 0.5)
         return _Found(None, 0.0, "unbound", len(everywhere))
 
-    def _import_found(self, target: ImportTarget) -> _Found:
-        if target.symbol_id is not None:
-            symbol = self._symbol(target.symbol_id)
-            return _bound(symbol, 0.95) if symbol else _UNBOUND
-        if target.file_id is not None:
-            module = self.lookup.module_of(target.file_id)
-            return _bound(module, 0.95) if module else _UNBOUND
-        return _EXTERNAL if target.external else _UNBOUND
+    def _scope_row(self, file_id: int, qualified: str | None) -> SymbolRow | None:
+        if not qualified:
+            return None
+        key = (file_id, qualified)
+        if key not in self._scope_rows:
+            rows = [s for s in self.lookup.by_qualified(qualified) if s.file_id == file_id]
+            self._scope_rows[key] = rows[0] if rows else None
+        return self._scope_rows[key]
 
-    def _symbol(self, symbol_id: int) -> SymbolRow | None:
-        rows = self.lookup._symbols("s.id = ?", (symbol_id,))
-        return rows[0] if rows else None
+    def _binds(self, file_id: int, scope: str, name: str) -> bool:
+        """Whether the scope binds the name: a parameter, an assignment, a loop or `as` target."""
+        return any(kind in LOCAL_HINTS for _, kind, _ in self._hints_at(file_id, scope, name))
 
     def _top_level(self, symbol: SymbolRow) -> bool:
         module = self.lookup.module_of(symbol.file_id)
@@ -151,239 +305,704 @@ class Binder:
 
     # -- members -----------------------------------------------------------------------------
 
-    def _member(self, ref: RefRow, spec: GraphSpec) -> _Found:
-        receiver, name = ref.receiver, ref.name
-        if spec.super_receiver and receiver == spec.super_receiver:
-            owner = self._enclosing_class(ref.scope)
-            for base in self.mro(owner)[1:] if owner is not None else []:
-                found = self._in_class(base, name, 0.9)
-                if found is not None:
-                    return found
-            return _UNBOUND
-        head, _, rest = receiver.partition(".")
-        if head in spec.self_names:
-            owner = self._enclosing_class(ref.scope)
-            if owner is not None and not rest:
-                found = self._in_class(owner, name, 0.95)
-                if found is not None:
-                    return found
-            elif owner is not None and "." not in rest:
-                typed = self._attribute_type(owner, f"{head}.{rest}", spec)
-                if typed == "":
-                    return _BUILTIN  # a primitive or collection attribute: never guess its members
-                if typed is not None:
-                    found = self._in_class(typed, name, 0.85)
-                    if found is not None:
-                        return found
-            return self._unique_method(name, receiver, spec)
-        if receiver.isidentifier():
-            found = self._through_name(ref, receiver, name, spec)
-            if found is not None:
-                return found
-        else:
-            found = self._through_module_path(ref.file_id, receiver, name)
-            if found is not None:
-                return found
-        return self._unique_method(name, receiver, spec)
+    def _member(self, ref: RefRow, scope: str | None, spec: GraphSpec) -> _Found:
+        value = self._evaluate(ref.file_id, scope, ref.receiver, spec, ref.line)
+        if value is None:
+            return self._unique_method(ref.name, spec)
+        return self._member_of(value, ref.name, spec)
 
-    def _through_name(self, ref: RefRow, receiver: str, name: str, spec: GraphSpec) -> _Found | None:
-        target = self.aliases(ref.file_id).get(receiver)
-        if target is not None:
-            if target.external:
-                return _EXTERNAL
-            if target.symbol_id is None and target.file_id is not None:  # `import pkg.mod as m; m.f()`
-                module = self.lookup.module_of(target.file_id)
-                if module is not None:
-                    found = self._top(module, name)
-                    return found if found is not None else _UNBOUND
-        declared = self._variable_type(ref.file_id, ref.scope, receiver, spec)
-        if declared == "":
-            return _BUILTIN  # a primitive or collection: never guess its members
-        if declared is not None:
-            found = self._in_class(declared, name, 0.8)
-            if found is not None:
-                return found
-        meant = self._name(ref.file_id, ref.scope, receiver, spec)
-        if meant.target is not None and meant.target.kind in CLASS_KINDS:
-            return self._in_class(meant.target, name, min(0.9, meant.confidence))
-        if meant.target is not None and meant.target.kind == "module":
-            return self._top(meant.target, name)
-        if meant.label in ("external", "builtin"):
-            return meant
-        return None
-
-    def _through_module_path(self, file_id: int, receiver: str, name: str) -> _Found | None:
-        """`pkg.mod.f()` after `import pkg.mod`, or `os.path.join()` after `import os`."""
-        self.aliases(file_id)
-        head = receiver.split(".")[0]
-        modules = self._import_modules.get(file_id, {})
-        if head not in modules:
-            return None
-        target = self.aliases(file_id)[head]
-        if target.external:
+    def _member_of(self, value: _Value, name: str, spec: GraphSpec) -> _Found:
+        if value.kind == "builtin":
+            return _BUILTIN
+        if value.kind == "external":
             return _EXTERNAL
-        file = self.lookup.module_file(receiver)
-        module = self.lookup.module_of(file) if file is not None else None
-        if module is None:
-            return None
-        return self._top(module, name) or _UNBOUND
+        symbol = value.symbol
+        if symbol is None:  # a namespace package: its modules are reached as `pkg.mod`
+            return _UNBOUND
+        if value.kind == "symbol" and symbol.kind == "module":
+            target = member_of_module(self.lookup, symbol.qualified_name, symbol.file_id, name)
+            if target is None:
+                return _UNBOUND
+            meant = self._import_found(target)
+            if meant.target is not None:
+                direct = target.symbol_id is not None and meant.target.file_id == symbol.file_id
+                confidence = min(value.confidence, DEFINED if direct else REEXPORTED)
+                return _Found(meant.target, confidence, label_for(confidence))
+            return meant
+        if value.kind == "symbol" and symbol.kind in CLASS_KINDS:
+            return self._in_class(symbol, name, min(CLASS_MEMBER, value.confidence)) or self._not_in_class(symbol)
+        if value.kind == "super":
+            return self._in_class(symbol, name, min(SUPER, value.confidence), skip=1) or self._not_in_class(symbol)
+        if value.kind == "instance":
+            member = self._in_class(symbol, name, value.confidence)
+            if member is not None and (member.target is None or member.target.kind in VARIABLE_KINDS):
+                return member  # a class attribute holding a callable: `highlighter = ReprHighlighter()`
+            if self._set_on_instance(symbol, name, spec):
+                return _UNBOUND  # `self.name = ...` holds a callable: not a definition we can name
+            return member or self._not_in_class(symbol)
+        if value.kind == "bound":  # `obj.prop.m()`: a property, typed by its return annotation
+            result = self._returns(symbol, value.confidence, spec)
+            return self._member_of(result, name, spec) if result is not None else _UNBOUND
+        return _UNBOUND
 
-    def _top(self, module: SymbolRow, name: str) -> _Found | None:
-        defined = [s for s in self.lookup.members(module.qualified_name, name) if s.file_id == module.file_id]
-        if defined:
-            return _bound(defined[0], 0.95)
-        target = self.aliases(module.file_id).get(name)  # re-exported by the module
-        if target is not None:
-            found = self._import_found(target)
-            if found.target is not None:
-                return _Found(found.target, 0.9, label_for(0.9))
-        return None
+    def _not_in_class(self, cls: SymbolRow) -> _Found:
+        """A member the class and its known bases do not define: inherited from a base outside
+        the project, or set dynamically."""
+        self.mro(cls)
+        return _EXTERNAL if any(c.id in self._incomplete for c in self.mro(cls)) else _UNBOUND
 
-    def _unique_method(self, name: str, receiver: str, spec: GraphSpec) -> _Found:
-        """No evidence of the receiver's type: bind only a method name the project defines once."""
+    def _unique_method(self, name: str, spec: GraphSpec) -> _Found:
+        """No evidence of the receiver's type: bind only a method name the project defines once,
+        and never one builtin types also have (`items`, `join`, `copy`)."""
         methods = [s for s in self.lookup.by_name(name) if s.kind == "method"]
-        if len(methods) == 1:
+        if len(methods) == 1 and name not in spec.common_methods:
             return _bound(methods[0], 0.35)
         return _Found(None, 0.0, "unbound", len(methods))
 
-    # -- types -------------------------------------------------------------------------------
+    # -- classes -----------------------------------------------------------------------------
 
-    def _enclosing_class(self, scope: str | None) -> SymbolRow | None:
+    def _enclosing_class(self, file_id: int, scope: str | None) -> SymbolRow | None:
         current = scope
         for _ in range(8):
-            if not current:
+            row = self._scope_row(file_id, current)
+            if row is None:
                 return None
-            rows = self.lookup.by_qualified(current)
-            if not rows:
-                return None
-            if rows[0].kind in CLASS_KINDS:
-                return rows[0]
-            current = rows[0].parent
+            if row.kind in CLASS_KINDS:
+                return row
+            current = row.parent
         return None
 
-    def _in_class(self, cls: SymbolRow, name: str, confidence: float) -> _Found | None:
-        for owner in self.mro(cls):
-            found = [s for s in self.lookup.members(owner.qualified_name, name) if s.file_id == owner.file_id]
-            if found:
-                return _bound(found[0], confidence)
+    def _own_member(self, cls: SymbolRow, name: str, confidence: float) -> _Found | None:
+        found = [s for s in self.lookup.members(cls.qualified_name, name) if s.file_id == cls.file_id]
+        return _bound(_last(found), confidence) if found else None
+
+    def _in_class(self, cls: SymbolRow, name: str, confidence: float, skip: int = 0) -> _Found | None:
+        """The member as the class (or, from `skip` on, its bases) defines it. Found in a class that
+        comes after a base outside the project, it may be that base's instead: likely at most."""
+        order = self.mro(cls)
+        uncertain = self._after_unknown.get(cls.id, set())
+        for owner in order[skip:]:
+            found = self._own_member(owner, name, confidence)
+            if found is not None and found.target is not None and owner.id in uncertain:
+                return _Found(found.target, min(confidence, CONDITIONAL), label_for(min(confidence, CONDITIONAL)))
+            if found is not None:
+                return found
         return None
 
     def mro(self, cls: SymbolRow) -> list[SymbolRow]:
         """The class and its bases, depth first, left to right, each once."""
         if cls.id in self._mro:
             return self._mro[cls.id]
+        self._mro[cls.id] = [cls]  # a class that names itself as a base stops here
         order: list[SymbolRow] = []
-        pending = [cls]
+        pending: list[SymbolRow | None] = [cls]  # None: a base outside the project
         seen: set[int] = set()
+        after_unknown: set[int] = set()
+        unknown_seen = False
         while pending and len(order) < MAX_MRO:
             current = pending.pop(0)
+            if current is None:
+                unknown_seen = True
+                continue
             if current.id in seen:
                 continue
             seen.add(current.id)
             order.append(current)
-            bases = []
+            if unknown_seen:
+                after_unknown.add(current.id)
+            bases: list[SymbolRow | None] = []
+            spec = spec_for(self.lookup.language_of(current.file_id))
             for receiver, base in self.lookup.bases_of(current):
-                found = self._resolve_type(current.file_id, current.parent, f"{receiver}.{base}" if receiver else base)
-                if found is not None:
-                    bases.append(found)
+                written = f"{receiver}.{base}" if receiver else base
+                value = self._evaluate(current.file_id, current.parent, written, spec)
+                if value is not None and value.kind == "symbol" and value.symbol is not None \
+                        and value.symbol.kind in CLASS_KINDS and value.confidence >= 0.4:
+                    bases.append(value.symbol)
+                elif not (value is not None and value.kind == "builtin" and value.name == "object"):
+                    self._incomplete.add(current.id)
+                    bases.append(None)
             pending = bases + pending
         self._mro[cls.id] = order
+        self._after_unknown[cls.id] = after_unknown
         return order
 
-    def _attribute_type(self, owner: SymbolRow, variable: str, spec: GraphSpec) -> SymbolRow | None | str:
-        """The class `self.x` holds ("" for a primitive or collection, None when unknown), from
-        `self.x = Foo()` / `self.x: Foo` in the class or its bases, or a class-level `x: Foo`."""
-        attribute = variable.split(".", 1)[1]
-        for cls in self.mro(owner):
-            for scope, name, type_name, kind in self.lookup.hints_of(cls.file_id):
-                if scope != cls.qualified_name or name not in (variable, attribute):
-                    continue
-                if name == attribute and kind != "annotation":
-                    continue
-                if _bare_type(type_name) in spec.primitive_types:
-                    return ""
-                resolved = self._type_from_hint(cls.file_id, cls.qualified_name, type_name, spec)
-                if resolved:
-                    return resolved
-        return None
+    # -- values ------------------------------------------------------------------------------
 
-    def _variable_type(self, file_id: int, scope: str | None, variable: str, spec: GraphSpec) -> SymbolRow | None | str:
-        """The class a variable holds, "" when it holds a primitive or collection, None when unknown."""
-        key = (file_id, scope, variable)
-        if key in self._typing:  # `x = x.copy()`: a variable typed by itself says nothing
-            return None
-        self._typing.add(key)
+    def _evaluate(
+        self, file_id: int, scope: str | None, text: str, spec: GraphSpec, line: int | None = None
+    ) -> _Value | None:
+        """What an expression written in `scope` (at `line`, when known) evaluates to; None when
+        unknown."""
+        key = ("expression", file_id, scope, text, line)
+        if key in self._active or len(self._active) > MAX_TYPE_DEPTH:
+            return None  # `x = x.copy()`: a value defined through itself is unknown
+        self._active.add(key)
         try:
-            return self._variable_type_uncached(file_id, scope, variable, spec)
+            return self._evaluate_uncached(file_id, scope, text, spec, line)
         finally:
-            self._typing.discard(key)
+            self._active.discard(key)
 
-    def _variable_type_uncached(
-        self, file_id: int, scope: str | None, variable: str, spec: GraphSpec
-    ) -> SymbolRow | None | str:
-        chain = []
-        current = scope
-        while current:
-            chain.append(current)
-            rows = self.lookup.by_qualified(current)
-            current = rows[0].parent if rows else None
-        chain.append(None)
-        hints = self.lookup.hints_of(file_id)
-        for level in chain:
-            for hint_scope, name, type_name, kind in hints:
-                if kind == "returns" or name != variable or hint_scope != level:
-                    continue
-                if _bare_type(type_name) in spec.primitive_types:
-                    return ""
-                resolved = self._type_from_hint(file_id, level, type_name, spec)
-                if resolved is not None:
-                    return resolved
-        return None
-
-    def _type_from_hint(self, file_id: int, scope: str | None, type_name: str, spec: GraphSpec) -> SymbolRow | None:
-        """The class a hint names: `Foo`, `models.Foo`, `Optional[Foo]`, or what `make_foo()` returns."""
-        bare = _bare_type(type_name)
-        if not bare or bare in spec.primitive_types:
+    def _evaluate_uncached(
+        self, file_id: int, scope: str | None, text: str, spec: GraphSpec, line: int | None
+    ) -> _Value | None:
+        parsed = _parse_expression(text)
+        if parsed is None:
             return None
-        found = self._resolve_type(file_id, scope, bare)
-        if found is None or found.kind in CLASS_KINDS:
-            return found
-        if found.kind in ("function", "method"):  # x = make_user(): what make_user returns
-            for hint_scope, _name, returns, kind in self.lookup.hints_of(found.file_id):
-                if kind == "returns" and hint_scope == found.qualified_name:
-                    result = self._resolve_type(found.file_id, found.parent, _bare_type(returns))
-                    if result is not None and result.kind in CLASS_KINDS:
-                        return result
-        return None
-
-    def _resolve_type(self, file_id: int, scope: str | None, written: str) -> SymbolRow | None:
-        key = (file_id, scope, written)
-        if key in self._resolving or len(self._resolving) > MAX_TYPE_DEPTH:
-            return None  # `self.x = self.x.copy()`: a type defined through itself is unknown
-        self._resolving.add(key)
-        try:
-            return self._resolve_type_uncached(file_id, scope, written)
-        finally:
-            self._resolving.discard(key)
-
-    def _resolve_type_uncached(self, file_id: int, scope: str | None, written: str) -> SymbolRow | None:
-        spec = spec_for(self.lookup.language_of(file_id))
-        if "." in written:
-            receiver, _, name = written.rpartition(".")
-            ref = RefRow(0, file_id, name, "type", receiver, 0, scope)
-            found = self._member(ref, spec)
+        (head_kind, head), trailers = parsed
+        value: _Value | None
+        if head_kind == "literal":
+            return _BUILTIN_VALUE
+        if head_kind == "super":
+            owner = self._enclosing_class(file_id, scope)
+            value = _Value("super", owner, SUPER) if owner is not None else None
+        elif head in spec.self_names and self._enclosing_class(file_id, scope) is not None:
+            owner = self._enclosing_class(file_id, scope)
+            value = _Value("instance" if head == "self" else "symbol", owner, SELF)
         else:
-            found = self._name(file_id, scope, written, spec)
-        return found.target if found.target is not None and found.confidence >= 0.4 else None
+            value = self._name_value(file_id, scope, head, spec, line)
+        previous = head
+        for trailer_kind, content in trailers:
+            if value is None:
+                return None
+            if trailer_kind == "attr":
+                value = self._attribute(value, content, spec)
+            elif trailer_kind == "call" and previous in spec.cast_functions and value.kind == "external":
+                arguments = _split_top(content, ",")  # `cast(Foo, x)`: a Foo
+                value = self._type_value(file_id, scope, arguments[0], spec) if len(arguments) == 2 else None
+                value = _capped(value, VARIABLE)  # declared, like an annotation
+            elif trailer_kind == "call":
+                value = self._call(value, spec)
+            else:
+                value = self._item(value, content, spec)
+            previous = content if trailer_kind == "attr" else ""
+        return value
+
+    def _name_value(
+        self, file_id: int, scope: str | None, name: str, spec: GraphSpec, line: int | None = None
+    ) -> _Value | None:
+        found = self._name(file_id, scope, name, spec)
+        if found.label == "local":  # in its own scope, only what was assigned before counts
+            return self._variable_value(file_id, found.where, name, spec, line if found.where == scope else None)
+        if found.target is None:
+            if found.label == "builtin":
+                return _Value("builtin", name=name)
+            if name in self._namespaces.get(file_id, ()):
+                return _Value("namespace", None, DEFINED, name)
+            return _EXTERNAL_VALUE if found.label == "external" else None
+        return self._symbol_value(found.target, found.confidence, spec)
+
+    def _symbol_value(self, symbol: SymbolRow, confidence: float, spec: GraphSpec) -> _Value | None:
+        if symbol.kind in VARIABLE_KINDS:  # a module constant or class field: its type
+            module = self.lookup.module_of(symbol.file_id)
+            level = None if module is not None and symbol.parent == module.qualified_name else symbol.parent
+            value = self._variable_value(symbol.file_id, level, symbol.name, spec)
+            return _capped(value, confidence)
+        return _Value("symbol", symbol, confidence)
+
+    def _variable_value(
+        self, file_id: int, level: str | None, name: str, spec: GraphSpec, before: int | None = None
+    ) -> _Value | None:
+        """The value a variable of `level` (a function, a class body, None for module level)
+        holds, from every way it is assigned there (before line `before`, when given: the value
+        is read there; parameters always count). A loop that assigns after the use is not seen."""
+        key = ("variable", file_id, level, name, before)
+        if key in self._active or len(self._active) > MAX_TYPE_DEPTH:
+            return None
+        self._active.add(key)
+        try:
+            evidence = [
+                (level, type_name, kind, line)
+                for type_name, kind, line in self._hints_at(file_id, level, name)
+                # a comprehension's `for` clause is written after the use, on the same line
+                if before is None or line < before or kind == "parameter" or (line == before and kind == "element")
+            ]
+            return _capped(self._from_evidence(file_id, evidence, spec), VARIABLE)
+        finally:
+            self._active.discard(key)
+
+    def _from_evidence(self, file_id: int, evidence: list[_Evidence], spec: GraphSpec) -> _Value | None:
+        """One value from all the hints of one variable: a declared type wins; otherwise every
+        assignment must agree, and one of unknown type makes the whole unknown."""
+        value: _Value | None
+        declared = [(scope, type_name) for scope, type_name, kind, _ in evidence if kind in DECLARED_HINTS]
+        for scope, type_name in declared:
+            value = self._type_value(file_id, scope, type_name, spec)
+            if value is not None:
+                return value
+        if declared:
+            return None
+        values: list[_Value] = []
+        for scope, type_name, kind, line in evidence:
+            if type_name == "None":
+                continue  # `x = None` first, the real value later
+            if type_name == "?":
+                return None  # bound without evidence: a loop variable, an unpacked tuple, ...
+            if kind in ("literal",) or type_name == "literal":
+                value = _BUILTIN_VALUE
+            elif kind in ("assign", "attribute"):  # `x = f(...)`
+                value = self._evaluate(file_id, scope, type_name, spec, line)
+            elif kind in ("alias", "attribute_alias"):
+                value = self._evaluate(file_id, scope, type_name, spec, line)
+            elif kind == "element":  # `for x in xs`
+                value = self._element(self._evaluate(file_id, scope, type_name, spec, line), spec)
+            elif kind == "enter":  # `with cm as x`: what `cm.__enter__()` returns
+                value = self._entered(self._evaluate(file_id, scope, type_name, spec, line), spec)
+            elif kind == "caught":  # `except E as x`: an E (of a tuple of classes, nothing known)
+                value = self._evaluate(file_id, scope, type_name, spec, line)
+                value = _Value("instance", value.symbol, value.confidence) if value is not None \
+                    and value.kind == "symbol" and value.symbol is not None and value.symbol.kind in CLASS_KINDS \
+                    else value if value is not None and value.kind in ("builtin", "external") else None
+            else:
+                continue
+            if value is None:
+                return None
+            values.append(value)
+        return _agreed(values)
+
+    def _type_value(self, file_id: int, scope: str | None, written: str, spec: GraphSpec) -> _Value | None:
+        """An instance of the type an annotation names (`Foo`, `"models.Foo"`, `Optional[Foo]`);
+        `Type[Foo]` is the class itself."""
+        key = ("type", file_id, scope, written)
+        if key in self._active or len(self._active) > MAX_TYPE_DEPTH:
+            return None
+        self._active.add(key)
+        try:
+            return self._type_value_uncached(file_id, scope, written, spec)
+        finally:
+            self._active.discard(key)
+
+    def _type_value_uncached(self, file_id: int, scope: str | None, written: str, spec: GraphSpec) -> _Value | None:
+        text = _unwrap(written)
+        bare, arguments = _generic(text)
+        if bare.rsplit(".", 1)[-1] in ("Type", "type") and len(arguments) == 1:
+            inner = self._type_value(file_id, scope, arguments[0], spec)
+            if inner is not None and inner.kind == "instance":
+                return _Value("symbol", inner.symbol, inner.confidence)
+            return inner if inner is not None and inner.kind in ("builtin", "external") else None
+        if not bare:
+            return None
+        if bare in spec.primitive_types or self._typing_name(file_id, scope, bare, spec):
+            return self._container(file_id, scope, bare, arguments, spec)
+        if "." not in bare:  # a type variable or an alias: `T = TypeVar("T")`, `Renderable = Union[...]`
+            named = self._name(file_id, scope, bare, spec).target
+            if named is not None and named.kind in VARIABLE_KINDS:
+                return None
+        value = self._evaluate(file_id, scope, bare, spec)
+        if value is None:
+            return None
+        if value.kind == "symbol" and value.symbol is not None and value.symbol.kind in CLASS_KINDS:
+            return _Value("instance", value.symbol, value.confidence)
+        return value if value.kind in ("builtin", "external") else None
+
+    def _typing_name(self, file_id: int, scope: str | None, bare: str, spec: GraphSpec) -> bool:
+        """`t.List`, `typing.Optional`, `cabc.Iterable`: a builtin type reached through a module
+        outside the project."""
+        head, _, plain = bare.rpartition(".")
+        if not head or plain not in spec.primitive_types:
+            return False
+        value = self._evaluate(file_id, scope, head, spec)
+        return value is not None and value.kind == "external"
+
+    def _container(
+        self, file_id: int, scope: str | None, bare: str, arguments: list[str], spec: GraphSpec
+    ) -> _Value:
+        """A builtin type, with what iterating and subscripting it give when its arguments say."""
+        element = item = None
+        plain = bare.rsplit(".", 1)[-1]
+        if plain in spec.sequence_types and arguments:
+            element = item = self._type_value(file_id, scope, arguments[0], spec)
+        elif plain in spec.mapping_types and len(arguments) == 2:
+            element = self._type_value(file_id, scope, arguments[0], spec)
+            item = self._type_value(file_id, scope, arguments[1], spec)
+        elif plain in ("Tuple", "tuple") and len(arguments) == 2 and arguments[1] == "...":
+            element = item = self._type_value(file_id, scope, arguments[0], spec)
+        return _Value("builtin", name=plain, element=element, item=item)
+
+    def _attribute(self, value: _Value, name: str, spec: GraphSpec) -> _Value | None:
+        """`value.name`."""
+        if value.kind == "builtin" and (value.element or value.item):
+            return _Value("builtin", name=value.name, element=value.element, item=value.item, method=name)
+        if value.kind in ("builtin", "external"):
+            return value
+        symbol = value.symbol
+        if value.kind == "namespace" or symbol is None:
+            path = f"{value.name}.{name}"
+            file_id = self.lookup.module_file(path)
+            module = self.lookup.module_of(file_id) if file_id is not None else None
+            if module is not None:
+                return _Value("symbol", module, value.confidence)
+            return _Value("namespace", None, value.confidence, path)
+        if value.kind == "symbol" and symbol.kind == "module":
+            target = member_of_module(self.lookup, symbol.qualified_name, symbol.file_id, name)
+            if target is None:
+                file_id = self.lookup.module_file(f"{symbol.qualified_name}.{name}")
+                module = self.lookup.module_of(file_id) if file_id is not None else None
+                return _Value("symbol", module, value.confidence) if module else None
+            meant = self._import_found(target)
+            if meant.target is not None:
+                return self._symbol_value(meant.target, min(value.confidence, meant.confidence), spec)
+            return _EXTERNAL_VALUE if meant.label == "external" else None
+        if value.kind == "symbol" and symbol.kind in CLASS_KINDS:
+            member = self._in_class(symbol, name, min(CLASS_MEMBER, value.confidence))
+            if member is None or member.target is None:
+                return _EXTERNAL_VALUE if self._not_in_class(symbol).label == "external" else None
+            return self._symbol_value(member.target, member.confidence, spec)
+        if value.kind == "instance":
+            assigned, attribute = self._attribute_value(symbol, name, value.confidence, spec)
+            if assigned:
+                return attribute
+            member = self._in_class(symbol, name, value.confidence)
+            if member is None or member.target is None:
+                return _EXTERNAL_VALUE if self._not_in_class(symbol).label == "external" else None
+            if member.target.kind in FUNCTION_KINDS:
+                return _Value("bound", member.target, member.confidence)
+            return self._symbol_value(member.target, member.confidence, spec)
+        if value.kind == "bound":  # a property
+            result = self._returns(symbol, value.confidence, spec)
+            return self._attribute(result, name, spec) if result is not None else None
+        if value.kind == "super":
+            own = self._in_class(symbol, name, value.confidence, skip=1)
+            if own is None or own.target is None:
+                return None
+            if own.target.kind in FUNCTION_KINDS:
+                return _Value("bound", own.target, own.confidence)
+            return self._symbol_value(own.target, own.confidence, spec)
+        return None
+
+    def _item(self, value: _Value, index: str, spec: GraphSpec) -> _Value | None:
+        """`value[index]`: an item of a typed container, a slice of it, or `__getitem__`'s result."""
+        if value.kind == "external":
+            return value
+        if value.kind == "builtin":
+            if _is_slice(index):
+                return value
+            if value.item is not None:
+                return value.item
+            return _BUILTIN_VALUE if not value.name or value.name in ("str", "bytes", "bytearray") else None
+        if value.kind == "instance" and value.symbol is not None:
+            method = self._in_class(value.symbol, "__getitem__", value.confidence)
+            if method is not None and method.target is not None:
+                return self._returns(method.target, value.confidence, spec)
+        return None
+
+    def _element(self, value: _Value | None, spec: GraphSpec) -> _Value | None:
+        """What iterating over a value gives: a typed container's element, `__iter__`'s."""
+        if value is None:
+            return None
+        if value.kind == "builtin":
+            return value.element
+        if value.kind == "instance" and value.symbol is not None:
+            method = self._in_class(value.symbol, "__iter__", value.confidence)
+            if method is not None and method.target is not None:
+                return self._element(self._returns(method.target, value.confidence, spec), spec)
+        return value if value.kind == "external" else None
+
+    def _entered(self, value: _Value | None, spec: GraphSpec) -> _Value | None:
+        if value is None or value.kind != "instance" or value.symbol is None:
+            return value if value is not None and value.kind == "external" else None
+        method = self._in_class(value.symbol, "__enter__", value.confidence)
+        if method is None or method.target is None:
+            return None
+        return self._returns(method.target, value.confidence, spec)
+
+    def _call(self, value: _Value, spec: GraphSpec) -> _Value | None:
+        """`value(...)`."""
+        if value.kind == "external":
+            return value
+        if value.kind == "builtin" and value.method:
+            return _container_method(value, spec)
+        if value.kind == "builtin":
+            return _BUILTIN_VALUE if value.name in spec.builtin_constructors or not value.name else None
+        symbol = value.symbol
+        if symbol is None:
+            return None
+        if value.kind == "symbol" and symbol.kind in CLASS_KINDS:
+            return _Value("instance", symbol, value.confidence)
+        if value.kind in ("symbol", "bound") and symbol.kind in FUNCTION_KINDS:
+            return self._returns(symbol, value.confidence, spec)
+        return None
+
+    def _returns(self, function: SymbolRow, confidence: float, spec: GraphSpec) -> _Value | None:
+        """What calling a function gives, from its return annotation."""
+        for type_name, kind, _ in self._hints_at(function.file_id, function.qualified_name, function.name):
+            if kind != "returns":
+                continue
+            if _generic(_unwrap(type_name))[0] == "Self" and function.kind == "method":
+                owner = self._scope_row(function.file_id, function.parent)
+                return _Value("instance", owner, min(confidence, RETURNED)) if owner else None
+            value = self._type_value(function.file_id, function.parent, type_name, spec)
+            return _capped(value, min(confidence, RETURNED))
+        return None
+
+    def _attribute_value(
+        self, cls: SymbolRow, name: str, confidence: float, spec: GraphSpec
+    ) -> tuple[bool, _Value | None]:
+        """Whether the class (or a base) assigns `name` on its instances or in its body, and the
+        value it holds then, from every such assignment."""
+        for owner in self.mro(cls):
+            evidence = self._attribute_evidence(owner, spec).get(name)
+            if evidence:
+                key = ("attribute", owner.id, name)
+                if key in self._active or len(self._active) > MAX_TYPE_DEPTH:
+                    return True, None
+                self._active.add(key)
+                try:
+                    value = self._from_evidence(owner.file_id, evidence, spec)
+                finally:
+                    self._active.discard(key)
+                return True, _capped(value, min(ATTRIBUTE, confidence * HOP if confidence < SELF else ATTRIBUTE))
+        return False, None
+
+    def _set_on_instance(self, cls: SymbolRow, name: str, spec: GraphSpec) -> bool:
+        """Whether a method of the class (or of a base) assigns `self.name`."""
+        return any(
+            scope != owner.qualified_name
+            for owner in self.mro(cls)
+            for scope, _, _, _ in self._attribute_evidence(owner, spec).get(name, [])
+        )
+
+    def _attribute_evidence(self, cls: SymbolRow, spec: GraphSpec) -> dict[str, list[_Evidence]]:
+        """Attribute name -> (scope written in, type, hint kind, line) of each `self.x = ...` in
+        the class's methods, and of each assignment in its body."""
+        if cls.file_id not in self._attributes:
+            self._attributes[cls.file_id] = self._attributes_of_file(cls.file_id, spec)
+        return self._attributes[cls.file_id].get(cls.qualified_name, {})
+
+    def _attributes_of_file(self, file_id: int, spec: GraphSpec) -> dict[str, dict[str, list[_Evidence]]]:
+        classes = {qualified for _, _, qualified, kind in self._scope_spans(file_id) if kind in CLASS_KINDS}
+        tables: dict[str, dict[str, list[_Evidence]]] = {}
+        for (scope, variable), hints in self._file_hints(file_id).items():
+            if scope is None:
+                continue
+            owner, _, attribute = variable.partition(".")
+            if not attribute:
+                if scope in classes:  # the class body: `x: Foo`, `x = 0`
+                    kept = [(scope, type_name, kind, line) for type_name, kind, line in hints if kind in LOCAL_HINTS]
+                    tables.setdefault(scope, {}).setdefault(variable, []).extend(kept)
+                continue
+            if "." in attribute or owner not in spec.self_names:
+                continue
+            if scope in classes:
+                cls = scope
+            else:
+                row = self._scope_row(file_id, scope)
+                if row is None or row.parent not in classes:
+                    continue
+                cls = row.parent
+            table = tables.setdefault(cls, {}).setdefault(attribute, [])
+            table.extend((scope, type_name, kind, line) for type_name, kind, line in hints)
+        return tables
+
+    # -- hints -------------------------------------------------------------------------------
+
+    def _file_hints(self, file_id: int) -> dict[tuple[str | None, str], list[tuple[str, str, int]]]:
+        """(scope, variable) -> (type, kind, line) of each hint of the file."""
+        if file_id not in self._hints:
+            table: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
+            rows = self.lookup.conn.execute(
+                "SELECT scope, variable, type_name, kind, line FROM hints WHERE file_id = ?", (file_id,)
+            )
+            for scope, variable, type_name, kind, line in rows:
+                table.setdefault((scope, variable), []).append((type_name, kind, int(line)))
+            self._hints[file_id] = table
+        return self._hints[file_id]
+
+    def _hints_at(self, file_id: int, scope: str | None, variable: str) -> list[tuple[str, str, int]]:
+        return self._file_hints(file_id).get((scope, variable), [])
 
 
-def _bare_type(written: str) -> str:
-    """`Optional[Foo]` -> Foo, `Foo | None` -> Foo, `list[Foo]` -> list (a collection)."""
-    text = written.strip().strip("\"'")
-    for wrapper in ("Optional[", "typing.Optional[", "Annotated["):
-        if text.startswith(wrapper) and text.endswith("]"):
-            text = text[len(wrapper) : -1].split(",")[0]
-    if "|" in text:
-        parts = [p.strip() for p in text.split("|") if p.strip() not in ("None", "")]
-        text = parts[0] if len(parts) == 1 else ""
-    return text.split("[", 1)[0].strip()
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _last(symbols: list[SymbolRow]) -> SymbolRow:
+    """Of several definitions of one name in one scope, the last (an `@overload` stub comes first)."""
+    return max(symbols, key=lambda s: s.start_line)
+
+
+def _innermost(spans: list[tuple[int, int, str, str]], line: int) -> str | None:
+    found = None
+    for start, end, qualified, _ in spans:
+        if start > line:
+            break
+        if line <= end:
+            found = qualified
+    return found
+
+
+def _capped(value: _Value | None, confidence: float) -> _Value | None:
+    if value is None or value.kind in ("builtin", "external") or value.confidence <= confidence:
+        return value
+    return _Value(value.kind, value.symbol, confidence, value.name)
+
+
+def _agreed(values: list[_Value]) -> _Value | None:
+    """The one value several assignments agree on."""
+    if not values:
+        return None
+    first = values[0]
+    for other in values[1:]:
+        same_symbol = (first.symbol.id if first.symbol else None) == (other.symbol.id if other.symbol else None)
+        if other.kind != first.kind or not same_symbol:
+            if first.kind == other.kind == "builtin":
+                continue
+            return None
+    return min(values, key=lambda v: v.confidence)
+
+
+def _container_method(value: _Value, spec: GraphSpec) -> _Value | None:
+    """The result of calling a method of a typed builtin container (`d.get(k)`, `xs.pop()`)."""
+    mapping = value.name in spec.mapping_types
+    if value.method in ("get", "pop", "setdefault"):
+        return value.item if mapping else value.element if value.method == "pop" else _BUILTIN_VALUE
+    if value.method == "copy":
+        return _Value("builtin", name=value.name, element=value.element, item=value.item)
+    if value.method == "values" and mapping:
+        return _Value("builtin", name="list", element=value.item)
+    if value.method == "keys" and mapping:
+        return _Value("builtin", name="list", element=value.element)
+    return _BUILTIN_VALUE
+
+
+def _is_slice(index: str) -> bool:
+    depth = 0
+    for char in index:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == ":" and depth == 0:
+            return True
+    return False
+
+
+def _unwrap(written: str) -> str:
+    """The type an annotation means, without quotes and the wrappers that do not change it:
+    `Optional[Foo]`, `"Foo"`, `Foo | None`, `Annotated[Foo, ...]`, `Final[Foo]` -> Foo."""
+    text = written.strip().strip("\"'").strip()
+    for _ in range(4):
+        bare, arguments = _generic(text)
+        plain = bare.rsplit(".", 1)[-1]
+        if plain in ("Optional", "Annotated", "Final", "ClassVar") and arguments:
+            text = arguments[0]
+        elif plain == "Union" and arguments:
+            kept = [a for a in arguments if a not in ("None", "")]
+            text = kept[0] if len(kept) == 1 else ""
+        elif "|" in _top_level(text):
+            kept = [p.strip() for p in _split_top(text, "|") if p.strip() not in ("None", "")]
+            text = kept[0] if len(kept) == 1 else ""
+        else:
+            break
+        text = text.strip().strip("\"'").strip()
+    return text
+
+
+def _generic(text: str) -> tuple[str, list[str]]:
+    """`Dict[str, "Foo"]` -> ("Dict", ["str", "Foo"]); `Foo` -> ("Foo", [])."""
+    if "[" not in text:
+        return text.strip().strip("\"'"), []
+    bare, _, rest = text.partition("[")
+    if not rest.endswith("]"):
+        return bare.strip(), []
+    return bare.strip(), [a.strip().strip("\"'") for a in _split_top(rest[:-1], ",") if a.strip()]
+
+
+def _top_level(text: str) -> str:
+    """The characters of `text` outside any brackets."""
+    depth = 0
+    kept = []
+    for char in text:
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif depth == 0:
+            kept.append(char)
+    return "".join(kept)
+
+
+def _split_top(text: str, separator: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for position, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == separator and depth == 0:
+            parts.append(text[start:position])
+            start = position + 1
+    parts.append(text[start:])
+    return parts
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+_STRING_PREFIX = re.compile(r"(?i)(?:[rbuf]|rb|br|fr|rf)?[\"']")
+_CLOSING = {"(": ")", "[": "]", "{": "}"}
+
+
+@lru_cache(maxsize=4096)
+def _parse_expression(text: str) -> tuple[tuple[str, str], tuple[tuple[str, str], ...]] | None:
+    """`a.b(c)[d].e` -> (("name", "a"), [("attr", "b"), ("call", "c"), ("item", "d"), ("attr", "e")]);
+    ("literal", "") for a literal head; ("super", args) for `super(...)`. None for anything else
+    (operators, comprehensions, lambdas)."""
+    text = text.strip()
+    parts = text.split(".")
+    if all(part.isidentifier() for part in parts):  # the common case: `self.repo`, `os.path`
+        return ("name", parts[0]), tuple(("attr", part) for part in parts[1:])
+    if not text:
+        return None
+    if text[0] in "[{" or text[0].isdigit() or _STRING_PREFIX.match(text):
+        return ("literal", ""), ()
+    match = _IDENTIFIER.match(text)
+    if match is None:
+        return None
+    head: tuple[str, str] = ("name", match.group())
+    position = match.end()
+    trailers: list[tuple[str, str]] = []
+    if match.group() == "super" and text[position : position + 1] == "(":
+        end = _matching(text, position)
+        if end is None:
+            return None
+        head, position = ("super", text[position + 1 : end]), end + 1
+    while position < len(text):
+        char = text[position]
+        if char == " ":
+            position += 1
+        elif char == ".":
+            name = _IDENTIFIER.match(text, position + 1)
+            if name is None:
+                return None
+            trailers.append(("attr", name.group()))
+            position = name.end()
+        elif char in "([":
+            end = _matching(text, position)
+            if end is None:
+                return None
+            trailers.append(("call" if char == "(" else "item", text[position + 1 : end]))
+            position = end + 1
+        else:
+            return None
+    return head, tuple(trailers)
+
+
+def _matching(text: str, start: int) -> int | None:
+    """The index of the bracket closing the one at `start`, skipping strings."""
+    depth = 0
+    position = start
+    quote = ""
+    while position < len(text):
+        char = text[position]
+        if quote:
+            if char == "\\":
+                position += 1
+            elif char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in _CLOSING:
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return position
+        position += 1
+    return None

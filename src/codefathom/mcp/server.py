@@ -26,6 +26,7 @@ from codefathom import __version__
 from codefathom.config import default_home
 from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError
 from codefathom.mcp import tools
+from codefathom.mcp.watch import Watchers
 from codefathom.service import Codefathom, IndexInfo, list_indexes
 from codefathom.service.project import resolve_project
 
@@ -49,6 +50,15 @@ Use grep instead when you need every occurrence of an exact string (all callers,
 project_path defaults to the client's first root, else the server's working directory.
 index_status tells what a project's index holds; index_codebase indexes ahead of time (searches do it themselves).
 list_indexes lists every indexed project; clear_index deletes a project's index (never its files).
+
+The code graph answers from bound references, not text (references are extracted for Python so far):
+- find_symbol: where a name is defined, with signature and doc, without reading files.
+- find_references before renaming or changing a signature: every use, labelled exact, high, likely or
+  possible; unbound_elsewhere counts uses of the name that could not be pinned to one definition.
+- call_hierarchy: who calls a function (callers) or what it calls (callees), depth levels deep.
+- get_file_impact before editing a file: what depends on it, transitively (the blast radius);
+  get_file_dependencies: what it depends on. get_batch_impact / get_batch_dependencies take several files.
+- find_dead_code: definitions nothing uses, with a confidence and the reason.
 """
 
 
@@ -75,6 +85,7 @@ class ServiceCache:
         self._size = size
         self._lock = threading.Lock()
         self._entries: OrderedDict[Path, _Entry] = OrderedDict()
+        self.watchers = Watchers(self._warm)  # keep open projects' indexes warm ($CODEFATHOM_WATCH=0: off)
         if index_dir is not None:
             # --index-dir belongs to the working directory's project only.
             try:
@@ -129,6 +140,7 @@ class ServiceCache:
 
     def close(self) -> None:
         """Close every open service."""
+        self.watchers.close()
         with self._lock:
             entries = list(self._entries.values())
             self._entries.clear()
@@ -142,7 +154,19 @@ class ServiceCache:
         return any(path.is_relative_to(root) or root.is_relative_to(path) for root in self.roots)
 
     def _open(self, root: Path) -> Codefathom:
-        return Codefathom(root, self._index_dir if root == self._index_dir_root else None)
+        service = Codefathom(root, self._index_dir if root == self._index_dir_root else None)
+        service.watch = self.watchers.watch(service.root, service.settings.index_dir)
+        return service
+
+    def _warm(self, root: Path) -> None:
+        """A watcher saw changes: sync the project's index now, if it is still open (see mcp/watch.py)."""
+        with self._lock:
+            entry = self._entries.get(root)
+        if entry is None:
+            return
+        with entry.lock:
+            if not entry.closed and entry.service is not None:
+                entry.service.refresh_in_background()
 
     @contextmanager
     def _held(self, root: Path) -> Iterator[_Entry]:
@@ -168,13 +192,14 @@ class ServiceCache:
             threading.Thread(target=self._close, args=(old,), name="codefathom-close", daemon=True).start()
         return entry
 
-    @staticmethod
-    def _close(entry: _Entry) -> None:
+    def _close(self, entry: _Entry) -> None:
         with entry.lock:
             entry.closed = True
-            if entry.service is not None:
-                entry.service.close()
-                entry.service = None
+            service, entry.service = entry.service, None
+            if service is not None:
+                service.close()
+        if service is not None:
+            self.watchers.unwatch(service.root)  # outside the lock: its warmer may be waiting for it
 
 
 def served_roots(roots: Sequence[str | Path]) -> tuple[Path, ...]:
@@ -244,6 +269,14 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
             read_only_hint=False, idempotent_hint=True, destructive_hint=True, open_world_hint=False
         ),
     )
+    graph_tools: tuple[tuple[Callable[..., object], str], ...] = (
+        (tools.find_symbol, "Find symbol"), (tools.find_references, "Find references"),
+        (tools.call_hierarchy, "Call hierarchy"), (tools.get_file_dependencies, "File dependencies"),
+        (tools.get_file_impact, "File impact"), (tools.get_batch_dependencies, "Batch dependencies"),
+        (tools.get_batch_impact, "Batch impact"), (tools.find_dead_code, "Find dead code"),
+    )
+    for tool, title in graph_tools:
+        server.add_tool(tool, title=title, description=_doc(tool), annotations=read_only)
     return server
 
 

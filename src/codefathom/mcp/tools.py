@@ -1,4 +1,6 @@
-"""The MCP tools: search_code, index_status, index_codebase, list_indexes, clear_index.
+"""The MCP tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
+graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
+get_batch_dependencies, get_batch_impact, find_dead_code.
 
 Each is one service call in a worker thread.
 
@@ -27,15 +29,19 @@ from pydantic import Field
 
 from codefathom.errors import CodefathomError
 from codefathom.search import MAX_LIMIT
-from codefathom.service import Codefathom, render
+from codefathom.service import Codefathom, SearchResponse, render
+from codefathom.service.graph import MAX_DEPTH, DepsResponse
 from codefathom.service.indexer import Progress
+from codefathom.service.multi import resolve_index_name, search_several
 
 if TYPE_CHECKING:
     from codefathom.mcp.server import ServiceCache
 
 __all__ = [
     "search_code", "index_status", "index_codebase", "list_indexes", "clear_index", "client_roots",
-    "project_path_for", "Kind",
+    "project_path_for", "Kind", "find_symbol", "find_references", "call_hierarchy", "get_file_dependencies",
+    "get_file_impact", "get_batch_dependencies", "get_batch_impact", "find_dead_code", "SymbolKind", "RefKind",
+    "DepType",
 ]
 
 log = logging.getLogger("codefathom.mcp")
@@ -128,6 +134,13 @@ async def search_code(
     ctx: Ctx,
     roots: Roots,
     project_path: ProjectPath = None,
+    index_names: Annotated[
+        list[str] | None,
+        Field(
+            description="Search these indexes too, merged by score, each result tagged with its index: project"
+            " roots (or index names) as list_indexes shows them."
+        ),
+    ] = None,
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many results.")] = 10,
     languages: Annotated[
         list[str] | None,
@@ -164,19 +177,33 @@ async def search_code(
       ("token refresh expiry", "write index batch"), not a question.
     - Narrow with path_glob / exclude_glob (gitignore style: 'src/**/*.py', 'tests/'), languages,
       kinds or symbol_name ('Store.*') rather than by adding words.
-    - Changed files are re-indexed first; the first call on a project indexes it.
+    - Changed files are re-indexed first; the first call on a project indexes it (a large one in
+      the background: the reply is then marked partial, with the indexing's progress).
+    - Projects the config links to, and those in index_names, are searched too.
     Use grep instead for every occurrence of an exact string (all call sites, a log message):
     this returns the best matching units, not every line.
     """
-    path = project_path_for(project_path, roots, _cache(ctx).roots)
-    response = await _call(
-        ctx, path,
-        lambda service: service.search(
-            query, limit=limit, languages=languages or (), kinds=tuple(kinds or ()), path_glob=path_glob or (),
-            exclude_glob=exclude_glob or (), symbol_name=symbol_name, include_debug=include_debug,
-        ),
-    )
-    return render.search_json(response)
+    cache = _cache(ctx)
+    try:
+        base: Path | None = project_path_for(project_path, roots, cache.roots)
+    except ToolError:
+        if project_path or not index_names:
+            raise
+        base = None  # no default project, but index_names say what to search
+
+    def run() -> SearchResponse:
+        others = [resolve_index_name(name, base) for name in index_names or ()]
+        primary = base if base is not None else others.pop(0)
+        return search_several(
+            cache.call, primary, others,
+            lambda service: service.search(
+                query, limit=limit, languages=languages or (), kinds=tuple(kinds or ()), path_glob=path_glob or (),
+                exclude_glob=exclude_glob or (), symbol_name=symbol_name, include_debug=include_debug,
+            ),
+            limit,
+        )
+
+    return render.search_json(await _blocking(run))
 
 
 async def index_status(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> dict[str, Any]:
@@ -222,6 +249,187 @@ async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) 
     path = project_path_for(project_path, roots, cache.roots)
     root, cleared = await _blocking(lambda: cache.clear(path))
     return {"project_root": str(root), "cleared": cleared}
+
+
+# -- code graph ----------------------------------------------------------------------------------
+
+# The kinds of codefathom.service.graph (SYMBOL_KINDS, REF_KINDS, DEP_TYPES), spelled out for the schema.
+SymbolKind: TypeAlias = Literal["module", "class", "function", "method", "field", "constant"]
+RefKind: TypeAlias = Literal["call", "inherit", "decorator", "type", "read"]
+DepType: TypeAlias = Literal["import", "call", "reference", "inherit"]
+
+SymbolName = Annotated[
+    str,
+    Field(
+        description="A name as the code writes it: `find`, a qualified tail `UserService.find`, or the whole"
+        " qualified name `shop.users.UserService.find`."
+    ),
+]
+FilePath = Annotated[
+    str,
+    Field(
+        description="A file of the project, relative to its root as results print it (`src/auth/jwt.py`),"
+        " or absolute."
+    ),
+]
+FilePaths = Annotated[
+    list[str],
+    Field(min_length=1, description="Files of the project, relative to its root as results print them, or absolute."),
+]
+Depth = Annotated[int, Field(ge=1, le=MAX_DEPTH, description="How many levels to follow (1 = direct only).")]
+DepTypes = Annotated[
+    DepType | list[DepType] | None,
+    Field(
+        description="Only links of these types: import, call, reference (decorators, type hints, reads of a"
+        " name), inherit. Default: all."
+    ),
+]
+
+async def find_symbol(
+    name: SymbolName,
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    kinds: Annotated[
+        list[SymbolKind] | None, Field(description="Only definitions of these kinds, e.g. ['class'] or ['method'].")
+    ] = None,
+) -> dict[str, Any]:
+    """Where a name is defined: path, line range, kind, qualified name, signature and doc of every
+    definition it matches. Cheaper than search_code or reading files when you know the name and
+    want its signature or location; for words rather than a name, use search_code.
+    """
+    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    response = await _call(ctx, path, lambda service: service.symbol(name, kinds=tuple(kinds or ())))
+    return render.symbols_json(response)
+
+
+async def find_references(
+    name: SymbolName,
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    kinds: Annotated[
+        list[RefKind] | None,
+        Field(description="Only references of these kinds: call, inherit, decorator, type, read. Default: all."),
+    ] = None,
+) -> dict[str, Any]:
+    """Every place that uses a definition (calls, subclasses, decorators, type hints, reads), bound by
+    the code graph rather than by matching text. Call it before renaming a function, class or method,
+    or changing its signature, to find every caller to update; unlike grep it tells
+    `UserService.find` from other `find`s. With several definitions of the name, each reference
+    says which one it binds to (`target`). References are extracted for Python so far.
+
+    Each reference's label says how sure its binding is: exact (scope, an import or `self` decide
+    it), high (a type hint or a constructor says it), likely, possible (a guess from the name).
+    unbound_elsewhere counts other references of the same name that could mean several definitions
+    and were bound to none; when above 0, `note` says so: check those with search_code or grep too.
+    """
+    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    response = await _call(ctx, path, lambda service: service.refs(name, kinds=tuple(kinds or ())))
+    return render.refs_json(response)
+
+
+async def call_hierarchy(
+    name: SymbolName,
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    direction: Annotated[
+        Literal["callers", "callees"],
+        Field(description="callers: what calls it (up); callees: what it calls (down)."),
+    ] = "callers",
+    depth: Depth = 1,
+) -> dict[str, Any]:
+    """The call tree of a function, method or class: who calls it (callers), or what it calls
+    (callees), `depth` levels deep. Use it to trace how a code path is reached, or what a function
+    relies on, without opening each file. Each node has qualified_name, kind, path, line (the call
+    site for callers, the definition for callees), the label of the binding and its `children`
+    (left out when none); `seen_before: true` marks a node already expanded elsewhere in the tree.
+    A caller with qualified_name null is code at module level.
+    """
+    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    response = await _call(
+        ctx, path, lambda service: service.call_hierarchy(name, direction=direction, depth=depth)
+    )
+    return render.hierarchy_json(response)
+
+
+async def get_file_dependencies(
+    path: FilePath, ctx: Ctx, roots: Roots, project_path: ProjectPath = None, depth: Depth = 1,
+    dep_type: DepTypes = None,
+) -> dict[str, Any]:
+    """What a file depends on: the project files it imports, calls, references or inherits from,
+    as a tree `depth` levels deep, plus the third-party modules it imports (`external`). Use it to
+    learn what to read to understand a file. Each node has its path, `via` (link type -> count),
+    `children` (left out when none) and `seen_before: true` when it appears earlier in the tree.
+    """
+    return await _file_deps(ctx, roots, project_path, [path], depth, dep_type, reverse=False)
+
+
+async def get_file_impact(
+    path: FilePath, ctx: Ctx, roots: Roots, project_path: ProjectPath = None, depth: Depth = 1,
+    dep_type: DepTypes = None,
+) -> dict[str, Any]:
+    """What depends on a file, transitively: the files that import, call, reference or subclass
+    something in it, and the files that depend on those, `depth` levels out. Call it before editing
+    a file to see the blast radius of the change and which files (and tests) to check after.
+    Same tree as get_file_dependencies, in the other direction.
+    """
+    return await _file_deps(ctx, roots, project_path, [path], depth, dep_type, reverse=True)
+
+
+async def get_batch_dependencies(
+    paths: FilePaths, ctx: Ctx, roots: Roots, project_path: ProjectPath = None, depth: Depth = 1,
+    dep_type: DepTypes = None,
+) -> dict[str, Any]:
+    """get_file_dependencies for several files in one call: one tree per file, sharing one visited
+    set, so a file reached from several of them appears once (elsewhere `seen_before: true`).
+    """
+    return await _file_deps(ctx, roots, project_path, paths, depth, dep_type, reverse=False)
+
+
+async def get_batch_impact(
+    paths: FilePaths, ctx: Ctx, roots: Roots, project_path: ProjectPath = None, depth: Depth = 1,
+    dep_type: DepTypes = None,
+) -> dict[str, Any]:
+    """get_file_impact for several files in one call (e.g. every file a change touches): one tree
+    per file, sharing one visited set, so each dependent file appears once; `files` counts them.
+    """
+    return await _file_deps(ctx, roots, project_path, paths, depth, dep_type, reverse=True)
+
+
+async def find_dead_code(
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    include_tests: Annotated[bool, Field(description="Also list unused definitions in test files.")] = False,
+) -> dict[str, Any]:
+    """Functions, methods and classes nothing in the project uses, each with a confidence (0-1) and
+    the reason. `unused` lists likely dead code; `public_api` lists public definitions unused inside
+    the project that other projects may still use. Entry points (dunder methods, main, decorated
+    functions such as routes or CLI commands) and tests are left out. Only the languages in
+    `languages_checked` are examined. Confirm with find_references before deleting anything.
+    """
+    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    response = await _call(ctx, path, lambda service: service.dead(include_tests=include_tests))
+    return render.dead_json(response)
+
+
+async def _file_deps(
+    ctx: Ctx, roots: ListRootsResult | None, project_path: str | None, paths: list[str], depth: int,
+    dep_type: DepType | list[DepType] | None, *, reverse: bool,
+) -> dict[str, Any]:
+    """Dependencies (or dependents) of `paths`, read relative to the project root; a file outside the
+    roots the server serves is refused like any other path."""
+    cache = _cache(ctx)
+    where = project_path_for(project_path, roots, cache.roots)
+    dep_types = [dep_type] if isinstance(dep_type, str) else list(dep_type or ())
+
+    def action(service: Codefathom) -> DepsResponse:
+        files = [str(cache.check_served(service.root / p)) if cache.roots else p for p in paths]
+        return service.deps(files, depth=depth, dep_types=dep_types, reverse=reverse)
+
+    return render.deps_json(await _call(ctx, where, action))
 
 
 def _cache(ctx: Ctx) -> ServiceCache:

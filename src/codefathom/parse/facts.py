@@ -4,9 +4,21 @@ Capture vocabulary of `queries/<lang>-graph.scm` (definitions of classes and fun
 the units, so a symbol and its unit always agree):
     @reference.<kind> with @name (and @receiver)   call | inherit | decorator | type | read
     @import                                        an import statement, parsed by hooks/<lang>.py
-    @hint.<kind> with @variable, @type (@object)   assign | annotation | parameter | attribute | returns |
-                                                   literal (the variable holds a literal: a primitive)
-    @definition.<kind> with @name                  constant | field | local (a function inside a function)
+    @hint.<kind> with @variable, @type (@object)   assign (`x = f(...)`, the call) | annotation | parameter | returns |
+                                                   alias (`x = y`, `x = a.b`) | literal (a primitive) |
+                                                   element (`for x in xs`: the iterable's expression) |
+                                                   enter (`with cm as x`: the context manager's expression) |
+                                                   caught (`except E as x`: the exception's expression) |
+                                                   attribute (`self.x = T()`) | attribute_annotation
+                                                   (`self.x: T`) | attribute_alias (`self.x = y`); attribute
+                                                   hints are scoped to the method they are written in
+    @binding with @variable                        a target the enclosing scope binds (parameters, assignment
+                                                   and loop targets, `as` names); becomes a `local` hint
+                                                   (`attribute` for `obj.x = ...`) typed "?" (unknown) or
+                                                   "None" unless a typed hint holds for the same line
+    @definition.<kind> with @name                  constant (module level, or field in a class body) |
+                                                   local (a class or function inside a function: a symbol
+                                                   and a scope of its own, named inside the one around it)
 """
 
 from __future__ import annotations
@@ -25,6 +37,14 @@ from codefathom.parse.languages import LanguageSpec
 __all__ = ["extract_facts", "graph_query_text", "has_graph_query"]
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
+DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
+# Nodes whose children are targets in turn: `a, (b, *c) = ...`, `for k, v in ...`, `as (x, y)`.
+TARGET_CONTAINERS = frozenset(
+    {"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression", "list_splat_pattern",
+     "list_splat", "as_pattern_target", "expression_list"}
+)
+PARAMETER_LISTS = frozenset({"parameters", "lambda_parameters"})
+MAX_CALL_TEXT = 200  # a call kept as type evidence longer than this keeps only its function
 # When patterns capture one name twice (a decorator is also a call), the more specific kind wins.
 _REF_PRIORITY = {"decorator": 0, "inherit": 1, "call": 2, "type": 3, "read": 4}
 SCOPE_KINDS = DEFINITION_KINDS
@@ -52,17 +72,27 @@ def extract_facts(
     query = _graph_query(spec)
     if query is None:
         return FileFacts(symbols=tuple(symbols))
+    matches = []
+    for _, captures in QueryCursor(query).matches(root):
+        tag = _tag(captures)
+        if tag is not None:
+            matches.append((tag, captures))
+    # Classes and functions inside functions are scopes too: what they bind is theirs alone.
     scopes = _ScopeMap(symbols, line_count)
+    local = _local_definitions(
+        [c for (group, kind), c in matches if group == "definition" and kind == "local" and "name" in c],
+        scopes, module_name,
+    )
+    if local:
+        symbols.extend(local)
+        scopes = _ScopeMap(symbols, line_count)
     refs: dict[tuple[int, int], RefSite] = {}  # by position: one name written once is one reference
     imports: list[ImportSite] = []
     hints: list[TypeHint] = []
     extra: list[Symbol] = []
+    bindings: list[tuple[str | None, str, int, bool]] = []  # scope, variable, line, assigned None
     parse_import = IMPORT_PARSERS.get(spec.name)
-    for _, captures in QueryCursor(query).matches(root):
-        tag = _tag(captures)
-        if tag is None:
-            continue
-        group, kind = tag
+    for (group, kind), captures in matches:
         if group == "reference" and "name" in captures:
             ref = _ref(kind, captures, scopes)
             key = (ref.line, ref.column)
@@ -72,8 +102,13 @@ def extract_facts(
             imports.extend(parse_import(captures["import"][0]))
         elif group == "hint" and "variable" in captures and "type" in captures:
             hints.append(_hint(kind, captures, scopes))
-        elif group == "definition" and "name" in captures:
-            extra.append(_member(kind, captures, scopes, module_name))
+        elif group == "binding" and "variable" in captures:
+            bindings.extend(_bindings(captures["binding"][0], captures["variable"][0], scopes))
+        elif group == "definition" and kind != "local" and "name" in captures:
+            member = _member(kind, captures, scopes, module_name)
+            if member is not None:
+                extra.append(member)
+    hints.extend(_untyped(bindings, hints))
     ordered = tuple(sorted(refs.values(), key=lambda r: (r.line, r.column)))
     return FileFacts(tuple(symbols + extra), ordered, tuple(imports), tuple(hints))
 
@@ -120,7 +155,7 @@ def _tag(captures: dict[str, list[Node]]) -> tuple[str, str] | None:
         group, _, kind = capture.partition(".")
         if group in ("reference", "hint", "definition") and kind:
             return group, kind
-        if group == "import":
+        if group in ("import", "binding"):
             return group, ""
     return None
 
@@ -135,31 +170,149 @@ def _ref(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap) -> RefSi
 
 def _hint(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap) -> TypeHint:
     variable = _text(captures["variable"][0])
-    type_name = "literal" if kind == "literal" else _text(captures["type"][0]).strip("\"' ")
+    if kind == "attribute_literal":
+        kind = "attribute"
+        type_name = "literal"
+    else:
+        type_node = captures["type"][0]
+        type_name = " ".join(_text(type_node).split())
+        function = type_node.child_by_field_name("function") if type_node.type == "call" else None
+        if function is not None and len(type_name) > MAX_CALL_TEXT:  # `x = f(<long arguments>)`: f()
+            type_name = " ".join(_text(function).split()) + "()"
+        if kind == "literal":
+            type_name = "literal"
+        elif kind not in ("element", "enter", "caught", "assign", "attribute"):  # a string annotation: `x: "Foo"`
+            type_name = type_name.strip("\"' ")
     line = captures["variable"][0].start_point.row + 1
-    if kind == "attribute":
+    if kind.startswith("attribute"):  # kept in the method it is written in, where `T` and `y` mean something
         owner = _text(captures["object"][0]) if "object" in captures else "self"
-        cls = scopes.enclosing_class(line)
-        return TypeHint(cls.qualified_name if cls else None, f"{owner}.{variable}", type_name, line, kind)
+        scope = scopes.scope(line) if scopes.enclosing_class(line) is not None else None
+        return TypeHint(scope.qualified_name if scope else None, f"{owner}.{variable}", type_name, line, kind)
     scope = scopes.scope(line)
     return TypeHint(scope.qualified_name if scope else None, variable, type_name, line, kind)
 
 
-def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str) -> Symbol:
+def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[str | None, str, int, bool]]:
+    """(scope, variable, line, assigned None) of each name a binding statement binds; `obj.x`
+    targets are recorded as `obj.x` in the enclosing class."""
+    right = statement.child_by_field_name("right") if statement.type == "assignment" else None
+    is_none = right is not None and right.type == "none"
+    found: list[tuple[str | None, str, int, bool]] = []
+    for node in _target_names(target):
+        line = node.start_point.row + 1
+        if node.type == "attribute":
+            obj, attr = node.child_by_field_name("object"), node.child_by_field_name("attribute")
+            if obj is None or attr is None or obj.type != "identifier":
+                continue
+            method = scopes.scope(line)
+            if method is not None and scopes.enclosing_class(line) is not None:
+                found.append((method.qualified_name, f"{_text(obj)}.{_text(attr)}", line, is_none))
+            continue
+        scope = scopes.scope(line)
+        found.append((scope.qualified_name if scope else None, _text(node), line, is_none))
+    return found
+
+
+def _target_names(node: Node) -> list[Node]:
+    """The identifiers (and `obj.attr` nodes) a target binds."""
+    if node.type in ("identifier", "attribute"):
+        return [node]
+    if node.type in PARAMETER_LISTS:
+        names = []
+        for child in node.named_children:
+            if child.type in ("default_parameter", "typed_default_parameter"):
+                name = child.child_by_field_name("name")
+                names.extend([name] if name is not None and name.type == "identifier" else [])
+            elif child.type == "typed_parameter":
+                names.extend(_target_names(child.named_children[0]) if child.named_children else [])
+            elif child.type in ("identifier", "list_splat_pattern", "dictionary_splat_pattern"):
+                names.extend(_target_names(child) if child.type != "identifier" else [child])
+        return names
+    if node.type in TARGET_CONTAINERS or node.type == "dictionary_splat_pattern":
+        return [name for child in node.named_children for name in _target_names(child)]
+    return []
+
+
+def _untyped(bindings: list[tuple[str | None, str, int, bool]], hints: list[TypeHint]) -> list[TypeHint]:
+    """A `local` (or `attribute`) hint for each variable bound without type evidence, once per
+    scope and variable: "?" when its value is unknown, "None" when it was assigned None."""
+    typed = {(h.scope, h.variable, h.line) for h in hints if h.kind != "returns"}
+    seen: set[tuple[str | None, str, str]] = set()
+    found = []
+    for scope, variable, line, is_none in sorted(bindings, key=lambda binding: binding[2]):
+        if (scope, variable, line) in typed:
+            continue
+        type_name = "None" if is_none else "?"
+        if (scope, variable, type_name) in seen:
+            continue
+        seen.add((scope, variable, type_name))
+        kind = "attribute" if "." in variable else "local"
+        found.append(TypeHint(scope, variable, type_name, line, kind))
+    return found
+
+
+def _local_definitions(
+    matches: list[dict[str, list[Node]]], units: _ScopeMap, module_name: str
+) -> list[Symbol]:
+    """Symbols of the classes and functions defined inside functions (units stop at a function),
+    each named inside the definition around it: `mod.outer.inner`, `mod.test.Local.method`."""
+    nodes = sorted(
+        {(c["definition.local"][0].start_byte, _text(c["name"][0])): c["definition.local"][0] for c in matches}.items()
+    )
+    stack: list[tuple[Node, Symbol]] = []
+    found = []
+    for (_, name), node in nodes:
+        if not _inside_function(node):
+            continue  # a unit already
+        while stack and stack[-1][0].end_byte <= node.start_byte:
+            stack.pop()
+        line = node.start_point.row + 1
+        if stack:
+            parent = stack[-1][1].qualified_name
+        else:
+            owner = units.scope(line)
+            parent = owner.qualified_name if owner else module_name
+        around = _nearest_definition(node)
+        kind = "class" if node.type == "class_definition" else "function"
+        if kind == "function" and around is not None and around.type == "class_definition":
+            kind = "method"
+        signature = " ".join(_text(node).split("\n", 1)[0].split()).rstrip(":")
+        symbol = Symbol(kind, name, f"{parent}.{name}", line, node.end_point.row + 1, parent, signature)
+        found.append(symbol)
+        stack.append((node, symbol))
+    return found
+
+
+def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str) -> Symbol | None:
+    """A module constant or a class field."""
     name = _text(captures["name"][0])
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1
-    if kind == "local":  # a function inside a function belongs to the function around it
-        outer = scopes.scope(line - 1) if line > 1 else None
-        scope = scopes.scope(line)
-        owner = scope if scope is not None else outer
-        parent = owner.qualified_name if owner else module_name
-        signature = " ".join(_text(node).split("\n", 1)[0].split()).rstrip(":")
-        return Symbol("function", name, f"{parent}.{name}", line, node.end_point.row + 1, parent, signature)
-    owner = scopes.enclosing_class(line) if kind == "field" else None
+    around = _nearest_definition(node)
+    if around is not None and around.type == "function_definition":
+        return None  # a local variable
+    owner = scopes.enclosing_class(line) if around is not None else None
+    if around is not None and owner is None:
+        return None
     parent = owner.qualified_name if owner else module_name
     signature = " ".join(_text(node).split())[:160]
-    return Symbol(kind, name, f"{parent}.{name}", line, node.end_point.row + 1, parent, signature)
+    return Symbol("field" if owner else "constant", name, f"{parent}.{name}", line, node.end_point.row + 1, parent,
+                  signature)
+
+
+def _nearest_definition(node: Node) -> Node | None:
+    """The class or function definition around a node, if any."""
+    current = node.parent
+    while current is not None and current.type not in DEF_NODE_TYPES:
+        current = current.parent
+    return current
+
+
+def _inside_function(node: Node) -> bool:
+    current = node.parent
+    while current is not None and current.type != "function_definition":
+        current = current.parent
+    return current is not None
 
 
 def _text(node: Node) -> str:

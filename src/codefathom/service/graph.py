@@ -9,7 +9,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from codefathom.errors import UsageError
 from codefathom.parse import graph_languages, language_name
@@ -21,10 +21,12 @@ from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
     "GraphVerbs", "SymbolsResponse", "RefsResponse", "HierarchyNode", "HierarchyResponse", "DepNode",
-    "DepsResponse", "DeadItem", "DeadResponse", "DEP_TYPES", "MAX_DEPTH",
+    "DepsResponse", "DeadItem", "DeadResponse", "DEP_TYPES", "MAX_DEPTH", "SYMBOL_KINDS", "REF_KINDS",
 ]
 
 DEP_TYPES = ("import", "call", "reference", "inherit")
+SYMBOL_KINDS = ("module", "class", "function", "method", "field", "constant")  # model.Symbol.kind
+REF_KINDS = ("call", "inherit", "decorator", "type", "read")  # model.RefSite.kind
 MAX_DEPTH = 10
 MAX_NODES = 500  # a tree stops growing here and says it was cut
 CALLABLE = ("function", "method", "class")
@@ -102,7 +104,11 @@ class DeadResponse:
 
 
 class _ServiceBase(Protocol):
-    root: Path
+    @property
+    def root(self) -> Path: ...  # read-only on Codefathom, so a property here too
+
+    @property
+    def within(self) -> str: ...  # the directory answers keep to ("" for the whole project)
 
     def _graph_store(self, fresh: bool) -> Store: ...
 
@@ -113,16 +119,17 @@ class GraphVerbs:
     def symbol(self: _ServiceBase, name: str, *, kinds: Iterable[str] = (), fresh: bool = True) -> SymbolsResponse:
         """Definitions named `name` (simple, qualified tail or full): location, signature, doc."""
         store = self._graph_store(fresh)
-        return SymbolsResponse(str(self.root), name, store.read(g.find_symbols, _check_name(name), kinds))
+        found = store.read(g.find_symbols, _check_name(name), kinds)
+        return SymbolsResponse(str(self.root), name, _keep(found, self.within))
 
     def refs(self: _ServiceBase, name: str, *, kinds: Iterable[str] = (), fresh: bool = True) -> RefsResponse:
         """Every reference bound to the definitions named `name`, with confidence labels."""
         store = self._graph_store(fresh)
         symbols = store.read(g.find_symbols, _check_name(name))
-        references = store.read(g.references_to, [s.id for s in symbols], kinds)
+        references = _keep(store.read(g.references_to, [s.id for s in symbols], kinds), self.within)
         last = name.replace("::", ".").rsplit(".", 1)[-1]
         unbound = store.read(g.unbound_count, last, kinds)
-        return RefsResponse(str(self.root), name, symbols, references, unbound)
+        return RefsResponse(str(self.root), name, _keep(symbols, self.within), references, unbound)
 
     def call_hierarchy(
         self: _ServiceBase, name: str, *, direction: str = "callers", depth: int = 1, fresh: bool = True
@@ -132,8 +139,8 @@ class GraphVerbs:
             raise UsageError("direction must be 'callers' or 'callees'")
         depth = _check_depth(depth)
         store = self._graph_store(fresh)
-        symbols = store.read(g.find_symbols, _check_name(name), CALLABLE)
-        walker = _Hierarchy(store, direction)
+        symbols = _keep(store.read(g.find_symbols, _check_name(name), CALLABLE), self.within)
+        walker = _Hierarchy(store, direction, self.within)
         roots = [walker.expand(HierarchyNode(s, s.path, s.start_line, "definition"), depth) for s in symbols]
         return HierarchyResponse(str(self.root), name, direction, depth, roots, walker.truncated)
 
@@ -168,8 +175,9 @@ class GraphVerbs:
         store = self._graph_store(fresh)
         ambiguous = store.read(g.ambiguous_names)
         decorated = store.read(g.decorated_symbols)
-        unused, public = [], []
-        for symbol in store.read(g.unreferenced_symbols, CALLABLE):
+        unused: list[DeadItem] = []
+        public: list[DeadItem] = []
+        for symbol in _keep(store.read(g.unreferenced_symbols, CALLABLE), self.within):
             if language_name(symbol.path) not in graph_languages():
                 continue  # no references are extracted for it yet: silence is not evidence
             verdict = _dead_verdict(symbol, ambiguous, decorated, include_tests)
@@ -182,9 +190,10 @@ class GraphVerbs:
 
 
 class _Hierarchy:
-    def __init__(self, store: Store, direction: str) -> None:
+    def __init__(self, store: Store, direction: str, within: str) -> None:
         self.store = store
         self.direction = direction
+        self.within = within
         self.expanded: set[int] = set()
         self.nodes = 0
         self.truncated = False
@@ -197,7 +206,7 @@ class _Hierarchy:
             node.seen_before = True
             return node
         self.expanded.add(symbol.id)
-        for child in self._neighbours(symbol):
+        for child in _keep(self._neighbours(symbol), self.within):
             self.nodes += 1
             if self.nodes > MAX_NODES:
                 self.truncated = True
@@ -208,11 +217,14 @@ class _Hierarchy:
     def _neighbours(self, symbol: SymbolInfo) -> list[HierarchyNode]:
         if self.direction == "callers":
             refs = self.store.read(g.references_to, [symbol.id], ("call",))
-            found = []
-            for ref in refs:
+            by_caller: dict[tuple[str, str | None], HierarchyNode] = {}
+            for ref in refs:  # one node per calling definition, however many calls it makes
+                key = (ref.path, ref.scope)
+                if key in by_caller:
+                    continue
                 caller = self.store.read(g.symbol_in_scope, ref.path, ref.scope) if ref.scope else None
-                found.append(HierarchyNode(caller, ref.path, ref.line, ref.label))
-            return found
+                by_caller[key] = HierarchyNode(caller, ref.path, ref.line, ref.label)
+            return list(by_caller.values())
         refs = [r for r in self.store.read(g.references_from, symbol, ("call",)) if r.target_id is not None]
         targets = self.store.read(g.symbols_by_ids, [r.target_id for r in refs if r.target_id is not None])
         seen: set[int] = set()
@@ -291,6 +303,22 @@ def _dead_verdict(
         confidence *= 0.5
         reasons.append(f"{others} unbound reference(s) to `{name}` could mean it")
     return round(confidence, 2), "; ".join(reasons), public
+
+
+class _HasPath(Protocol):
+    @property
+    def path(self) -> str: ...
+
+
+P = TypeVar("P", bound=_HasPath)
+
+
+def _keep(items: list[P], within: str) -> list[P]:
+    """The items in the directory a request keeps to (all when it keeps to none)."""
+    if not within:
+        return items
+    prefix = within.rstrip("/") + "/"
+    return [item for item in items if item.path.startswith(prefix)]
 
 
 def _is_test_path(path: str) -> bool:

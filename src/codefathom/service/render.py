@@ -6,14 +6,28 @@ One rendering per result type, so `--json` and the MCP reply say the same thing.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from typing import Any
 
 from codefathom.model import Hit
+from codefathom.parse import graph_languages, language_name
 from codefathom.service import IndexInfo, IndexStatus, SearchResponse, SyncReport
+from codefathom.service.graph import (
+    DeadItem,
+    DeadResponse,
+    DepNode,
+    DepsResponse,
+    HierarchyNode,
+    HierarchyResponse,
+    RefsResponse,
+    SymbolsResponse,
+)
+from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
     "search_json", "search_text", "status_json", "status_text", "sync_json", "sync_text", "indexes_json",
-    "indexes_text",
+    "indexes_text", "symbols_json", "symbols_text", "refs_json", "refs_text", "hierarchy_json", "hierarchy_text",
+    "deps_json", "deps_text", "dead_json", "dead_text",
 ]
 
 SNIPPET_LINES = 3
@@ -31,9 +45,16 @@ def hit_json(hit: Hit) -> dict[str, Any]:
 
 
 def search_json(response: SearchResponse) -> dict[str, Any]:
-    data: dict[str, Any] = {"project_root": response.project_root, "results": [hit_json(h) for h in response.results]}
+    results = [hit_json(h) for h in response.results]
+    if response.result_indexes is not None:  # several indexes searched: say which each result is from
+        for result, index in zip(results, response.result_indexes, strict=True):
+            result["index"] = index
+    data: dict[str, Any] = {"project_root": response.project_root, "results": results}
     if response.within:
         data["within"] = response.within
+    if response.partial:
+        data["partial"] = True
+        data["indexing"] = response.indexing
     if response.notices:
         data["notices"] = response.notices
     if response.debug is not None:
@@ -48,8 +69,10 @@ def search_text(response: SearchResponse, snippet_lines: int = SNIPPET_LINES) ->
         where = f" under {response.within}/" if response.within else ""
         lines.append(f"No results{where}. Try other words, a name as the code writes it, or fewer filters.")
         return "\n".join(lines)
-    for hit in response.results:
-        lines.append(f"{hit.path}:{hit.start_line}-{hit.end_line}  {hit.kind}  {hit.qualified_name}")
+    indexes = response.result_indexes or [""] * len(response.results)
+    for hit, index in zip(response.results, indexes, strict=True):
+        where = f"{index.rstrip('/')}/" if index else ""
+        lines.append(f"{where}{hit.path}:{hit.start_line}-{hit.end_line}  {hit.kind}  {hit.qualified_name}")
         if snippet_lines:
             body = [line for line in hit.content.split("\n") if line.strip()][:snippet_lines]
             lines.extend("    " + line.strip()[:120] for line in body)
@@ -57,19 +80,23 @@ def search_text(response: SearchResponse, snippet_lines: int = SNIPPET_LINES) ->
 
 
 def sync_json(report: SyncReport, root: str) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "project_root": root, "files": report.discovered, "added": report.added, "updated": report.updated,
         "removed": report.removed, "unchanged": report.unchanged, "units_written": report.units_written,
         "skipped": [{"path": s.path, "reason": s.reason} for s in report.skipped],
         "parse_problems": [{"path": p, "status": s, "error": e} for p, s, e in report.parse_problems],
         "seconds": round(report.seconds, 3), "discovery": report.method,
     }
+    if report.notices:
+        data["notices"] = report.notices
+    return data
 
 
 def sync_text(report: SyncReport, status: IndexStatus) -> str:
     health = ", ".join(f"{n} {s}" for s, n in sorted(status.parse_health.items()))
     languages = ", ".join(f"{lang} {n}" for lang, n in list(status.languages.items())[:8])
-    out = [
+    out = [f"# {notice}" for notice in report.notices]
+    out += [
         f"Indexed {status.project_root} in {report.seconds:.2f}s",
         f"  files: {status.files} ({report.added} added, {report.updated} updated, {report.removed} removed,"
         f" {report.unchanged} unchanged)",
@@ -88,17 +115,29 @@ def sync_text(report: SyncReport, status: IndexStatus) -> str:
 
 
 def status_json(status: IndexStatus) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "project_root": status.project_root, "index_path": status.index_path, "indexed": status.indexed,
         "files": status.files, "units": status.units, "languages": status.languages,
         "parse_health": status.parse_health, "problems": status.problems, "last_sync": status.last_sync,
-        "index_bytes": status.index_bytes,
+        "index_bytes": status.index_bytes, "complete": status.complete,
     }
+    if status.indexing is not None:
+        data["indexing"] = status.indexing
+    if status.watch is not None:
+        data["watch"] = status.watch
+    return data
 
 
 def status_text(status: IndexStatus) -> str:
+    indexing = ""
+    if status.indexing is not None:
+        eta = status.indexing.get("eta_s")
+        indexing = (
+            f"indexing now: {status.indexing.get('done')} of {status.indexing.get('total')} files"
+            + (f", about {eta:.0f}s left" if isinstance(eta, (int, float)) else "")
+        )
     if not status.indexed:
-        return f"{status.project_root} is not indexed yet; run `codefathom index`."
+        return indexing or f"{status.project_root} is not indexed yet; run `codefathom index`."
     health = ", ".join(f"{n} {s}" for s, n in sorted(status.parse_health.items()))
     out = [
         f"project: {status.project_root}",
@@ -108,6 +147,10 @@ def status_text(status: IndexStatus) -> str:
         f"parse health: {health}",
         f"last sync: {_ago(status.last_sync)}",
     ]
+    if indexing:
+        out.append(indexing)
+    elif not status.complete:
+        out.append("the first index did not finish; the next search or `codefathom index` completes it")
     for problem in status.problems:
         out.append(f"  {problem['status']}: {problem['path']}: {problem['error']}")
     return "\n".join(out)
@@ -140,3 +183,302 @@ def _ago(when: float | None) -> str:
         if seconds >= size:
             return f"{seconds / size:.0f}{unit} ago"
     return f"{seconds:.0f}s ago"
+
+
+# -- code graph --------------------------------------------------------------------------------
+# Replies are compact (agents pay per token): a tree node leaves out `children` when it has none
+# and `seen_before` unless it is true.
+
+MODULE_LEVEL = "<module>"  # the scope of a reference written outside every definition
+
+
+def symbol_json(symbol: SymbolInfo) -> dict[str, Any]:
+    return {
+        "path": symbol.path, "start_line": symbol.start_line, "end_line": symbol.end_line, "kind": symbol.kind,
+        "name": symbol.name, "qualified_name": symbol.qualified_name, "parent": symbol.parent,
+        "signature": symbol.signature, "doc": symbol.doc,
+    }
+
+
+def symbols_json(response: SymbolsResponse) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "project_root": response.project_root, "query": response.query,
+        "symbols": [symbol_json(s) for s in response.symbols],
+    }
+    if not response.symbols:
+        data["note"] = _no_symbol(response.query)
+    return data
+
+
+def symbols_text(response: SymbolsResponse) -> str:
+    """`path:start-end  kind  qualified_name`, then the signature and the doc's first line."""
+    if not response.symbols:
+        return _no_symbol(response.query)
+    lines = []
+    for symbol in response.symbols:
+        lines.append(f"{symbol.path}:{symbol.start_line}-{symbol.end_line}  {symbol.kind}  {symbol.qualified_name}")
+        if symbol.signature:
+            lines.append("    " + _one_line(symbol.signature))
+        doc = symbol.doc.strip().split("\n", 1)[0] if symbol.doc else ""
+        if doc:
+            lines.append("    " + doc[:160])
+    return "\n".join(lines)
+
+
+def ref_json(ref: RefInfo) -> dict[str, Any]:
+    return {
+        "path": ref.path, "line": ref.line, "column": ref.column, "kind": ref.kind, "label": ref.label,
+        "confidence": ref.confidence, "scope": ref.scope, "receiver": ref.receiver,
+    }
+
+
+def refs_json(response: RefsResponse) -> dict[str, Any]:
+    """Definitions and the references bound to them; with several definitions each reference names
+    the one it binds to (`target`)."""
+    several = len(response.symbols) > 1
+    by_id = {s.id: s.qualified_name for s in response.symbols}
+    references = []
+    for ref in response.references:
+        item = ref_json(ref)
+        if several:
+            item["target"] = by_id.get(ref.target_id or -1)
+        references.append(item)
+    data: dict[str, Any] = {
+        "project_root": response.project_root, "query": response.query,
+        "symbols": [symbol_json(s) for s in response.symbols], "references": references,
+        "unbound_elsewhere": response.unbound_elsewhere,
+    }
+    note = _refs_note(response)
+    if note:
+        data["note"] = note
+    return data
+
+
+def refs_text(response: RefsResponse) -> str:
+    """Each definition, then `path:line  label  scope` for every reference bound to it."""
+    if not response.symbols:
+        return _no_symbol(response.query)
+    lines = []
+    for symbol in response.symbols:
+        bound = [r for r in response.references if r.target_id == symbol.id]
+        lines.append(f"{symbol.qualified_name}  {symbol.kind}  {symbol.path}:{symbol.start_line}"
+                     f"  ({_count(len(bound), 'reference')})")
+        for ref in bound:
+            kind = "" if ref.kind == "call" else f"  ({ref.kind})"
+            lines.append(f"  {ref.path}:{ref.line}  {ref.label}  {ref.scope or MODULE_LEVEL}{kind}")
+    note = _refs_note(response)
+    if note:
+        lines.append(f"# {note}")
+    return "\n".join(lines)
+
+
+def hierarchy_json(response: HierarchyResponse) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "project_root": response.project_root, "query": response.query, "direction": response.direction,
+        "depth": response.depth, "roots": [_hierarchy_node_json(n) for n in response.roots],
+        "truncated": response.truncated,
+    }
+    note = _hierarchy_note(response)
+    if note:
+        data["note"] = note
+    return data
+
+
+def hierarchy_text(response: HierarchyResponse) -> str:
+    """Each definition, then its callers (or callees) as an indented tree of `path:line  label  name`."""
+    if not response.roots:
+        return _hierarchy_note(response)
+    lines: list[str] = []
+    for root in response.roots:
+        name = root.symbol.qualified_name if root.symbol else response.query
+        lines.append(f"{response.direction} of {name}  ({root.path}:{root.line})")
+        if not root.children:
+            lines.append(f"  (no {response.direction} found)")
+        _hierarchy_lines(root.children, 1, lines)
+    note = _hierarchy_note(response)
+    if note:
+        lines.append(f"# {note}")
+    return "\n".join(lines)
+
+
+def deps_json(response: DepsResponse) -> dict[str, Any]:
+    """Trees of files; each node says how it is connected to its parent (`via`: dep type -> count)."""
+    data: dict[str, Any] = {
+        "project_root": response.project_root, "paths": response.paths, "direction": response.direction,
+        "depth": response.depth, "dep_types": response.dep_types,
+        "roots": [_dep_node_json(n) for n in response.roots], "files": response.files,
+        "truncated": response.truncated,
+    }
+    external = {path: modules for path, modules in response.external.items() if modules}
+    if external:
+        data["external"] = external
+    note = _deps_note(response)
+    if note:
+        data["note"] = note
+    return data
+
+
+def deps_text(response: DepsResponse) -> str:
+    """Each file, then what it depends on (or what depends on it) as an indented tree."""
+    lines: list[str] = []
+    for root in response.roots:
+        lines.append(root.path)
+        if not root.children:
+            lines.append("  (none in the project)")
+        _dep_lines(root.children, 1, lines)
+        modules = response.external.get(root.path)
+        if modules:
+            lines.append(f"  external: {', '.join(modules)}")
+    lines.append(f"# {_count(response.files, 'other file')} reached, depth {response.depth}")
+    note = _deps_note(response)
+    if note:
+        lines.append(f"# {note}")
+    return "\n".join(lines)
+
+
+def dead_json(response: DeadResponse) -> dict[str, Any]:
+    return {
+        "project_root": response.project_root,
+        "unused": [_dead_item_json(d) for d in response.unused],
+        "public_api": [_dead_item_json(d) for d in response.public_api],
+        "languages_checked": sorted(graph_languages()),
+    }
+
+
+def dead_text(response: DeadResponse) -> str:
+    """`path:line  kind  qualified_name  confidence  reason`, unused first, then unused public API."""
+    languages = ", ".join(sorted(graph_languages()))
+    if not response.unused and not response.public_api:
+        return f"No unused definitions found (only {languages} files are checked)."
+    lines = []
+    for title, items in (("unused", response.unused), ("public, unused inside the project", response.public_api)):
+        if not items:
+            continue
+        lines.append(f"{title} ({len(items)}):")
+        for item in items:
+            s = item.symbol
+            where = f"{s.path}:{s.start_line}"
+            lines.append(f"  {where}  {s.kind}  {s.qualified_name}  {item.confidence:.2f}  {item.reason}")
+    lines.append(f"# only {languages} files are checked; confidence is how sure it is unused")
+    return "\n".join(lines)
+
+
+def _dead_item_json(item: DeadItem) -> dict[str, Any]:
+    s = item.symbol
+    return {
+        "path": s.path, "start_line": s.start_line, "end_line": s.end_line, "kind": s.kind,
+        "qualified_name": s.qualified_name, "confidence": item.confidence, "reason": item.reason,
+    }
+
+
+def _hierarchy_node_json(node: HierarchyNode) -> dict[str, Any]:
+    symbol = node.symbol
+    data: dict[str, Any] = {
+        "qualified_name": symbol.qualified_name if symbol else None, "kind": symbol.kind if symbol else "module",
+        "path": node.path, "line": node.line, "label": node.label,
+    }
+    if node.children:
+        data["children"] = [_hierarchy_node_json(c) for c in node.children]
+    if node.seen_before:
+        data["seen_before"] = True
+    return data
+
+
+def _hierarchy_lines(nodes: list[HierarchyNode], level: int, lines: list[str]) -> None:
+    for node in nodes:
+        name = node.symbol.qualified_name if node.symbol else MODULE_LEVEL
+        seen = "  (seen above)" if node.seen_before else ""
+        lines.append(f"{'  ' * level}{node.path}:{node.line}  {node.label}  {name}{seen}")
+        _hierarchy_lines(node.children, level + 1, lines)
+
+
+def _dep_node_json(node: DepNode) -> dict[str, Any]:
+    data: dict[str, Any] = {"path": node.path}
+    if node.dep_types:
+        data["via"] = node.dep_types
+    if node.children:
+        data["children"] = [_dep_node_json(c) for c in node.children]
+    if node.seen_before:
+        data["seen_before"] = True
+    return data
+
+
+def _dep_lines(nodes: list[DepNode], level: int, lines: list[str]) -> None:
+    for node in nodes:
+        via = ", ".join(f"{kind} {count}" for kind, count in node.dep_types.items())
+        seen = "  (seen above)" if node.seen_before else ""
+        lines.append(f"{'  ' * level}{node.path}  {via}{seen}")
+        _dep_lines(node.children, level + 1, lines)
+
+
+def _no_symbol(query: str) -> str:
+    return (
+        f"No definition named `{query}` in the index. Try `codefathom search {query}` (MCP: search_code),"
+        " which also matches parts of names and the words code uses."
+    )
+
+
+def _refs_note(response: RefsResponse) -> str:
+    notes = []
+    if not response.symbols:
+        notes.append(_no_symbol(response.query))
+    elif not response.references:
+        without = _without_references(s.path for s in response.symbols)
+        if without:
+            notes.append(without)
+        else:
+            notes.append(f"No reference in the project binds to `{response.query}`.")
+    if response.unbound_elsewhere:
+        name = response.query.replace("::", ".").rsplit(".", 1)[-1]
+        notes.append(
+            f"{_count(response.unbound_elsewhere, 'other reference')} to `{name}` could not be bound to one"
+            " definition (several share the name); `codefathom search` or grep finds them."
+        )
+    return " ".join(notes)
+
+
+def _hierarchy_note(response: HierarchyResponse) -> str:
+    if not response.roots:
+        return (
+            f"No function, method or class named `{response.query}` in the index. Try `codefathom search"
+            f" {response.query}` (MCP: search_code)."
+        )
+    notes = []
+    if all(not root.children for root in response.roots):
+        without = _without_references(root.path for root in response.roots)
+        if without:
+            notes.append(without)
+    if response.truncated:
+        notes.append("The tree was cut short; ask for less depth or a more specific name.")
+    return " ".join(notes)
+
+
+def _deps_note(response: DepsResponse) -> str:
+    notes = []
+    if all(not root.children for root in response.roots):
+        without = _without_references(response.paths)
+        if without:
+            notes.append(without)
+    if response.truncated:
+        notes.append("The tree was cut short; ask for less depth.")
+    return " ".join(notes)
+
+
+def _without_references(paths: Iterable[str]) -> str:
+    """Why a graph answer is empty when the files are in languages without reference extraction."""
+    languages = sorted({language_name(p) for p in paths} - graph_languages())
+    if not languages:
+        return ""
+    known = ", ".join(sorted(graph_languages())) or "no language"
+    return (
+        f"References are extracted only for {known} so far, not for {', '.join(languages)}:"
+        " this answer is empty for that reason; `codefathom search` (MCP: search_code) finds uses by name."
+    )
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:200]

@@ -14,7 +14,8 @@ from codefathom.model import FileFacts
 
 __all__ = [
     "replace_facts", "SymbolRow", "RefRow", "ImportRow", "Binding", "BOUND_LABELS", "symbol_names_of",
-    "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "SymbolInfo", "RefInfo",
+    "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "PreparedFacts", "prepare_facts",
+    "drop_local_reads", "SymbolInfo", "RefInfo",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "references_to", "references_from", "unbound_count",
     "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "file_id_of", "paths_of",
     "DEP_TYPE_OF_REF", "decorated_symbols", "rank_inputs", "save_ranks",
@@ -68,30 +69,61 @@ class Binding:
     candidates: int = 0
 
 
-def replace_facts(conn: sqlite3.Connection, file_id: int, facts: FileFacts) -> None:
+@dataclass(frozen=True, slots=True)
+class PreparedFacts:
+    """A file's graph facts as rows ready to insert (columns after file_id, in table order).
+    Plain tuples: they cross from a parse worker to the writer far faster than dataclasses."""
+
+    symbols: tuple[tuple[object, ...], ...] = ()
+    refs: tuple[tuple[object, ...], ...] = ()
+    imports: tuple[tuple[object, ...], ...] = ()
+    hints: tuple[tuple[object, ...], ...] = ()
+
+    @property
+    def symbol_names(self) -> set[str]:
+        return {str(row[1]) for row in self.symbols}
+
+
+def prepare_facts(facts: FileFacts) -> PreparedFacts:
+    return PreparedFacts(
+        tuple(
+            (s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc)
+            for s in facts.symbols
+        ),
+        tuple((r.name, r.kind, r.receiver, r.line, r.column, r.scope) for r in facts.refs),
+        tuple((i.module, i.name, i.alias, i.line, i.level) for i in facts.imports),
+        tuple((h.scope, h.variable, h.type_name, h.line, h.kind) for h in facts.hints),
+    )
+
+
+def replace_facts(conn: sqlite3.Connection, file_id: int, facts: FileFacts | PreparedFacts) -> None:
     """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target)."""
+    rows = facts if isinstance(facts, PreparedFacts) else prepare_facts(facts)
     for table in ("refs", "imports", "hints", "symbols"):
         conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
     conn.executemany(
         "INSERT INTO symbols(file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [
-            (file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc)
-            for s in facts.symbols
-        ],
+        [(file_id, *row) for row in rows.symbols],
     )
     conn.executemany(
         "INSERT INTO refs(file_id, name, kind, receiver, line, col, scope) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [(file_id, r.name, r.kind, r.receiver, r.line, r.column, r.scope) for r in facts.refs],
+        [(file_id, *row) for row in rows.refs],
     )
     conn.executemany(
         "INSERT INTO imports(file_id, module, name, alias, line, level) VALUES (?, ?, ?, ?, ?, ?)",
-        [(file_id, i.module, i.name, i.alias, i.line, i.level) for i in facts.imports],
+        [(file_id, *row) for row in rows.imports],
     )
     conn.executemany(
         "INSERT INTO hints(file_id, scope, variable, type_name, line, kind) VALUES (?, ?, ?, ?, ?, ?)",
-        [(file_id, h.scope, h.variable, h.type_name, h.line, h.kind) for h in facts.hints],
+        [(file_id, *row) for row in rows.hints],
     )
+
+
+def drop_local_reads(conn: sqlite3.Connection) -> None:
+    """Reads of names no definition has are parameters and locals: they answer no graph question,
+    and are a third of all references, so they are not kept."""
+    conn.execute("DELETE FROM refs WHERE kind = 'read' AND label = 'local'")
 
 
 def symbol_names_of(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[str]:
@@ -147,6 +179,34 @@ class GraphLookup:
         self._bases: dict[int, list[tuple[str, str]]] = {}
         self._paths: dict[int, str] | None = None
         self._languages: dict[int, str] | None = None
+        self._complete = False  # every symbol, import and hint is in the caches (see preload)
+
+    def preload(self) -> None:
+        """Read every symbol, import and hint at once: for binding a whole project, one pass over
+        each table beats a query per name. Lookups then never query for symbols again."""
+        for row in self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s"):
+            symbol = SymbolRow(*row)
+            self._by_name.setdefault(symbol.name, []).append(symbol)
+            self._by_qualified.setdefault(symbol.qualified_name, []).append(symbol)
+            if symbol.parent is not None:
+                self._members.setdefault((symbol.parent, symbol.name), []).append(symbol)
+            if symbol.kind == "module":
+                self._modules.setdefault(symbol.file_id, symbol)
+        for row in self.conn.execute("SELECT id, file_id, module, name, alias, level FROM imports"):
+            self._imports.setdefault(row[1], []).append(ImportRow(*row))
+        for row in self.conn.execute("SELECT file_id, scope, variable, type_name, kind FROM hints"):
+            self._hints.setdefault(row[0], []).append((row[1], row[2], row[3], row[4]))
+        for file_id in self._file_ids():
+            self._modules.setdefault(file_id, None)
+            self._imports.setdefault(file_id, [])
+            self._hints.setdefault(file_id, [])
+        self._complete = True
+
+    def _file_ids(self) -> list[int]:
+        if self._paths is None:
+            self._load_files()
+        assert self._paths is not None
+        return list(self._paths)
 
     def _symbols(self, where: str, params: tuple[object, ...]) -> list[SymbolRow]:
         rows = self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE {where}", params)
@@ -154,19 +214,25 @@ class GraphLookup:
 
     def by_name(self, name: str) -> list[SymbolRow]:
         if name not in self._by_name:
-            self._by_name[name] = self._symbols("s.name = ?", (name,))
+            self._by_name[name] = [] if self._complete else self._symbols("s.name = ?", (name,))
         return self._by_name[name]
 
     def by_qualified(self, qualified: str) -> list[SymbolRow]:
         if qualified not in self._by_qualified:
-            self._by_qualified[qualified] = self._symbols("s.qualified_name = ?", (qualified,))
+            self._by_qualified[qualified] = (
+                [] if self._complete else self._symbols("s.qualified_name = ?", (qualified,))
+            )
         return self._by_qualified[qualified]
 
     def members(self, parent: str, name: str) -> list[SymbolRow]:
         key = (parent, name)
         if key not in self._members:
-            self._members[key] = [s for s in self.by_name(name) if s.parent == parent]
+            self._members[key] = [] if self._complete else [s for s in self.by_name(name) if s.parent == parent]
         return self._members[key]
+
+    def symbol(self, symbol_id: int) -> SymbolRow | None:
+        found = self._symbols("s.id = ?", (symbol_id,))
+        return found[0] if found else None
 
     def module_of(self, file_id: int) -> SymbolRow | None:
         if file_id not in self._modules:
@@ -192,7 +258,7 @@ class GraphLookup:
         """(scope, variable, type_name, kind) of the file's type evidence."""
         if file_id not in self._hints:
             rows = self.conn.execute("SELECT scope, variable, type_name, kind FROM hints WHERE file_id = ?", (file_id,))
-            self._hints[file_id] = [tuple(row) for row in rows]  # type: ignore[misc]
+            self._hints[file_id] = [(row[0], row[1], row[2], row[3]) for row in rows]
         return self._hints[file_id]
 
     def bases_of(self, cls: SymbolRow) -> list[tuple[str, str]]:
@@ -316,11 +382,16 @@ def references_to(conn: sqlite3.Connection, ids: Iterable[int], kinds: Iterable[
 
 
 def references_from(conn: sqlite3.Connection, symbol: SymbolInfo, kinds: Iterable[str] = ()) -> list[RefInfo]:
-    """References written inside a definition (its own scope and those nested in it)."""
+    """References written inside a definition: a function's own and its nested functions'; a
+    class's own body only (its methods are definitions of their own)."""
+    nested = "" if symbol.kind == "class" else " OR r.scope LIKE ? ESCAPE '\\'"
+    params: tuple[object, ...] = (symbol.path, symbol.qualified_name)
+    if nested:
+        params += (_like_prefix(symbol.qualified_name + "."),)
     rows = conn.execute(
         f"SELECT {_REF_COLUMNS} FROM refs r JOIN files f ON f.id = r.file_id"
-        " WHERE f.path = ? AND (r.scope = ? OR r.scope LIKE ? ESCAPE '\\') ORDER BY r.line, r.col",
-        (symbol.path, symbol.qualified_name, _like_prefix(symbol.qualified_name + ".")),
+        f" WHERE f.path = ? AND (r.scope = ?{nested}) ORDER BY r.line, r.col",
+        params,
     )
     kinds = set(kinds)
     return [ref for ref in (RefInfo(*row) for row in rows) if not kinds or ref.kind in kinds]

@@ -31,27 +31,51 @@
 (import_from_statement) @import
 
 ; Type evidence for receivers.
-(assignment left: (identifier) @variable right: (call function: [(identifier) (attribute)] @type)) @hint.assign
+(assignment left: (identifier) @variable right: (call) @type) @hint.assign
 (assignment left: (identifier) @variable type: (type) @type) @hint.annotation
+(assignment left: (identifier) @variable right: [(identifier) (attribute)] @type) @hint.alias
 (assignment
   left: (attribute object: (identifier) @object attribute: (identifier) @variable)
-  right: (call function: [(identifier) (attribute)] @type)) @hint.attribute
+  right: (call) @type) @hint.attribute
 (assignment
   left: (attribute object: (identifier) @object attribute: (identifier) @variable)
-  type: (type) @type) @hint.attribute
+  type: (type) @type) @hint.attribute_annotation
+(assignment
+  left: (attribute object: (identifier) @object attribute: (identifier) @variable)
+  right: [(identifier) (attribute)] @type) @hint.attribute_alias
 (typed_parameter (identifier) @variable type: (type) @type) @hint.parameter
 (typed_default_parameter name: (identifier) @variable type: (type) @type) @hint.parameter
 (function_definition name: (identifier) @variable return_type: (type) @type) @hint.returns
+(for_statement left: (identifier) @variable right: (_) @type) @hint.element
+(for_in_clause left: (identifier) @variable right: (_) @type) @hint.element
+(with_item value: (as_pattern . (_) @type alias: (as_pattern_target (identifier) @variable))) @hint.enter
+(except_clause (as_pattern . (_) @type alias: (as_pattern_target (identifier) @variable))) @hint.caught
 (assignment
   left: (identifier) @variable
   right: [(string) (concatenated_string) (integer) (float) (true) (false) (list) (dictionary) (set) (tuple)
           (list_comprehension) (dictionary_comprehension) (set_comprehension)] @type) @hint.literal
+(assignment
+  left: (attribute object: (identifier) @object attribute: (identifier) @variable)
+  right: [(string) (concatenated_string) (integer) (float) (true) (false) (list) (dictionary) (set) (tuple)
+          (list_comprehension) (dictionary_comprehension) (set_comprehension)] @type) @hint.attribute_literal
 
-; Functions defined inside functions: local to their scope, they shadow any global of that name.
-(function_definition body: (block (function_definition name: (identifier) @name) @definition.local))
-(function_definition
-  body: (block (decorated_definition definition: (function_definition name: (identifier) @name) @definition.local)))
+; Every name a scope binds (parameters, assignment and loop targets, `as` names, walrus), and every
+; `obj.attr = ...`: a local shadows outer names, and a binding without type evidence makes the
+; variable's type unknown.
+(parameters) @variable @binding
+(lambda_parameters) @variable @binding
+(assignment left: (_) @variable) @binding
+(augmented_assignment left: (identifier) @variable) @binding
+(for_statement left: (_) @variable) @binding
+(for_in_clause left: (_) @variable) @binding
+(as_pattern alias: (as_pattern_target) @variable) @binding
+(named_expression name: (identifier) @variable) @binding
 
-; Module constants and class fields.
-(module (expression_statement (assignment left: (identifier) @name) @definition.constant))
-(class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
+; Classes and functions defined inside functions, at any depth of blocks: local to their scope,
+; they shadow any global of that name (facts.py keeps those whose nearest definition is a function).
+(function_definition name: (identifier) @name) @definition.local
+(class_definition name: (identifier) @name) @definition.local
+
+; Module constants and class fields, also inside `if`/`try` blocks (facts.py checks the nearest
+; definition around them).
+(assignment left: (identifier) @name) @definition.constant

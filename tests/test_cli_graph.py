@@ -1,0 +1,234 @@
+"""The code graph through the `codefathom` command: symbol, refs, callers, callees, deps, impact, dead.
+
+Runs on a copy of the `shop` fixture; `graph_shop` adds a module that calls into it, so there are
+call chains two levels deep and a call `box.push()` that could mean Stack.push or Queue.push.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+from conftest import git
+
+SESSION = '''\
+    """Sessions: renewing tokens."""
+
+    from shop.users import UserService
+
+
+    def renew(db, user):
+        service = UserService(db)
+        return service.refresh_token(user)
+
+
+    def fill(box, items):
+        for item in items:
+            box.push(item)
+'''
+
+
+@pytest.fixture
+def graph_shop(shop_repo: Path) -> Path:
+    (shop_repo / "shop" / "session.py").write_text(textwrap.dedent(SESSION), encoding="utf-8")
+    return shop_repo
+
+
+@pytest.fixture
+def graph(run_cli: Callable[..., Result]) -> Callable[..., dict[str, Any]]:
+    """`codefathom VERB ARGS --json` parsed; fails the test on a non-zero exit."""
+
+    def call(*args: str) -> dict[str, Any]:
+        result = run_cli(*args, "--json")
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.stdout)
+        return data
+
+    return call
+
+
+def text(run_cli: Callable[..., Result], *args: str) -> str:
+    result = run_cli(*args)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_symbol_shows_location_signature_and_doc(shop_repo: Path, graph, run_cli) -> None:
+    data = graph("symbol", "UserService.find", "-p", str(shop_repo))
+    assert data["project_root"] == str(shop_repo.resolve())
+    assert data["symbols"] == [{
+        "path": "shop/users.py", "start_line": 11, "end_line": 13, "kind": "method", "name": "find",
+        "qualified_name": "shop.users.UserService.find", "parent": "shop.users.UserService",
+        "signature": "def find(self, user_id: int)", "doc": "Look a user up by id, or None when there is no such user.",
+    }]
+    assert "note" not in data
+    out = text(run_cli, "symbol", "UserService.find", "--path", str(shop_repo), "--no-sync")
+    assert out.splitlines()[:2] == ["shop/users.py:11-13  method  shop.users.UserService.find",
+                                    "    def find(self, user_id: int)"]
+    # --kind keeps to definitions of that kind: `push` is two methods, no class.
+    assert len(graph("symbol", "push", "-p", str(shop_repo))["symbols"]) == 2
+    assert graph("symbol", "push", "-p", str(shop_repo), "--kind", "class")["symbols"] == []
+
+
+def test_an_unknown_symbol_says_to_search_instead(shop_repo: Path, graph, run_cli) -> None:
+    data = graph("symbol", "no_such_thing", "-p", str(shop_repo))
+    assert data["symbols"] == [] and "codefathom search no_such_thing" in data["note"]
+    assert "codefathom search no_such_thing" in text(run_cli, "refs", "no_such_thing", "-p", str(shop_repo))
+
+
+def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, run_cli) -> None:
+    data = graph("refs", "load_config", "-p", str(graph_shop))
+    assert [s["qualified_name"] for s in data["symbols"]] == ["shop.config.load_config"]
+    assert data["references"] == [{
+        "path": "shop/users.py", "line": 9, "column": 22, "kind": "call", "label": "exact", "confidence": 0.95,
+        "scope": "shop.users.UserService.__init__", "receiver": "",
+    }]
+    assert data["unbound_elsewhere"] == 0 and "note" not in data
+
+    out = text(run_cli, "refs", "Stack.push", "-p", str(graph_shop))
+    assert "  tests/test_stack.py:6  high  tests.test_stack.test_push_then_pop_returns_the_item" in out
+    assert "  tests/test_stack.py:7  high  tests.test_stack.test_push_then_pop_returns_the_item" in out
+    # `box.push(item)` could mean Stack.push or Queue.push: it is counted, not bound.
+    assert "1 other reference to `push` could not be bound to one definition" in out
+
+    both = graph("refs", "push", "-p", str(graph_shop), "--kind", "call")
+    assert both["unbound_elsewhere"] == 1 and "could not be bound" in both["note"]
+    assert {r["target"] for r in both["references"]} == {"shop.stack.Stack.push"}  # several definitions: named
+    assert graph("refs", "push", "-p", str(graph_shop), "--kind", "inherit")["references"] == []
+
+
+def test_refs_of_a_language_without_references_say_so(shop_repo: Path, graph) -> None:
+    data = graph("refs", "getUserById", "-p", str(shop_repo))
+    assert data["symbols"][0]["path"] == "web/cart.ts" and data["references"] == []
+    assert "only for python" in data["note"] and "typescript" in data["note"]
+
+
+def test_callers_walk_up_two_levels(graph_shop: Path, graph, run_cli) -> None:
+    data = graph("callers", "sign_jwt", "--depth", "2", "-p", str(graph_shop))
+    assert (data["direction"], data["depth"], data["truncated"]) == ("callers", 2, False)
+    [root] = data["roots"]
+    assert (root["qualified_name"], root["label"], root["line"]) == ("shop.users.sign_jwt", "definition", 20)
+    [caller] = root["children"]
+    assert (caller["qualified_name"], caller["path"], caller["line"], caller["label"]) == (
+        "shop.users.UserService.refresh_token", "shop/users.py", 17, "exact"
+    )
+    [second] = caller["children"]
+    assert (second["qualified_name"], second["line"], second["label"]) == ("shop.session.renew", 8, "high")
+    assert "children" not in second and "seen_before" not in second
+
+    out = text(run_cli, "callers", "sign_jwt", "-d", "2", "-p", str(graph_shop))
+    assert out.splitlines() == [
+        "callers of shop.users.sign_jwt  (shop/users.py:20)",
+        "  shop/users.py:17  exact  shop.users.UserService.refresh_token",
+        "    shop/session.py:8  high  shop.session.renew",
+    ]
+    one = graph("callers", "sign_jwt", "-p", str(graph_shop))  # depth 1 by default
+    assert "children" not in one["roots"][0]["children"][0]
+
+
+def test_callers_list_each_calling_definition_once(shop_repo: Path, graph) -> None:
+    [stack_push, queue_push] = graph("callers", "push", "-d", "2", "-p", str(shop_repo))["roots"]
+    [caller] = stack_push["children"]  # two calls from one test: one caller, at its first call
+    assert (caller["qualified_name"], caller["line"]) == ("tests.test_stack.test_push_then_pop_returns_the_item", 6)
+    assert "children" not in queue_push
+
+
+def test_callees_walk_down(graph_shop: Path, graph, run_cli) -> None:
+    data = graph("callees", "renew", "--depth", "2", "-p", str(graph_shop))
+    [root] = data["roots"]
+    assert [c["qualified_name"] for c in root["children"]] == [
+        "shop.users.UserService", "shop.users.UserService.refresh_token"
+    ]
+    refresh = root["children"][1]
+    assert [c["qualified_name"] for c in refresh["children"]] == ["shop.users.sign_jwt"]
+    out = text(run_cli, "callees", "test_push_then_pop_returns_the_item", "-p", str(graph_shop))
+    assert "  shop/stack.py:10  high  shop.stack.Stack.push" in out.splitlines()
+
+
+def test_deps_is_a_tree_of_what_a_file_depends_on(graph_shop: Path, graph, run_cli) -> None:
+    data = graph("deps", "shop/session.py", "--depth", "2", "-p", str(graph_shop))
+    assert (data["paths"], data["direction"], data["files"]) == (["shop/session.py"], "dependencies", 2)
+    assert data["roots"] == [{
+        "path": "shop/session.py",
+        "children": [{
+            "path": "shop/users.py", "via": {"call": 2, "import": 1},
+            "children": [{"path": "shop/config.py", "via": {"call": 1, "import": 1}}],
+        }],
+    }]
+    imports = graph("deps", "shop/config.py", "-p", str(graph_shop), "--dep-type", "import")
+    assert imports["dep_types"] == ["import"] and imports["external"] == {"shop/config.py": ["tomllib"]}
+
+    out = text(run_cli, "deps", "shop/session.py", "-d", "2", "-p", str(graph_shop))
+    assert out.splitlines()[:3] == [
+        "shop/session.py", "  shop/users.py  call 2, import 1", "    shop/config.py  call 1, import 1"
+    ]
+
+
+def test_impact_is_what_depends_on_a_file_transitively(
+    graph_shop: Path, graph, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = graph("impact", "shop/config.py", "--depth", "3", "-p", str(graph_shop))
+    assert data["direction"] == "dependents" and "external" not in data
+    [root] = data["roots"]
+    users = root["children"][0]
+    assert users["path"] == "shop/users.py" and users["children"][0]["path"] == "shop/session.py"
+
+    # Several files share one visited set; a path relative to the working directory works too.
+    monkeypatch.chdir(graph_shop / "shop")
+    both = graph("impact", "config.py", "stack.py", "-d", "3", "-p", str(graph_shop))
+    assert both["paths"] == ["shop/config.py", "shop/stack.py"] and both["files"] == 3
+    assert [c["path"] for c in both["roots"][1]["children"]] == ["tests/test_stack.py"]
+    out = text(run_cli, "impact", "shop/config.py", "-p", str(graph_shop))
+    assert out.splitlines()[:2] == ["shop/config.py", "  shop/users.py  call 1, import 1"]
+
+
+def test_dead_lists_unused_definitions_with_confidence_and_reason(shop_repo: Path, graph, run_cli) -> None:
+    data = graph("dead", "-p", str(shop_repo))
+    unused = {d["qualified_name"]: d for d in data["unused"]}
+    push = unused["shop.stack.Queue.push"]
+    assert (push["path"], push["start_line"], push["kind"], push["confidence"]) == ("shop/stack.py", 20, "method", 0.6)
+    assert "no reference in the project binds to it" in push["reason"]
+    assert "shop.stack.Stack.push" not in unused
+    assert {d["qualified_name"] for d in data["public_api"]} >= {"shop.config.parse_args", "shop.stack.Queue"}
+    assert data["languages_checked"] == ["python"]
+    assert not any(d["path"].startswith("tests/") for d in data["unused"])
+    tests = graph("dead", "-p", str(shop_repo), "--include-tests")
+    assert "tests.test_stack.test_push_then_pop_returns_the_item" in {d["qualified_name"] for d in tests["unused"]}
+
+    out = text(run_cli, "dead", "-p", str(shop_repo))
+    assert "  shop/stack.py:20  method  shop.stack.Queue.push  0.60  no reference in the project binds" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("deps", "shop/users.py", "--dep-type", "imports"), "'imports' is not one of"),
+        (("impact", "shop/users.py", "--depth", "0"), "0 is not in the range"),
+        (("callers", "sign_jwt", "--depth", "0"), "0 is not in the range"),
+        (("deps", "/etc/hostname"), "outside the project root"),
+        (("impact", "../elsewhere.py"), "outside the project root"),
+        (("deps", "shop/missing.py"), "is not in the index"),
+        (("deps",), "Missing argument"),
+        (("refs", " "), "give a symbol name"),
+    ],
+)
+def test_usage_errors_exit_with_2(shop_repo: Path, run_cli, args: tuple[str, ...], message: str) -> None:
+    result = run_cli(*args, "-p", str(shop_repo))
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_a_directory_inside_the_project_keeps_graph_answers_to_it(shop_repo: Path, graph) -> None:
+    git(shop_repo, "init")
+    everywhere = graph("refs", "Stack.push", "-p", str(shop_repo))
+    assert {r["path"] for r in everywhere["references"]} == {"tests/test_stack.py"}
+    inside = graph("refs", "Stack.push", "-p", str(shop_repo / "shop"))
+    assert inside["references"] == []
+    assert [s["path"] for s in inside["symbols"]] == ["shop/stack.py"]
+    callers = graph("callers", "push", "-p", str(shop_repo / "shop"))
+    assert all("children" not in root for root in callers["roots"])
