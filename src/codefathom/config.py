@@ -30,6 +30,7 @@ class Settings:
     exclude: tuple[str, ...] = ()  # added to the default excludes
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     config_file: Path | None = None
+    linked: tuple[str, ...] = ()  # other projects searched together with this one (paths from its root)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -60,7 +61,8 @@ def load_settings(root: Path, index_dir: Path | None = None) -> Settings:
     max_size = table.get("max_file_size", DEFAULT_MAX_FILE_SIZE)
     if not isinstance(max_size, int) or isinstance(max_size, bool) or max_size <= 0:
         raise UsageError(f"{source}: max_file_size must be a positive integer (bytes), got {max_size!r}")
-    known = {"include", "exclude", "max_file_size"}
+    linked = _glob_list(table, "linked", source, "paths")
+    known = {"include", "exclude", "max_file_size", "linked"}
     return Settings(
         root=root,
         index_dir=(index_dir or index_dir_for(root)).expanduser().resolve(),
@@ -68,6 +70,7 @@ def load_settings(root: Path, index_dir: Path | None = None) -> Settings:
         exclude=exclude,
         max_file_size=max_size,
         config_file=source,
+        linked=linked,
         extra={k: v for k, v in table.items() if k not in known},
     )
 
@@ -96,10 +99,10 @@ def _load_toml(path: Path) -> dict[str, Any]:
         raise UsageError(f"cannot read {path}: {exc}") from exc
 
 
-def _glob_list(table: dict[str, Any], key: str, source: Path | None) -> tuple[str, ...]:
+def _glob_list(table: dict[str, Any], key: str, source: Path | None, what: str = "glob strings") -> tuple[str, ...]:
     value = table.get(key, [])
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise UsageError(f"{source}: {key} must be a list of glob strings")
+        raise UsageError(f"{source}: {key} must be a list of {what}")
     return tuple(value)

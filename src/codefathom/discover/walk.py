@@ -9,7 +9,8 @@ import os
 import shutil
 import stat
 import subprocess
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,9 +21,13 @@ from codefathom.discover.filters import excluded_dir, excluded_name
 from codefathom.globs import compile_globs
 from codefathom.model import SkippedFile, SourceFile
 
-__all__ = ["Discovery", "discover", "Listing", "list_files", "Entry"]
+__all__ = ["Discovery", "discover", "Listing", "list_files", "Entry", "Signature", "signature", "control_files"]
 
 GIT_TIMEOUT_S = 60
+# A directory changed this close to (or after) the start of a listing may have changed while it
+# was listed: its time is recorded as unknown, so the next sweep lists again. File system clocks
+# are coarse (a jiffy or so behind the wall clock), hence the margin.
+RECENT_MARGIN_NS = 20_000_000
 
 
 @dataclass
@@ -57,22 +62,50 @@ class Listing:
     entries: list[Entry] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     method: str = "walk"  # "git" or "walk"
+    # With `track=True`: what the list depends on, so a later sweep can tell it is still right
+    # without listing again. Every directory an indexable file could appear in, with its mtime
+    # (-1: changed during the listing); the files that decide what git lists (its index, exclude
+    # files) with their signatures; the files left out for their size or an unreadable stat, which
+    # a change of stat could bring back. None when the list cannot be vouched for this way.
+    dirs: list[tuple[str, int]] | None = None
+    control: list[tuple[str, Signature | None]] = field(default_factory=list)
+    recheck: list[tuple[str, Signature | None]] = field(default_factory=list)
 
     def source_file(self, entry: Entry) -> SourceFile:
         path, size, mtime_ns = entry
         return SourceFile(path=path, abs_path=self.root / path, size=size, mtime_ns=mtime_ns)
 
 
-def list_files(settings: Settings) -> Listing:
-    """`discover` without the SourceFiles: every indexable file's path, size and mtime."""
+# What a sweep compares to tell whether a file or directory changed: (mtime_ns, size, inode).
+Signature = tuple[int, int, int]
+
+
+def signature(path: str) -> Signature | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size, info.st_ino)
+
+
+def list_files(settings: Settings, *, track: bool = False) -> Listing:
+    """`discover` without the SourceFiles: every indexable file's path, size and mtime.
+
+    With `track`, also what the list depends on (`Listing.dirs`, `control`, `recheck`).
+    """
     root = settings.root
     include = compile_globs(settings.include, "include glob in the config")
     exclude = compile_globs(settings.exclude, "exclude glob in the config")
     result = Listing(root)
+    started_ns = time.time_ns()
+    if track:
+        # Before the listing: a change made while it runs then shows as a changed signature.
+        result.control = [(path, signature(path)) for path in control_files(root)]
     listed = _git_paths(root)
+    walked: list[str] | None = [] if track and listed is None else None
     if listed is not None:
         result.method = "git"
-    candidates = listed if listed is not None else _walk_paths(root, result.skipped)
+    candidates = listed if listed is not None else _walk_paths(root, result.skipped, walked)
     real_root = root.resolve()
     root_prefix = os.path.join(str(root), "")
     dir_excluded: dict[str, bool] = {"": False}  # per directory, so each is judged once
@@ -92,10 +125,134 @@ def list_files(settings: Settings) -> Listing:
         if reason:
             result.skipped.append(SkippedFile(rel, reason))
             continue
+        skipped_before = len(result.skipped)
         info = _stat_file(root_prefix, real_root, rel, settings.max_file_size, result.skipped)
         if info is not None:
             entries.append((rel, info.st_size, info.st_mtime_ns))
+        elif track and len(result.skipped) > skipped_before:
+            result.recheck.append((rel, signature(root_prefix + rel)))
+    if track:
+        if walked is not None:
+            folders: Iterable[str] = walked
+        else:
+            folders = (folder for folder, excluded in dir_excluded.items() if not excluded)
+        result.dirs = _directory_state(root, folders, result.method == "git", started_ns)
+        if result.method == "git" and not result.control:
+            result.dirs = None  # git's own state cannot be watched: list every time
     return result
+
+
+def control_files(root: Path) -> list[str]:
+    """The files outside the tree whose change can change what git lists: its index, the
+    repository's exclude file and config, the user's global ignore file and config."""
+    dotgit = root / ".git"
+    gitdir: Path | None = None
+    if dotgit.is_dir():
+        gitdir = dotgit
+    elif dotgit.is_file():  # a linked work tree or a submodule: "gitdir: <path>"
+        try:
+            line = dotgit.read_text("utf-8", errors="replace").strip()
+        except OSError:
+            line = ""
+        if line.startswith("gitdir:"):
+            gitdir = (root / line[len("gitdir:") :].strip()).resolve()
+    if gitdir is None or not gitdir.is_dir():
+        return []
+    common = gitdir
+    try:
+        common = (gitdir / (gitdir / "commondir").read_text("utf-8").strip()).resolve()
+    except OSError:
+        pass
+    home = Path(os.environ.get("HOME") or "~").expanduser()
+    xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
+    paths = [gitdir / "index", common / "info" / "exclude", common / "config", xdg / "git" / "ignore",
+             xdg / "git" / "config", home / ".gitconfig"]
+    return [str(path) for path in paths]
+
+
+def _directory_state(
+    root: Path, folders: Iterable[str], git: bool, started_ns: int
+) -> list[tuple[str, int]] | None:
+    """Every directory a new indexable file could appear in, with its mtime.
+
+    Adding, removing or renaming an entry changes the mtime of the directory holding it, so
+    these mtimes unchanged mean the list of files is unchanged. The directories are those of the
+    listed files and their ancestors, plus, with git, the others found beside them (empty, or
+    holding only ignored files) that git does not ignore, with everything under them. A directory's link
+    count (2 + its subdirectories, on the usual Linux and BSD file systems) tells which
+    directories hold more subdirectories than the listing shows, so only those are read.
+    """
+    prefix = os.path.join(str(root), "")
+    tracked: set[str] = {""}
+    for folder in folders:
+        while folder not in tracked:
+            tracked.add(folder)
+            folder = folder.rpartition("/")[0]
+    subdirs: dict[str, int] = {}
+    for folder in tracked:
+        if folder:
+            parent = folder.rpartition("/")[0]
+            subdirs[parent] = subdirs.get(parent, 0) + 1
+    state: dict[str, int] = {}
+    extra: list[str] = []
+    for folder in tracked:
+        try:
+            info = os.stat(prefix + folder)
+        except OSError:
+            return None  # vanished while listing: list again next time
+        state[folder] = info.st_mtime_ns
+        # Without git the walk saw every directory that is not ignored; with git, look for more.
+        if git and (info.st_nlink == 1 or info.st_nlink - 2 > subdirs.get(folder, 0)):
+            extra.extend(_unlisted_subdirs(prefix, folder, tracked))
+    if extra:
+        extra = _not_ignored(root, extra)
+    for top in extra:
+        for dirpath, dirnames, _ in os.walk(prefix + top, followlinks=False):
+            rel = dirpath[len(prefix) :].replace(os.sep, "/")
+            try:
+                state[rel] = os.stat(dirpath).st_mtime_ns
+            except OSError:
+                return None
+            dirnames[:] = [d for d in dirnames if not excluded_dir(d) and not _other_tree(os.path.join(dirpath, d))]
+    recent = started_ns - RECENT_MARGIN_NS
+    return sorted((folder, -1 if mtime >= recent else mtime) for folder, mtime in state.items())
+
+
+def _unlisted_subdirs(prefix: str, folder: str, tracked: set[str]) -> list[str]:
+    found = []
+    try:
+        with os.scandir(prefix + folder) as entries:
+            for entry in entries:
+                if not entry.is_dir(follow_symlinks=False) or excluded_dir(entry.name):
+                    continue
+                rel = f"{folder}/{entry.name}" if folder else entry.name
+                if rel not in tracked and not _other_tree(entry.path):
+                    found.append(rel)
+    except OSError:
+        pass
+    return found
+
+
+def _other_tree(path: str) -> bool:
+    """A nested repository or a virtualenv: nothing in it is listed."""
+    return os.path.lexists(os.path.join(path, ".git")) or os.path.exists(os.path.join(path, "pyvenv.cfg"))
+
+
+def _not_ignored(root: Path, folders: list[str]) -> list[str]:
+    git = shutil.which("git")
+    if git is None:
+        return folders
+    try:
+        done = subprocess.run(
+            [git, "-C", str(root), "check-ignore", "-z", "--stdin"], input="\0".join(folders).encode(),
+            capture_output=True, timeout=GIT_TIMEOUT_S,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return folders
+    if done.returncode not in (0, 1):
+        return folders
+    ignored = set(done.stdout.decode("utf-8", errors="surrogateescape").split("\0"))
+    return [folder for folder in folders if folder not in ignored]
 
 
 def _stat_file(
@@ -144,8 +301,10 @@ def _git_paths(root: Path) -> list[str] | None:
     return [p for p in raw.split("\0") if p]
 
 
-def _walk_paths(root: Path, skipped: list[SkippedFile]) -> Iterator[str]:
-    """Walk without git, honouring every `.gitignore` on the way down; never follows dir links."""
+def _walk_paths(root: Path, skipped: list[SkippedFile], visited: list[str] | None = None) -> Iterator[str]:
+    """Walk without git, honouring every `.gitignore` on the way down; never follows dir links.
+
+    The directories walked are added to `visited` when given."""
     ignores: list[tuple[str, pathspec.GitIgnoreSpec]] = []
 
     def on_error(exc: OSError) -> None:
@@ -156,6 +315,8 @@ def _walk_paths(root: Path, skipped: list[SkippedFile]) -> Iterator[str]:
         rel_dir = Path(dirpath).relative_to(root).as_posix()
         rel_dir = "" if rel_dir == "." else rel_dir
         ignores = [(base, spec) for base, spec in ignores if _is_within(rel_dir, base)]
+        if visited is not None:
+            visited.append(rel_dir)
         spec = _read_gitignore(Path(dirpath) / ".gitignore")
         if spec is not None:
             ignores.append((rel_dir, spec))

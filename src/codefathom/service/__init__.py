@@ -11,19 +11,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codefathom.config import Settings, default_home, load_settings
-from codefathom.errors import NotIndexed
+from codefathom.errors import IndexUnusable, NotIndexed
 from codefathom.model import UNIT_KINDS, Hit
-from codefathom.search import DEFAULT_RANKING, MAX_LIMIT, RankingConfig, SearchRequest, search, validate_request
+from codefathom.search import (
+    DEFAULT_RANKING,
+    MAX_LIMIT,
+    RankingConfig,
+    SearchOutcome,
+    SearchRequest,
+    search,
+    validate_request,
+)
 from codefathom.service.fingerprint import index_fingerprint
+from codefathom.service.freshness import Freshness, WatchState, remove_index_files
 from codefathom.service.graph import GraphVerbs
-from codefathom.service.indexer import Progress, SyncReport, sync
+from codefathom.service.indexer import Progress, SyncReport
 from codefathom.service.languages import resolve_languages
 from codefathom.service.project import Project, resolve_project
 from codefathom.store import Store
 
 __all__ = [
     "Codefathom", "SearchResponse", "IndexStatus", "IndexInfo", "SyncReport", "list_indexes", "MAX_LIMIT",
-    "UNIT_KINDS",
+    "UNIT_KINDS", "WatchState",
 ]
 
 
@@ -34,6 +43,9 @@ class SearchResponse:
     results: list[Hit]
     notices: list[str] = field(default_factory=list)
     debug: dict[str, object] | None = None
+    partial: bool = False  # the index is still being built: results come from part of the project
+    indexing: dict[str, object] | None = None  # that indexing's progress
+    result_indexes: list[str] | None = None  # per result, the project root of its index (several searched)
 
 
 @dataclass
@@ -48,6 +60,9 @@ class IndexStatus:
     problems: list[dict[str, str]] = field(default_factory=list)
     last_sync: float | None = None
     index_bytes: int = 0
+    complete: bool = False  # a first index ran to its end
+    indexing: dict[str, object] | None = None  # progress of the indexing running now
+    watch: dict[str, object] | None = None  # the server's file watcher on this project
 
 
 @dataclass
@@ -60,8 +75,9 @@ class IndexInfo:
     index_bytes: int
 
 
-class Codefathom(GraphVerbs):
-    """One project's index and every question asked of it (graph verbs: service/graph.py)."""
+class Codefathom(GraphVerbs, Freshness):
+    """One project's index and every question asked of it (graph verbs: service/graph.py;
+    syncing before an answer: service/freshness.py)."""
 
     def __init__(self, path: str | Path | None = None, index_dir: str | Path | None = None) -> None:
         self.project: Project = resolve_project(path)
@@ -74,6 +90,11 @@ class Codefathom(GraphVerbs):
     @property
     def root(self) -> Path:
         return self.project.root
+
+    @property
+    def within(self) -> str:
+        """The directory inside the project that answers keep to ("" for all of it)."""
+        return self.project.within
 
     @property
     def indexed(self) -> bool:
@@ -92,11 +113,12 @@ class Codefathom(GraphVerbs):
         self.close()
 
     def index(self, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
-        """Index the project, or bring its index up to date (only changed files are parsed)."""
+        """Index the project, or bring its index up to date (only changed files are parsed).
+
+        Waits for another process indexing the same project, then does what is left."""
         with self._lock:
-            store = self._open(create=True)
-            report = sync(store, self.settings, progress, full=full)
-            store.set_meta("root", str(self.root))
+            report = self._locked_sync(progress, full=full)
+            assert report is not None  # waited as long as it took
             return report
 
     def search(
@@ -126,28 +148,31 @@ class Codefathom(GraphVerbs):
         notices: list[str] = []
         started = time.perf_counter()
         with self._lock:
-            if not self.indexed:
-                report = self.index()
-                notices.append(f"indexed the project first: {report.discovered} files in {report.seconds:.1f}s")
-            elif fresh:
-                report = self.index()
-                if report.changed:
-                    notices.append(
-                        f"re-indexed {report.added + report.updated} changed and {report.removed} removed files"
-                    )
+            how, progress = self._refresh(fresh, notices)
             sync_ms = (time.perf_counter() - started) * 1000
-            outcome = search(self._open(create=False), request)
+            try:
+                outcome = self._checked(lambda: search(self._open(create=False), request), fresh, notices, how)
+            except (IndexUnusable, NotIndexed):
+                if how != "partial":
+                    raise
+                outcome = SearchOutcome([])  # the background index has not written anything yet
         debug = None
         if include_debug:
             debug = dict(outcome.debug)
             timings = dict(debug.get("timings", {}))  # type: ignore[call-overload]
             timings["sync_ms"] = round(sync_ms, 2)
             debug["timings"] = timings
-        return SearchResponse(str(self.root), self.project.within, outcome.hits, notices, debug)
+            debug["freshness"] = how  # indexed, synced, watcher (sweep skipped), as is, busy, partial
+        return SearchResponse(
+            str(self.root), self.project.within, outcome.hits, notices, debug, partial=how == "partial",
+            indexing=progress,
+        )
 
     def status(self) -> IndexStatus:
         """What the index holds: files, units, languages, parse health, last sync."""
         status = IndexStatus(str(self.root), str(self.settings.db_path), self.indexed)
+        extra = self._status_extra()
+        status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
         if not self.indexed:
             return status
         with self._lock:
@@ -158,6 +183,7 @@ class Codefathom(GraphVerbs):
             status.languages, status.parse_health = counts.by_language, counts.by_status
             status.problems = [{"path": p, "status": s, "error": e} for p, s, e in counts.problems]
             status.last_sync = float(last) if last else None
+            status.complete = bool(last)
             status.index_bytes = store.size_bytes()
         return status
 
@@ -166,12 +192,12 @@ class Codefathom(GraphVerbs):
         with self._lock:
             self.close()
             existed = self.indexed
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{self.settings.db_path}{suffix}").unlink(missing_ok=True)
+            lock = self._writer()
+            lock.acquire(timeout=10)  # an indexer at work: let it finish a batch, but do not wait forever
             try:
-                self.settings.index_dir.rmdir()
-            except OSError:
-                pass
+                remove_index_files(self.settings.index_dir)
+            finally:
+                lock.release()
             return existed
 
     def _graph_store(self, fresh: bool) -> Store:

@@ -15,16 +15,17 @@ from pathlib import Path
 
 from codefathom.config import Settings
 from codefathom.discover import read_source
-from codefathom.graph import rebind
-from codefathom.discover.walk import Entry, list_files
-from codefathom.model import FileFacts, FileState, SkippedFile, SourceFile
+from codefathom.graph import rebind, rerank
+from codefathom.model import FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
+from codefathom.service.sweep import after_sync, before_writes, plan_sync
 from codefathom.service.workers import ordered_map, worker_count
-from codefathom.store import FileRecord, PreparedUnits, Store
+from codefathom.store import FileRecord, PreparedFacts, PreparedUnits, Store, prepare_facts
 from codefathom.store.writes import prepare_units
 
 __all__ = ["SyncReport", "sync", "Progress"]
 
+RERANK_MIN_FILES = 50  # changed files that make PageRank worth recomputing (or 5% of the project)
 BATCH_FILES = 200  # files per transaction: a killed run loses at most this many files' work
 # Fewer changed files than this are parsed here: starting worker processes costs ~0.2 s.
 PARALLEL_MIN_FILES = 256
@@ -48,6 +49,7 @@ class SyncReport:
     parse_problems: list[tuple[str, str, str]] = field(default_factory=list)  # (path, status, error)
     seconds: float = 0.0
     method: str = ""
+    notices: list[str] = field(default_factory=list)  # for the user: an index rebuilt, a wait
 
     @property
     def changed(self) -> int:
@@ -57,15 +59,14 @@ class SyncReport:
 def sync(store: Store, settings: Settings, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
     started = time.perf_counter()
     report = SyncReport()
-    found = list_files(settings)  # no SourceFile (nor Path) for the many files that did not change
-    report.method = found.method
-    report.discovered = len(found.entries)
-    report.skipped.extend(found.skipped)
-    known = store.file_states()
-    present = {path for path, _, _ in found.entries}
-    gone = [path for path in known if path not in present]
-    todo = [found.source_file(e) for e in found.entries if full or _stat_changed(known.get(e[0]), e)]
-    report.unchanged = len(found.entries) - len(todo)
+    # A sweep by stat when the last listing still holds, else a listing (see `sweep`).
+    plan = plan_sync(store, settings, full=full)
+    report.method, report.discovered, report.unchanged = plan.method, plan.discovered, plan.unchanged
+    report.skipped.extend(plan.skipped)
+    known, todo, gone = plan.known, plan.todo, plan.gone
+    before_writes(store, plan)
+    if progress is not None and todo:
+        progress(0, len(todo), "")
     changed_ids: set[int] = set()
     changed_names: set[str] = set()  # names defined before or after the change: their refs may rebind
     if gone:
@@ -86,10 +87,10 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 for file, outcome in zip(batch, work, strict=True):
                     file_id = _write(store, file, outcome, known.get(file.path), ids.get(file.path), report)
                     if file_id is not None:
-                        facts = outcome.facts or FileFacts()  # a file now skipped defines nothing
+                        facts = outcome.facts or PreparedFacts()  # a file now skipped defines nothing
                         store.replace_facts(file_id, facts)
                         changed_ids.add(file_id)
-                        changed_names.update(s.name for s in facts.symbols)
+                        changed_names.update(facts.symbol_names)
             if progress is not None:
                 progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
     finally:
@@ -98,16 +99,17 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
         with store.transaction():
             # A first index binds everything at once; later syncs only what the change touched.
             everything = report.unchanged == 0 and not known
-            report.refs_bound = rebind(store.graph_lookup(), None if everything else changed_ids, changed_names)
+            lookup = store.graph_lookup()
+            report.refs_bound = rebind(lookup, None if everything else changed_ids, changed_names)
+            # Ranks move little with a few edits: recompute them when much of the project changed.
+            if everything or len(changed_ids) + report.removed >= max(RERANK_MIN_FILES, report.discovered // 20):
+                rerank(lookup)
     if report.changed or report.touched:
         store.set_meta("last_change", str(time.time()))
+    after_sync(store, settings, plan)
     store.set_meta("last_sync", str(time.time()))
     report.seconds = time.perf_counter() - started
     return report
-
-
-def _stat_changed(state: FileState | None, entry: Entry) -> bool:
-    return state is None or state.mtime_ns != entry[2] or state.size != entry[1]
 
 
 @dataclass(slots=True)
@@ -115,7 +117,7 @@ class _Outcome:
     record: FileRecord | None = None
     units: PreparedUnits | None = None
     same_bytes: bool = False
-    facts: FileFacts | None = None
+    facts: PreparedFacts | None = None
 
 
 # What a parse worker needs to know of a file: path, absolute path, mtime_ns, size, the content
@@ -147,7 +149,7 @@ def _prepare(job: _Job) -> _Outcome:
     if source.replaced_bytes:
         error = "; ".join(filter(None, [error, "not valid UTF-8: undecodable bytes were replaced"]))
     record = FileRecord(path, digest, mtime_ns, size, parsed.language, parsed.status, error)
-    return _Outcome(record, prepare_units(path, parsed.units), facts=parsed.facts)
+    return _Outcome(record, prepare_units(path, parsed.units), facts=prepare_facts(parsed.facts))
 
 
 def _write(

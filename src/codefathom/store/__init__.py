@@ -15,12 +15,15 @@ from types import EllipsisType
 
 from codefathom.model import FileFacts, FileState, StoredUnit, Unit
 from codefathom.store import graph, reads, writes
-from codefathom.store.graph import GraphLookup
+from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
 from codefathom.store.db import SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.reads import IndexCounts, Scope
 from codefathom.store.writes import FileRecord, PreparedUnits
 
-__all__ = ["Store", "Scope", "FileRecord", "PreparedUnits", "IndexCounts", "SCHEMA_VERSION", "fingerprint_of"]
+__all__ = [
+    "Store", "Scope", "FileRecord", "PreparedUnits", "PreparedFacts", "prepare_facts", "IndexCounts",
+    "SCHEMA_VERSION", "fingerprint_of",
+]
 
 
 T = TypeVar("T")
@@ -73,7 +76,7 @@ class Store:
         with self._lock:
             return writes.file_ids(self._conn, paths)
 
-    def replace_facts(self, file_id: int, facts: FileFacts) -> None:
+    def replace_facts(self, file_id: int, facts: FileFacts | PreparedFacts) -> None:
         graph.replace_facts(self._conn, file_id, facts)
 
     def symbol_names_of(self, file_ids: Iterable[int]) -> set[str]:
@@ -100,9 +103,14 @@ class Store:
             row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def file_states(self) -> dict[str, FileState]:
+    def file_states(self, paths: Iterable[str] | None = None) -> dict[str, FileState]:
         with self._lock:
-            return reads.file_states(self._conn)
+            return reads.file_states(self._conn, paths)
+
+    def file_stats(self) -> list[tuple[str, int, int]]:
+        """(path, size, mtime_ns) of every file, as last seen on disk."""
+        with self._lock:
+            return reads.file_stats(self._conn)
 
     def file_paths(self) -> list[tuple[int, str]]:
         with self._lock:

@@ -14,7 +14,7 @@ from codefathom.model import FileState, StoredUnit, Unit
 
 __all__ = [
     "Scope", "file_states", "file_paths", "fts_candidates", "name_candidates", "units_by_id", "IndexCounts",
-    "counts",
+    "counts", "file_stats",
 ]
 
 _UNIT_COLUMNS = (
@@ -46,9 +46,19 @@ class Scope:
         return (" AND " + " AND ".join(clauses) if clauses else ""), params
 
 
-def file_states(conn: sqlite3.Connection) -> dict[str, FileState]:
-    rows = conn.execute("SELECT id, path, content_hash, mtime_ns, size, language, status FROM files")
+def file_states(conn: sqlite3.Connection, paths: Iterable[str] | None = None) -> dict[str, FileState]:
+    """The state of every file, or of those of `paths` the index has."""
+    sql = "SELECT id, path, content_hash, mtime_ns, size, language, status FROM files"
+    if paths is None:
+        rows = conn.execute(sql)
+    else:
+        rows = conn.execute(sql + " WHERE path IN (SELECT value FROM json_each(?))", (json.dumps(list(paths)),))
     return {row[1]: FileState(*row) for row in rows}
+
+
+def file_stats(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
+    """(path, size, mtime_ns) of every file: what a sweep compares with the disk."""
+    return conn.execute("SELECT path, size, mtime_ns FROM files").fetchall()
 
 
 def fts_candidates(

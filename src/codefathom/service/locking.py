@@ -1,0 +1,108 @@
+"""One writer per index across processes: an advisory lock on `index.lock` beside `index.db`.
+
+SQLite already serialises writes, but a sync is many transactions, and creating or rebuilding
+the database file is not one at all; two processes syncing one project at once would duplicate
+the work and could trip over each other's schema creation. So a sync holds this lock from
+opening the index to its last write; a second process waits for it, then finds little or nothing
+left to do. Readers never take it: in WAL mode they read the last committed state meanwhile.
+
+The lock is `flock(2)`: the kernel drops it when its holder dies, however it dies. Where there
+is no `fcntl` (Windows) it is a no-op.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from types import TracebackType
+
+from codefathom.errors import IndexUnusable
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["IndexLock", "LOCK_NAME"]
+
+LOCK_NAME = "index.lock"
+_POLL_S = 0.05
+
+
+class IndexLock:
+    """The write lock of the index in `index_dir`; re-entrant within one holder."""
+
+    def __init__(self, index_dir: Path) -> None:
+        self.path = index_dir / LOCK_NAME
+        self._fd: int | None = None
+        self._depth = 0
+
+    def acquire(self, timeout: float | None = None) -> bool:
+        """Take the lock, waiting at most `timeout` seconds (None: as long as it takes)."""
+        if self._fd is not None:
+            self._depth += 1
+            return True
+        if fcntl is None:
+            self._fd, self._depth = -1, 1
+            return True
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise IndexUnusable(f"cannot create the index in {self.path.parent}: {exc.strerror or exc}") from exc
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | (fcntl.LOCK_NB if deadline is not None else 0))
+                    break
+                except BlockingIOError:
+                    if deadline is None or time.monotonic() >= deadline:
+                        os.close(fd)
+                        return False
+                    time.sleep(_POLL_S)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd, self._depth = fd, 1
+        return True
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        self._depth -= 1
+        if self._depth > 0:
+            return
+        fd, self._fd = self._fd, None
+        if fd >= 0:
+            os.close(fd)  # closing the descriptor releases the flock
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def busy(self) -> bool:
+        """Whether another holder (another process, or another IndexLock here) has the lock now."""
+        if self._fd is not None or fcntl is None:
+            return False
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_CLOEXEC)
+        except OSError:
+            return False  # no lock file: nobody ever synced here
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+
+    def __enter__(self) -> IndexLock:
+        self.acquire()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.release()

@@ -1,0 +1,267 @@
+"""Always fresh, never broken: re-sync before every answer, first contact, concurrency, damaged
+indexes, several indexes at once, and replies that never cite what is gone."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import git
+
+from codefathom.service import Codefathom, WatchState
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def index_json(run_cli: Any, repo: Path, *args: str) -> dict[str, Any]:
+    result = run_cli("index", str(repo), "--json", *args)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "codefathom", *args], capture_output=True, text=True, timeout=120,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def settle(root: Path) -> None:
+    """Date every directory a second back, as in a tree nobody is changing right now (a directory
+    changed during a listing is listed again next time, to be safe)."""
+    past = time.time() - 1
+    for folder, _, _ in os.walk(root):
+        os.utime(folder, (past, past))
+
+
+def the_db(home: Path) -> Path:
+    (db,) = home.glob("*/index.db")
+    return db
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(root, {
+        ".gitignore": "logs/\n*.tmp\n",
+        "src/app.py": "def start_app():\n    return 1\n",
+        "src/util.py": "def helper():\n    return 2\n",
+    })
+    (root / "empty" / "nested").mkdir(parents=True)
+    git(root, "init")
+    git(root, "add", "-A")
+    git(root, "commit", "-m", "init")
+    return root
+
+
+def test_a_sweep_vouches_for_the_listing_and_every_change_is_seen(repo: Path, run_cli: Any, search_json: Any) -> None:
+    settle(repo)
+    first = index_json(run_cli, repo)
+    assert (first["discovery"], first["added"]) == ("git", 3)
+    assert index_json(run_cli, repo)["discovery"] == "sweep"  # nothing changed: no listing
+
+    (repo / "src" / "app.py").write_text("def start_app():\n    return 1\n\n\ndef stop_app():\n    return 0\n")
+    edited = index_json(run_cli, repo)
+    assert (edited["discovery"], edited["updated"]) == ("sweep", 1)
+
+    write(repo, {"empty/nested/deep.py": "def deep_function():\n    pass\n"})  # in a directory that held nothing
+    assert search_json("deep_function", "-p", str(repo))["results"][0]["path"] == "empty/nested/deep.py"
+    write(repo, {"logs/ignored.py": "def not_listed():\n    pass\n", "src/x.tmp": "ignored too\n"})
+    assert index_json(run_cli, repo)["added"] == 0
+    (repo / ".gitignore").write_text("*.tmp\n")  # logs/ is no longer ignored
+    assert index_json(run_cli, repo)["added"] == 1
+    git(repo, "add", "-f", "src/x.tmp")  # git's index decides too
+    assert index_json(run_cli, repo)["added"] == 1
+    (repo / "src" / "util.py").unlink()
+    assert index_json(run_cli, repo)["removed"] == 1
+    settle(repo)
+    index_json(run_cli, repo)
+    assert index_json(run_cli, repo)["discovery"] == "sweep"
+    status = json.loads(run_cli("status", str(repo), "--json").stdout)
+    assert status["files"] == 5 and status["complete"] is True
+
+
+def test_a_branch_switch_of_hundreds_of_files_is_seen_by_the_next_search(tmp_path: Path, search_json: Any) -> None:
+    repo = tmp_path / "branches"
+    write(repo, {f"pkg/mod{i}.py": f"def main_only_{i}():\n    return {i}\n" for i in range(220)})
+    write(repo, {"README.md": "# Project\n"})
+    git(repo, "init")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-m", "main")
+    git(repo, "checkout", "-b", "feature")
+    for i in range(220):
+        (repo / "pkg" / f"mod{i}.py").write_text(f"def feature_only_{i}():\n    return {i}\n")
+    write(repo, {f"extra/new{i}.py": f"def added_on_feature_{i}():\n    pass\n" for i in range(30)})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-m", "feature")
+    git(repo, "checkout", "main")
+    assert search_json("main_only_7", "-p", str(repo))["results"][0]["path"] == "pkg/mod7.py"
+
+    git(repo, "checkout", "feature")
+    reply = search_json("feature_only_219", "-p", str(repo))
+    assert reply["results"][0]["path"] == "pkg/mod219.py"
+    assert any("re-indexed 250 changed" in notice for notice in reply["notices"])
+    assert search_json("added_on_feature_29", "-p", str(repo))["results"][0]["path"] == "extra/new29.py"
+    assert all(r["name"] != "main_only_7" for r in search_json("main_only_7", "-p", str(repo))["results"])
+
+    git(repo, "checkout", "main")
+    back = search_json("added_on_feature_29", "-p", str(repo))
+    assert all(not r["path"].startswith("extra/") for r in back["results"])
+    assert any("30 removed" in notice for notice in back["notices"])
+
+
+def test_two_indexers_at_once_do_the_work_once_and_leave_a_consistent_index(tmp_path: Path) -> None:
+    repo = tmp_path / "busy"
+    write(repo, {f"p{i % 8}/m{i}.py": f"def f_{i}(x):\n    return x + {i}\n" for i in range(400)})
+    command = [sys.executable, "-m", "codefathom", "index", str(repo), "--json", "--quiet"]
+    first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    replies = []
+    for process in (first, second):
+        out, err = process.communicate(timeout=120)
+        assert process.returncode == 0, err
+        replies.append(json.loads(out))
+    assert [r["files"] for r in replies] == [400, 400]
+    assert sorted(r["added"] for r in replies) == [0, 400]  # the second waited, then found nothing to do
+    db = the_db(Path(os.environ["CODEFATHOM_HOME"]))
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT count(*) FROM files").fetchone()[0] == 400
+        assert conn.execute("SELECT count(*) FROM units WHERE file_id NOT IN (SELECT id FROM files)").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign"])
+def test_a_damaged_or_foreign_index_file_is_rebuilt_with_a_notice(
+    tmp_path: Path, run_cli: Any, search_json: Any, damage: str
+) -> None:
+    repo = tmp_path / "damaged"
+    write(repo, {"a.py": "def survivor():\n    return 1\n"})
+    index_json(run_cli, repo)
+    db = the_db(Path(os.environ["CODEFATHOM_HOME"]))
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    if damage == "garbage":
+        db.write_bytes(os.urandom(8192))
+    elif damage == "truncated":
+        db.write_bytes(db.read_bytes()[: db.stat().st_size // 2])
+    else:
+        db.unlink()
+        with sqlite3.connect(db) as conn:
+            conn.execute("CREATE TABLE notes(text)")
+    reply = search_json("survivor", "-p", str(repo))
+    assert reply["results"][0]["name"] == "survivor"
+    assert any("unreadable" in notice and "recreated" in notice for notice in reply["notices"]), reply["notices"]
+
+    db.write_bytes(os.urandom(4096))
+    result = run_cli("index", str(repo))
+    assert result.exit_code == 0 and "# the index file was unreadable" in result.output
+
+
+def test_a_large_first_index_runs_in_the_background_and_answers_partially(tmp_path: Path) -> None:
+    repo = tmp_path / "large"
+    write(repo, {f"pkg{i % 10}/mod{i}.py": f"def fn_{i}():\n    return {i}\n" for i in range(300)})
+    env = {"CODEFATHOM_INLINE_INDEX_S": "0"}  # everything counts as large
+    done = cli("search", "fn_299", "-p", str(repo), "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    first = json.loads(done.stdout)
+    assert first["partial"] is True and first["indexing"]["total"] == 300
+    assert any(notice.startswith("PARTIAL RESULTS") for notice in first["notices"])
+
+    deadline = time.monotonic() + 60
+    status: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        status = json.loads(cli("status", str(repo), "--json").stdout)
+        if status["complete"]:
+            break
+        assert status.get("indexing") is None or status["indexing"]["total"] == 300
+        time.sleep(0.2)
+    assert status["complete"] and status["files"] == 300 and "indexing" not in status
+    final = json.loads(cli("search", "fn_299", "-p", str(repo), "--json", env=env).stdout)
+    assert "partial" not in final and final["results"][0]["path"] == "pkg9/mod299.py"
+
+
+def test_a_search_while_another_process_holds_the_index_answers_from_what_is_there(
+    tmp_path: Path, run_cli: Any, search_json: Any
+) -> None:
+    repo = tmp_path / "locked"
+    write(repo, {"a.py": "def present():\n    pass\n"})
+    index_json(run_cli, repo)
+    (repo / "a.py").write_text("def present():\n    pass\n\n\ndef newer():\n    pass\n")
+    lock = the_db(Path(os.environ["CODEFATHOM_HOME"])).with_name("index.lock")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_EX);"
+         " print('held', flush=True); time.sleep(60)", str(lock)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("codefathom.service.freshness.SEARCH_WAIT_S", 0.2)
+            reply = search_json("present", "-p", str(repo))
+        assert reply["results"][0]["name"] == "present"  # a reader never waits for the writer
+        assert any("another process is updating" in notice for notice in reply["notices"])
+    finally:
+        holder.kill()
+        holder.wait()
+    assert search_json("newer", "-p", str(repo))["results"][0]["name"] == "newer"
+    with open(lock) as handle:  # released when its holder died
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_several_indexes_are_searched_together_and_results_say_which(
+    tmp_path: Path, run_cli: Any, search_json: Any
+) -> None:
+    app, lib = tmp_path / "app", tmp_path / "shared-lib"
+    write(app, {"app.py": "def upload_file():\n    '''Upload a file, retrying on failure.'''\n"})
+    write(lib, {"retry.py": "def retry_with_backoff(fn):\n    '''Retry a failing call with backoff.'''\n"})
+    alone = search_json("retry backoff", "-p", str(app))
+    assert {r["path"] for r in alone["results"]} == {"app.py"} and "index" not in alone["results"][0]
+
+    both = search_json("retry backoff", "-p", str(app), "--index", str(lib))
+    assert {(r["index"], r["path"]) for r in both["results"]} == {(str(app), "app.py"), (str(lib), "retry.py")}
+    scores = [r["score"] for r in both["results"]]
+    assert scores == sorted(scores, reverse=True)
+
+    listed = {i["project_root"]: i["index_path"] for i in json.loads(run_cli("list", "--json").stdout)["indexes"]}
+    by_name = search_json("retry_with_backoff", "-p", str(app), "--index", Path(listed[str(lib)]).parent.name)
+    assert by_name["results"][0]["index"] == str(lib) and by_name["results"][0]["name"] == "retry_with_backoff"
+
+    (app / ".codefathom.toml").write_text('linked = ["../shared-lib", "../missing"]\n')
+    linked = search_json("retry_with_backoff", "-p", str(app))
+    assert linked["results"][0]["index"] == str(lib)
+    assert any("linked project ../missing" in notice for notice in linked["notices"])
+
+
+def test_a_reply_never_cites_a_file_that_changed_after_the_sync(tmp_path: Path, run_cli: Any) -> None:
+    repo = tmp_path / "vanishing"
+    write(repo, {"keep.py": "def keep_going():\n    return 1\n", "gone.py": "def going_away():\n    return 2\n"})
+    with Codefathom(repo) as service:
+        service.index()
+        # A watcher that saw nothing: the search trusts it and skips the sweep...
+        service.watch = WatchState()
+        service.watch.started()
+        service.watch.done(service.watch.begin())
+        (repo / "gone.py").unlink()
+        reply = service.search("going_away keep_going", include_debug=True)
+        assert reply.debug is not None and reply.debug["freshness"] == "watcher"
+        # ...and the check of the cited files re-syncs and runs the query again.
+        assert [hit.path for hit in reply.results] == ["keep.py"]
+        assert any("re-indexed them and searched again" in notice for notice in reply.notices)
+
+        (repo / "keep.py").write_text("x = 1\n")  # shorter than the lines the index cites
+        stale = service.search("keep_going", fresh=False)
+        assert stale.results == [] and any("--no-sync" in notice for notice in stale.notices)
