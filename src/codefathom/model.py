@@ -98,7 +98,7 @@ class TypeHint:
     variable: str  # `repo`, or `self.repo` for an attribute
     type_name: str  # as written: `UserRepo`, `models.User`
     line: int
-    kind: str = "assign"  # assign | annotation | parameter | attribute | returns
+    kind: str = "assign"  # the @hint.<kind> of queries/<lang>-graph.scm: assign, annotation, returns, ...
 
 
 @dataclass(frozen=True, slots=True)
