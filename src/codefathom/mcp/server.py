@@ -50,6 +50,8 @@ Use grep instead when you need every occurrence of an exact string (all callers,
 project_path defaults to the client's first root, else the server's working directory.
 index_status tells what a project's index holds; index_codebase indexes ahead of time (searches do it themselves).
 list_indexes lists every indexed project; clear_index deletes a project's index (never its files).
+search_code with index_names searches other indexed projects too. A reply marked partial comes from a project
+still being indexed in the background: index_status shows the progress.
 
 The code graph answers from bound references, not text (references are extracted for Python so far):
 - find_symbol: where a name is defined, with signature and doc, without reading files.
@@ -120,7 +122,7 @@ class ServiceCache:
             service, entry.service = entry.service, None
             if service is not None:
                 service.close()
-            with self._open(root) as fresh:
+            with self._open(root, watch=False) as fresh:
                 return root, fresh.clear()
 
     def list_indexes(self) -> list[IndexInfo]:
@@ -153,9 +155,10 @@ class ServiceCache:
     def _overlaps(self, path: Path) -> bool:
         return any(path.is_relative_to(root) or root.is_relative_to(path) for root in self.roots)
 
-    def _open(self, root: Path) -> Codefathom:
+    def _open(self, root: Path, *, watch: bool = True) -> Codefathom:
         service = Codefathom(root, self._index_dir if root == self._index_dir_root else None)
-        service.watch = self.watchers.watch(service.root, service.settings.index_dir)
+        if watch:
+            service.watch = self.watchers.watch(service.root, service.settings.index_dir)
         return service
 
     def _warm(self, root: Path) -> None:

@@ -34,7 +34,7 @@ log = logging.getLogger("codefathom.mcp")
 STEP_MS = 20  # how often the watcher looks at the events gathered
 DEBOUNCE_MS = 200  # at most this long from the first event of a burst to the dirty mark
 RETRY_S = 5.0  # a watcher that failed starts again after this long
-WARM_PAUSE_S = 0.2  # between two background syncs of one project
+WARM_PAUSE_S = 0.05  # between two background syncs of one project
 GIT_FILES = frozenset({".git/index", ".git/info/exclude", ".git/config"})
 
 
