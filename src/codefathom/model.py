@@ -10,7 +10,7 @@ from pathlib import Path
 
 __all__ = [
     "SourceFile", "SkippedFile", "Unit", "ParsedFile", "Symbol", "RefSite", "ImportSite", "TypeHint",
-    "FileFacts", "StoredUnit", "FileState", "Hit", "UnitKind", "UNIT_KINDS",
+    "FileFacts", "LOCAL_HINT_KINDS", "StoredUnit", "FileState", "Hit", "UnitKind", "UNIT_KINDS",
 ]
 
 UnitKind = str
@@ -99,6 +99,13 @@ class TypeHint:
     type_name: str  # as written: `UserRepo`, `models.User`
     line: int
     kind: str = "assign"  # the @hint.<kind> of queries/<lang>-graph.scm: assign, annotation, returns, ...
+
+
+# Hint kinds that bind a name in the function they are written in: a read of that name there
+# means the local (a parameter, an assigned variable, a loop or `with` target), never a global.
+LOCAL_HINT_KINDS = frozenset(
+    {"assign", "annotation", "alias", "literal", "parameter", "local", "element", "enter", "caught"}
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from codefathom.graph.modules import ImportTarget, member_of_module, resolve_import
 from codefathom.graph.specs import GraphSpec, spec_for
+from codefathom.model import LOCAL_HINT_KINDS
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
 
 __all__ = ["Binder", "label_for"]
@@ -38,10 +39,7 @@ VARIABLE_KINDS = frozenset({"constant", "field"})
 MAX_MRO = 12
 MAX_TYPE_DEPTH = 8  # nested evaluations (a chain of typed attributes and return types)
 DECORATOR_LINES = 3  # a decorator this close to a definition's first line is written outside it
-# Hint kinds that make a name local to the scope they are written in.
-LOCAL_HINTS = frozenset(
-    {"assign", "annotation", "alias", "literal", "parameter", "local", "element", "enter", "caught"}
-)
+LOCAL_HINTS = LOCAL_HINT_KINDS  # hint kinds that make a name local to the scope they are written in
 DECLARED_HINTS = frozenset({"annotation", "parameter", "attribute_annotation"})
 
 # Confidences of each kind of evidence.

@@ -10,13 +10,13 @@ import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
 from types import EllipsisType
+from typing import Any, TypeVar
 
 from codefathom.model import FileFacts, FileState, StoredUnit, Unit
 from codefathom.store import graph, reads, writes
-from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
 from codefathom.store.db import SCHEMA_VERSION, connect, fingerprint_of
+from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
 from codefathom.store.reads import IndexCounts, Scope
 from codefathom.store.writes import FileRecord, PreparedUnits
 
