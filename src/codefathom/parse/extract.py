@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 
 from tree_sitter import Node, QueryCursor
 
-from codefathom.model import ParsedFile, Unit
+from codefathom.model import FileFacts, ParsedFile, Unit
 from codefathom.parse.facts import extract_facts
 from codefathom.parse.grammars import parser_for, query_for
 from codefathom.parse.languages import LanguageSpec
@@ -76,8 +76,17 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
         status, error = "partial", f"syntax error near line {_first_error_line(tree.root_node)}"
     # The file's own symbol: its module path where the language has one, else the file path.
     module_name = prefix if spec.qualifier == "path" and prefix else path
-    facts = extract_facts(spec, tree.root_node, units, module_name, len(lines))
-    return ParsedFile(path=path, language=spec.name, units=tuple(units), status=status, error=error, facts=facts)
+    warnings: tuple[str, ...] = ()
+    try:
+        facts = extract_facts(spec, tree.root_node, units, module_name, len(lines))
+    except Exception as exc:  # a graph query or hook bug costs the file's graph facts, not its units
+        facts = FileFacts()
+        warnings = (f"graph facts not extracted: {type(exc).__name__}: {exc}",)
+        error = "; ".join(filter(None, [error, warnings[0]]))
+    return ParsedFile(
+        path=path, language=spec.name, units=tuple(units), status=status, error=error, warnings=warnings,
+        facts=facts,
+    )
 
 
 def module_path(spec: LanguageSpec, path: str) -> str:

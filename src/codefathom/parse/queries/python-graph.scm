@@ -24,6 +24,9 @@
 ; Names passed or assigned as values: callbacks, handlers, aliases.
 (argument_list (identifier) @name) @reference.read
 (keyword_argument value: (identifier) @name) @reference.read
+; Bound methods and module members handed over as values: `Thread(target=self._run)`, `map(str.strip, x)`.
+(argument_list (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.read
+(keyword_argument value: (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.read
 (assignment right: (identifier) @name) @reference.read
 
 ; Imports: parsed by parse/hooks/python.py.
