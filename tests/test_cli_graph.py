@@ -103,9 +103,10 @@ def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, 
 
 
 def test_refs_of_a_language_without_references_say_so(shop_repo: Path, graph) -> None:
-    data = graph("refs", "getUserById", "-p", str(shop_repo))
-    assert data["symbols"][0]["path"] == "web/cart.ts" and data["references"] == []
-    assert "only for python" in data["note"] and "typescript" in data["note"]
+    (shop_repo / "web" / "legacy.rb").write_text("def find_user_by_id(id)\n  id\nend\n")
+    data = graph("refs", "find_user_by_id", "-p", str(shop_repo))
+    assert data["symbols"][0]["path"] == "web/legacy.rb" and data["references"] == []
+    assert "only for" in data["note"] and "ruby" in data["note"]
 
 
 def test_callers_walk_up_two_levels(graph_shop: Path, graph, run_cli) -> None:
@@ -195,7 +196,7 @@ def test_dead_lists_unused_definitions_with_confidence_and_reason(shop_repo: Pat
     assert "no reference in the project binds to it" in push["reason"]
     assert "shop.stack.Stack.push" not in unused
     assert {d["qualified_name"] for d in data["public_api"]} >= {"shop.config.parse_args", "shop.stack.Queue"}
-    assert data["languages_checked"] == ["python"]
+    assert {"python", "javascript", "typescript", "tsx"} <= set(data["languages_checked"])
     assert not any(d["path"].startswith("tests/") for d in data["unused"])
     tests = graph("dead", "-p", str(shop_repo), "--include-tests")
     assert "tests.test_stack.test_push_then_pop_returns_the_item" in {d["qualified_name"] for d in tests["unused"]}

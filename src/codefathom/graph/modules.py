@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from codefathom.graph import ecmascript
+from codefathom.graph.gomod import package_member, resolve_go_import
+from codefathom.graph.specs import spec_for
 from codefathom.store.graph import GraphLookup, ImportRow
 
 __all__ = ["ImportTarget", "resolve_import", "member_of_module"]
@@ -25,6 +28,11 @@ class ImportTarget:
 def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTarget:
     if system == "python":
         return _python(lookup, row, 0)
+    if system == "go":
+        file_id, external = resolve_go_import(lookup, row)
+        return ImportTarget(file_id, None, external, file_id is not None)
+    if system == "ecmascript":
+        return _ecmascript(lookup, row, 0)
     return ImportTarget(None, None, False)
 
 
@@ -43,29 +51,70 @@ def _python(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
     return found if found is not None else ImportTarget(file_id, None, False)
 
 
+def _ecmascript(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
+    """An ES module or CommonJS import: the file a relative specifier names, and in it the member
+    imported. A default import (`name` "default") binds the file's top-level definition of its own
+    name (`import Foo from "./foo"` for `export default class Foo`), when it has one."""
+    if not ecmascript.is_relative(row.module):
+        return ImportTarget(None, None, True)
+    file_id = ecmascript.specifier_file(lookup, row.file_id, row.module)
+    if file_id is None:
+        return ImportTarget(None, None, False)
+    if row.name is None or row.name == "*":
+        return ImportTarget(file_id, None, False, True)
+    module = lookup.module_of(file_id)
+    if module is None:
+        return ImportTarget(file_id, None, False)
+    name = row.alias if row.name == "default" else row.name
+    found = member_of_module(lookup, module.qualified_name, file_id, name, depth)
+    return found if found is not None else ImportTarget(file_id, None, False)
+
+
+def _resolve(lookup: GraphLookup, row: ImportRow, system: str, depth: int) -> ImportTarget:
+    if system == "ecmascript":
+        return _ecmascript(lookup, row, depth)
+    return _python(lookup, row, depth)
+
+
+def _star_origin(lookup: GraphLookup, row: ImportRow, system: str) -> tuple[str, int] | None:
+    """The module (name and file) a `*` import brings the names of."""
+    if system == "ecmascript":
+        file_id = ecmascript.specifier_file(lookup, row.file_id, row.module) if ecmascript.is_relative(row.module) \
+            else None
+        module = lookup.module_of(file_id) if file_id is not None else None
+        return (module.qualified_name, file_id) if module is not None and file_id is not None else None
+    origin = _absolute_module(lookup, row)
+    origin_file = lookup.module_file(origin)
+    return (origin, origin_file) if origin_file is not None else None
+
+
 def member_of_module(lookup: GraphLookup, module: str, file_id: int, name: str, depth: int = 0) -> ImportTarget | None:
     """What `name` means at the top level of a module: its own definition (the last one: an
     `@overload` stub comes before the implementation), else what the module imports under that
-    name (`from .models import User` in a package's __init__), else what a `*` import brings."""
+    name (`from .models import User` in a package's __init__), else what a `*` import brings.
+    A Go file's top level is its package's: every file of its directory."""
+    if lookup.language_of(file_id) == "go":
+        member = package_member(lookup, file_id, name)
+        return ImportTarget(member.file_id, member.id, False) if member is not None else None
     defined = [s for s in lookup.members(module, name) if s.file_id == file_id]
     if defined:
         last = max(defined, key=lambda s: s.start_line)
         return ImportTarget(file_id, last.id, False)
     if depth >= MAX_REEXPORT_DEPTH:
         return None
+    system = spec_for(lookup.language_of(file_id)).module_system
     stars = []
     for again in lookup.imports_of(file_id):
         if again.alias == "*":
             stars.append(again)
         elif again.alias == name:
-            target = _python(lookup, again, depth + 1)
+            target = _resolve(lookup, again, system, depth + 1)
             if target.symbol_id is not None or target.module or target.external:
                 return target
     for star in stars:
-        origin = _absolute_module(lookup, star)
-        origin_file = lookup.module_file(origin)
-        if origin_file is not None:
-            starred = member_of_module(lookup, origin, origin_file, name, depth + 1)
+        origin = _star_origin(lookup, star, system)
+        if origin is not None:
+            starred = member_of_module(lookup, origin[0], origin[1], name, depth + 1)
             if starred is not None:
                 return starred
     return None

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from codefathom.graph.gomod import package_members, same_package
 from codefathom.graph.modules import ImportTarget, member_of_module, resolve_import
 from codefathom.graph.specs import GraphSpec, spec_for
 from codefathom.model import LOCAL_HINT_KINDS
@@ -160,7 +161,8 @@ class Binder:
                 if row.alias == "*":
                     stars.append(target)
                     continue
-                if row.name is None and "." in row.module and row.alias == row.module.split(".")[0]:
+                if system == "python" and row.name is None and "." in row.module \
+                        and row.alias == row.module.split(".")[0]:
                     # `import a.b` binds `a`, the package
                     head = self.lookup.module_file(row.alias)
                     if head is None and not target.external:
@@ -237,6 +239,8 @@ class Binder:
             current, innermost = row.parent, False
         # 2. the file's own top level, 3. what the file imports under that name
         top = [s for s in lookup.members(module_name, name) if s.file_id == file_id]
+        if not top and spec.module_system == "go":  # a Go package's top level spans its directory
+            top = package_members(lookup, file_id, name)
         imported = imports.get(None, {}).get(name)
         if top and imported is not None and imported.symbol_id in {s.id for s in top}:
             imported = None  # the module importing its own definition (`if __name__ == "__main__":`)
@@ -371,7 +375,10 @@ class Binder:
         return None
 
     def _own_member(self, cls: SymbolRow, name: str, confidence: float) -> _Found | None:
-        found = [s for s in self.lookup.members(cls.qualified_name, name) if s.file_id == cls.file_id]
+        found = [
+            s for s in self.lookup.members(cls.qualified_name, name)
+            if s.file_id == cls.file_id or same_package(self.lookup, s.file_id, cls.file_id)
+        ]
         return _bound(_last(found), confidence) if found else None
 
     def _in_class(self, cls: SymbolRow, name: str, confidence: float, skip: int = 0) -> _Found | None:
@@ -416,6 +423,9 @@ class Binder:
                 if value is not None and value.kind == "symbol" and value.symbol is not None \
                         and value.symbol.kind in CLASS_KINDS and value.confidence >= 0.4:
                     bases.append(value.symbol)
+                elif value is not None and value.kind == "symbol" and value.symbol is not None \
+                        and value.symbol.kind == "interface":
+                    continue  # `implements I`: an interface has no implementation to inherit
                 elif not (value is not None and value.kind == "builtin" and value.name == "object"):
                     self._incomplete.add(current.id)
                     bases.append(None)
@@ -453,9 +463,11 @@ class Binder:
         if head_kind == "super":
             owner = self._enclosing_class(file_id, scope)
             value = _Value("super", owner, SUPER) if owner is not None else None
+        elif head == spec.super_receiver and self._enclosing_class(file_id, scope) is not None:  # `super.m()`
+            value = _Value("super", self._enclosing_class(file_id, scope), SUPER)
         elif head in spec.self_names and self._enclosing_class(file_id, scope) is not None:
             owner = self._enclosing_class(file_id, scope)
-            value = _Value("instance" if head == "self" else "symbol", owner, SELF)
+            value = _Value("symbol" if head in spec.class_self_names else "instance", owner, SELF)
         else:
             value = self._name_value(file_id, scope, head, spec, line)
         previous = head
@@ -883,15 +895,18 @@ def _unwrap(written: str) -> str:
         if plain in ("Optional", "Annotated", "Final", "ClassVar") and arguments:
             text = arguments[0]
         elif plain == "Union" and arguments:
-            kept = [a for a in arguments if a not in ("None", "")]
+            kept = [a for a in arguments if a not in _NONE_TYPES]
             text = kept[0] if len(kept) == 1 else ""
         elif "|" in _top_level(text):
-            kept = [p.strip() for p in _split_top(text, "|") if p.strip() not in ("None", "")]
+            kept = [p.strip() for p in _split_top(text, "|") if p.strip() not in _NONE_TYPES]
             text = kept[0] if len(kept) == 1 else ""
         else:
             break
         text = text.strip().strip("\"'").strip()
     return text
+
+
+_NONE_TYPES = ("None", "", "null", "undefined")  # `Foo | None`, `Foo | null`
 
 
 def _generic(text: str) -> tuple[str, list[str]]:

@@ -23,6 +23,7 @@ the units, so a symbol and its unit always agree):
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from functools import cache
 from importlib import resources
@@ -48,11 +49,18 @@ MAX_CALL_TEXT = 200  # a call kept as type evidence longer than this keeps only 
 # When patterns capture one name twice (a decorator is also a call), the more specific kind wins.
 _REF_PRIORITY = {"decorator": 0, "inherit": 1, "call": 2, "type": 3, "read": 4}
 SCOPE_KINDS = DEFINITION_KINDS
+ECMASCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
+_NEW = re.compile(r"^new\s+")
+_ARRAY_TYPE = re.compile(r"([A-Za-z_$][\w.$]*)\[\]")
 
 
 def graph_query_text(spec: LanguageSpec) -> str | None:
-    path = resources.files("codefathom.parse").joinpath("queries", f"{spec.name}-graph.scm")
-    return path.read_text("utf-8") if path.is_file() else None
+    """The language's graph query: `<name>-graph.scm` of each of its query files that has one
+    (`typescript-graph.scm` + `ecmascript-graph.scm`), None when none has."""
+    folder = resources.files("codefathom.parse").joinpath("queries")
+    paths = [folder.joinpath(f"{name}-graph.scm") for name in spec.query_files]
+    texts = [path.read_text("utf-8") for path in paths if path.is_file()]
+    return "\n".join(texts) if texts else None
 
 
 def has_graph_query(spec: LanguageSpec) -> bool:
@@ -92,16 +100,17 @@ def extract_facts(
     extra: list[Symbol] = []
     bindings: list[tuple[str | None, str, int, bool]] = []  # scope, variable, line, assigned None
     parse_import = IMPORT_PARSERS.get(spec.name)
+    ecmascript = spec.name in ECMASCRIPT_LANGUAGES
     for (group, kind), captures in matches:
         if group == "reference" and "name" in captures:
-            ref = _ref(kind, captures, scopes)
+            ref = _ref(kind, captures, scopes, ecmascript)
             key = (ref.line, ref.column)
             if key not in refs or _REF_PRIORITY.get(kind, 9) < _REF_PRIORITY.get(refs[key].kind, 9):
                 refs[key] = ref
         elif group == "import" and parse_import is not None:
             imports.extend(parse_import(captures["import"][0]))
         elif group == "hint" and "variable" in captures and "type" in captures:
-            hints.append(_hint(kind, captures, scopes))
+            hints.append(_hint(kind, captures, scopes, ecmascript))
         elif group == "binding" and "variable" in captures:
             bindings.extend(_bindings(captures["binding"][0], captures["variable"][0], scopes))
         elif group == "definition" and kind != "local" and "name" in captures:
@@ -194,15 +203,17 @@ def _tag(captures: dict[str, list[Node]]) -> tuple[str, str] | None:
     return None
 
 
-def _ref(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap) -> RefSite:
+def _ref(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False) -> RefSite:
     name = captures["name"][0]
     line = name.start_point.row + 1
     scope = scopes.scope(line)
     receiver = " ".join(_text(captures["receiver"][0]).split()) if "receiver" in captures else ""
+    if ecmascript and receiver:
+        receiver = _ecmascript_expression(receiver)
     return RefSite(_text(name), kind, line, name.start_point.column, scope.qualified_name if scope else None, receiver)
 
 
-def _hint(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap) -> TypeHint:
+def _hint(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False) -> TypeHint:
     variable = _text(captures["variable"][0])
     if kind == "attribute_literal":
         kind = "attribute"
@@ -210,20 +221,43 @@ def _hint(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap) -> Type
     else:
         type_node = captures["type"][0]
         type_name = " ".join(_text(type_node).split())
-        function = type_node.child_by_field_name("function") if type_node.type == "call" else None
+        calls = ("call", "call_expression")
+        function = type_node.child_by_field_name("function") if type_node.type in calls else None
         if function is not None and len(type_name) > MAX_CALL_TEXT:  # `x = f(<long arguments>)`: f()
             type_name = " ".join(_text(function).split()) + "()"
+        constructor = type_node.child_by_field_name("constructor") if type_node.type == "new_expression" else None
+        if constructor is not None:  # `new Foo(...)`: a call of the class, `Foo()`
+            type_name = " ".join(_text(constructor).split()) + "()"
+        elif ecmascript and kind in ("assign", "alias", "attribute", "attribute_alias"):
+            type_name = _ecmascript_expression(type_name)
+        elif ecmascript:
+            type_name = _ecmascript_type(type_name)
         if kind == "literal":
             type_name = "literal"
         elif kind not in ("element", "enter", "caught", "assign", "attribute"):  # a string annotation: `x: "Foo"`
             type_name = type_name.strip("\"' ")
     line = captures["variable"][0].start_point.row + 1
     if kind.startswith("attribute"):  # kept in the method it is written in, where `T` and `y` mean something
-        owner = _text(captures["object"][0]) if "object" in captures else "self"
+        owner = _text(captures["object"][0]) if "object" in captures else "this" if ecmascript else "self"
         scope = scopes.scope(line) if scopes.enclosing_class(line) is not None else None
         return TypeHint(scope.qualified_name if scope else None, f"{owner}.{variable}", type_name, line, kind)
     scope = scopes.scope(line)
     return TypeHint(scope.qualified_name if scope else None, variable, type_name, line, kind)
+
+
+def _ecmascript_expression(text: str) -> str:
+    """A JavaScript expression as the binder reads expressions: `new Foo().bar` -> `Foo().bar`,
+    `a?.b!.c` -> `a.b.c`."""
+    text = _NEW.sub("", text).replace("?.", ".").replace("!.", ".")
+    return text
+
+
+def _ecmascript_type(text: str) -> str:
+    """A TypeScript type as the binder reads types: `Array<Foo>` -> `Array[Foo]`, `Foo[]` ->
+    `Array[Foo]`; function types are left as they are (the binder reads nothing of them)."""
+    if "=>" in text:
+        return text
+    return _ARRAY_TYPE.sub(r"Array[\1]", text.replace("<", "[").replace(">", "]"))
 
 
 def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[str | None, str, int, bool]]:

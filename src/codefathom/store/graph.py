@@ -283,6 +283,20 @@ class GraphLookup:
         assert self._languages is not None
         return self._languages.get(file_id, "")
 
+    def paths(self) -> dict[int, str]:
+        """Every indexed file's path, by id."""
+        if self._paths is None:
+            self._load_files()
+        assert self._paths is not None
+        return self._paths
+
+    def file_text(self, file_id: int) -> str:
+        """A file's text as its units hold it (a text file's line windows, in order)."""
+        rows = self.conn.execute(
+            "SELECT content FROM units WHERE file_id = ? ORDER BY start_line, part", (file_id,)
+        )
+        return "\n".join(row[0] for row in rows)
+
     def _load_files(self) -> None:
         rows = self.conn.execute("SELECT id, path, language FROM files").fetchall()
         self._paths = {row[0]: row[1] for row in rows}

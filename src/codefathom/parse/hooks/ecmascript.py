@@ -1,0 +1,111 @@
+"""JavaScript, TypeScript and TSX imports: ES modules, re-exports and CommonJS `require`.
+
+Each name an import binds becomes an ImportSite whose module is the specifier as written
+(`./util`, `../lib/mod`, `react`), whose name is the member imported, and whose alias is the
+local name:
+
+    import D from "./m"                 name "default", alias D
+    import * as ns from "./m"           name None (the module itself), alias ns
+    import { a, b as c } from "./m"     names a, b; aliases a, c
+    import "./m"                        nothing is bound: no site
+    export { a as b } from "./m"        name a, alias b (a re-export: what `b` means in this file's module)
+    export * from "./m"                 name "*", alias "*"
+    export * as ns from "./m"           name None, alias ns
+    const x = require("./m")            name None, alias x
+    const { a, b: c } = require("./m")  names a, b; aliases a, c
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from codefathom.model import ImportSite
+
+__all__ = ["parse_import"]
+
+
+def parse_import(node: Node) -> list[ImportSite]:
+    line = node.start_point.row + 1
+    if node.type in ("lexical_declaration", "variable_declaration"):
+        return _require(node, line)
+    source = node.child_by_field_name("source")
+    module = _string(source)
+    if module is None:
+        return []
+    if node.type == "export_statement":
+        return _reexport(node, module, line)
+    sites = []
+    for clause in (c for c in node.named_children if c.type == "import_clause"):
+        for child in clause.named_children:
+            if child.type == "identifier":
+                sites.append(ImportSite(module, "default", _text(child), line))
+            elif child.type == "namespace_import":
+                alias = next((c for c in child.named_children if c.type == "identifier"), None)
+                if alias is not None:
+                    sites.append(ImportSite(module, None, _text(alias), line))
+            elif child.type == "named_imports":
+                sites.extend(_specifiers(child, "import_specifier", module, line))
+    return sites
+
+
+def _reexport(node: Node, module: str, line: int) -> list[ImportSite]:
+    sites = []
+    for child in node.named_children:
+        if child.type == "export_clause":
+            sites.extend(_specifiers(child, "export_specifier", module, line))
+        elif child.type == "namespace_export":
+            alias = next((c for c in child.named_children if c.type in ("identifier", "string")), None)
+            if alias is not None:
+                sites.append(ImportSite(module, None, _text(alias).strip("\"'"), line))
+    if not sites and any(c.type == "*" for c in node.children):
+        sites.append(ImportSite(module, "*", "*", line))
+    return sites
+
+
+def _specifiers(node: Node, kind: str, module: str, line: int) -> list[ImportSite]:
+    sites = []
+    for spec in (c for c in node.named_children if c.type == kind):
+        name = spec.child_by_field_name("name")
+        alias = spec.child_by_field_name("alias")
+        if name is None:
+            continue
+        written = _text(name).strip("\"'")
+        sites.append(ImportSite(module, written, _text(alias).strip("\"'") if alias is not None else written, line))
+    return sites
+
+
+def _require(node: Node, line: int) -> list[ImportSite]:
+    sites = []
+    for declarator in (c for c in node.named_children if c.type == "variable_declarator"):
+        value = declarator.child_by_field_name("value")
+        target = declarator.child_by_field_name("name")
+        if value is None or target is None or value.type != "call_expression":
+            continue
+        function = value.child_by_field_name("function")
+        arguments = value.child_by_field_name("arguments")
+        if function is None or _text(function) != "require" or arguments is None:
+            continue
+        module = _string(arguments.named_children[0]) if arguments.named_children else None
+        if module is None:
+            continue
+        if target.type == "identifier":
+            sites.append(ImportSite(module, None, _text(target), line))
+        elif target.type == "object_pattern":
+            for child in target.named_children:
+                if child.type == "shorthand_property_identifier_pattern":
+                    sites.append(ImportSite(module, _text(child), _text(child), line))
+                elif child.type == "pair_pattern":
+                    key, value_node = child.child_by_field_name("key"), child.child_by_field_name("value")
+                    if key is not None and value_node is not None and value_node.type == "identifier":
+                        sites.append(ImportSite(module, _text(key), _text(value_node), line))
+    return sites
+
+
+def _string(node: Node | None) -> str | None:
+    if node is None or node.type != "string":
+        return None
+    return "".join(_text(c) for c in node.named_children if c.type == "string_fragment")
+
+
+def _text(node: Node | None) -> str:
+    return "" if node is None else (node.text or b"").decode("utf-8", errors="replace")

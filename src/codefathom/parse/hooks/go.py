@@ -1,0 +1,32 @@
+"""Go imports: `import "a/b"`, `import c "a/b"`, `import . "a/b"`, `import _ "a/b"`.
+
+Each import spec binds its package under the explicit name, else the path's last element (the
+package name by convention). A dot import brings every exported name, like Python's `*`: its
+alias is "*"; a blank import's is "_".
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from codefathom.model import ImportSite
+
+__all__ = ["parse_import"]
+
+
+def parse_import(node: Node) -> list[ImportSite]:
+    path_node = node.child_by_field_name("path")
+    if path_node is None:
+        return []
+    path = _text(path_node).strip("\"`")
+    if not path:
+        return []
+    name = node.child_by_field_name("name")
+    alias = _text(name) if name is not None else path.rstrip("/").rsplit("/", 1)[-1]
+    if alias == ".":
+        alias = "*"
+    return [ImportSite(path, None, alias, node.start_point.row + 1)]
+
+
+def _text(node: Node | None) -> str:
+    return "" if node is None else (node.text or b"").decode("utf-8", errors="replace")

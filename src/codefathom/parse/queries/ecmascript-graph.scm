@@ -1,0 +1,56 @@
+; JavaScript, TypeScript and TSX graph facts shared by the three grammars (joined with
+; javascript-graph.scm or typescript-graph.scm, per the `queries` field of their rows in
+; languages.py). Capture vocabulary: parse/facts.py.
+
+; Calls: `f()`, `obj.m()`, `a.b.f()`; `new Foo()` is a call of the class.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression
+  function: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.call
+(new_expression constructor: (identifier) @name) @reference.call
+(new_expression
+  constructor: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.call
+
+; Decorators, with or without arguments (`@Injectable()`, `@core.Component({...})`).
+(decorator (identifier) @name) @reference.decorator
+(decorator (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.decorator
+(decorator (call_expression function: (identifier) @name)) @reference.decorator
+(decorator
+  (call_expression
+    function: (member_expression object: (_) @receiver property: (property_identifier) @name))) @reference.decorator
+
+; Imports: `import ... from`, `export ... from`, `const x = require("x")`; parsed by parse/hooks/ecmascript.py.
+(import_statement) @import
+(export_statement source: (string)) @import
+(lexical_declaration
+  (variable_declarator
+    value: (call_expression function: (identifier) @_require arguments: (arguments . (string) .)))
+  (#eq? @_require "require")) @import
+(variable_declaration
+  (variable_declarator
+    value: (call_expression function: (identifier) @_require arguments: (arguments . (string) .)))
+  (#eq? @_require "require")) @import
+
+; Type evidence: `const x = new Foo()`, `const x = make()`, `const x = y`, literals, and on `this`
+; in methods.
+(variable_declarator name: (identifier) @variable value: [(new_expression) (call_expression)] @type) @hint.assign
+(variable_declarator name: (identifier) @variable value: [(identifier) (member_expression)] @type) @hint.alias
+(variable_declarator
+  name: (identifier) @variable
+  value: [(string) (template_string) (number) (true) (false) (array) (object) (regex)] @type) @hint.literal
+(assignment_expression
+  left: (member_expression object: (this) @object property: (property_identifier) @variable)
+  right: [(new_expression) (call_expression)] @type) @hint.attribute
+(assignment_expression
+  left: (member_expression object: (this) @object property: (property_identifier) @variable)
+  right: [(identifier) (member_expression)] @type) @hint.attribute_alias
+(assignment_expression
+  left: (member_expression object: (this) @object property: (property_identifier) @variable)
+  right: [(string) (template_string) (number) (true) (false) (array) (object) (regex)] @type) @hint.attribute_literal
+
+; Names a scope binds: a local shadows outer names, and one bound without evidence has no type.
+; (Not a function's own name: `const f = () => f()` binds `f` outside it.)
+(variable_declarator name: (identifier) @variable !value) @binding
+(variable_declarator
+  name: (identifier) @variable
+  value: [(call_expression) (await_expression) (member_expression) (identifier) (subscript_expression)
+          (binary_expression) (ternary_expression) (parenthesized_expression)]) @binding

@@ -1,0 +1,142 @@
+; Go graph facts: references, imports and type evidence.
+; Capture vocabulary: parse/facts.py. Functions, methods and types come from go.scm.
+
+; Calls: `f()`, `pkg.F()`, `x.M()`, `f().M()`.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.call
+
+; Composite literals instantiate their type: `Foo{}`, `pkg.Foo{}`, `Foo[T]{}`.
+(composite_literal type: (type_identifier) @name) @reference.call
+(composite_literal type: (generic_type type: (type_identifier) @name)) @reference.call
+(composite_literal
+  type: (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)) @reference.call
+
+; Embedded struct fields: the struct inherits their methods (`type Store struct { Base }`).
+(field_declaration_list
+  (field_declaration !name type: (type_identifier) @name) @reference.inherit)
+(field_declaration_list
+  (field_declaration !name type: (generic_type type: (type_identifier) @name)) @reference.inherit)
+(field_declaration_list
+  (field_declaration !name
+    type: (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)) @reference.inherit)
+
+; Types written in declarations: parameters, results, fields, variables, conversions, containers.
+(qualified_type package: (package_identifier) @receiver name: (type_identifier) @name) @reference.type
+(parameter_declaration type: (type_identifier) @name) @reference.type
+(variadic_parameter_declaration type: (type_identifier) @name) @reference.type
+(field_declaration type: (type_identifier) @name) @reference.type
+(var_spec type: (type_identifier) @name) @reference.type
+(const_spec type: (type_identifier) @name) @reference.type
+(function_declaration result: (type_identifier) @name) @reference.type
+(method_declaration result: (type_identifier) @name) @reference.type
+(method_elem result: (type_identifier) @name) @reference.type
+(func_literal result: (type_identifier) @name) @reference.type
+(pointer_type (type_identifier) @name) @reference.type
+(slice_type element: (type_identifier) @name) @reference.type
+(array_type element: (type_identifier) @name) @reference.type
+(map_type key: (type_identifier) @name) @reference.type
+(map_type value: (type_identifier) @name) @reference.type
+(channel_type value: (type_identifier) @name) @reference.type
+(generic_type type: (type_identifier) @name) @reference.type
+(type_arguments (type_elem (type_identifier) @name)) @reference.type
+(type_spec type: (type_identifier) @name) @reference.type
+(type_alias type: (type_identifier) @name) @reference.type
+(type_assertion_expression type: (type_identifier) @name) @reference.type
+(type_conversion_expression type: (type_identifier) @name) @reference.type
+
+; Imports: parsed by parse/hooks/go.py.
+(import_spec) @import
+
+; Type evidence. A Go variable has one static type from its declaration on: `x := Foo{}`,
+; `x := &Foo{}`, `var x Foo` and typed parameters (method receivers too) are declared types;
+; `x := f()` is typed by f's declared result.
+(short_var_declaration
+  left: (expression_list . (identifier) @variable .)
+  right: (expression_list . (composite_literal type: (_) @type) .)) @hint.annotation
+(short_var_declaration
+  left: (expression_list . (identifier) @variable .)
+  right: (expression_list
+    . (unary_expression operator: "&" operand: (composite_literal type: (_) @type)) .)) @hint.annotation
+((short_var_declaration
+  left: (expression_list . (identifier) @variable .)
+  right: (expression_list
+    . (call_expression
+      function: (identifier) @_new
+      arguments: (argument_list . [(type_identifier) (qualified_type) (generic_type)] @type .)) .)) @hint.annotation
+  (#eq? @_new "new"))
+((short_var_declaration
+  left: (expression_list . (identifier) @variable)
+  right: (expression_list . (call_expression function: (_) @_function) @type .)) @hint.assign
+  (#not-eq? @_function "new"))
+(short_var_declaration
+  left: (expression_list . (identifier) @variable .)
+  right: (expression_list . [(identifier) (selector_expression)] @type .)) @hint.alias
+(var_spec
+  name: (identifier) @variable
+  type: [(type_identifier) (qualified_type) (generic_type)] @type) @hint.annotation
+(var_spec
+  name: (identifier) @variable
+  type: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)) @hint.annotation
+(var_spec
+  name: (identifier) @variable
+  !type
+  value: (expression_list . (composite_literal type: (_) @type) .)) @hint.annotation
+(var_spec
+  name: (identifier) @variable
+  !type
+  value: (expression_list . (call_expression) @type .)) @hint.assign
+(parameter_declaration
+  name: (identifier) @variable
+  type: [(type_identifier) (qualified_type) (generic_type)] @type) @hint.parameter
+(parameter_declaration
+  name: (identifier) @variable
+  type: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)) @hint.parameter
+(parameter_declaration
+  name: (identifier) @variable
+  type: [(slice_type) (array_type) (map_type) (channel_type) (function_type) (interface_type)] @type) @hint.parameter
+; Fields of a struct: `items *Index` types `s.items` (an annotation in the struct's body).
+(field_declaration
+  name: (field_identifier) @variable
+  type: [(type_identifier) (qualified_type) (generic_type)] @type) @hint.annotation
+(field_declaration
+  name: (field_identifier) @variable
+  type: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)) @hint.annotation
+; Declared results: `func NewStore() *Store`, `func Open() (*File, error)` (the first result).
+(function_declaration
+  name: (identifier) @variable
+  result: [(type_identifier) (qualified_type) (generic_type)] @type) @hint.returns
+(function_declaration
+  name: (identifier) @variable
+  result: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)) @hint.returns
+(function_declaration
+  name: (identifier) @variable
+  result: (parameter_list
+    . (parameter_declaration type: [(type_identifier) (qualified_type) (generic_type)] @type))) @hint.returns
+(function_declaration
+  name: (identifier) @variable
+  result: (parameter_list
+    . (parameter_declaration
+      type: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)))) @hint.returns
+(method_declaration
+  name: (field_identifier) @variable
+  result: [(type_identifier) (qualified_type) (generic_type)] @type) @hint.returns
+(method_declaration
+  name: (field_identifier) @variable
+  result: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)) @hint.returns
+(method_declaration
+  name: (field_identifier) @variable
+  result: (parameter_list
+    . (parameter_declaration type: [(type_identifier) (qualified_type) (generic_type)] @type))) @hint.returns
+(method_declaration
+  name: (field_identifier) @variable
+  result: (parameter_list
+    . (parameter_declaration
+      type: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)))) @hint.returns
+
+; Every name a scope binds: a local shadows the package's names, and one bound without type
+; evidence has an unknown type.
+(short_var_declaration left: (expression_list) @variable) @binding
+(range_clause left: (expression_list) @variable) @binding
+(var_spec name: (identifier) @variable) @binding
+(parameter_declaration name: (identifier) @variable) @binding
+(variadic_parameter_declaration name: (identifier) @variable) @binding

@@ -1,0 +1,34 @@
+; TypeScript and TSX only (joined with ecmascript-graph.scm): base classes and interfaces, types,
+; annotations, parameters, fields and return types.
+(class_heritage (extends_clause value: (identifier) @name)) @reference.inherit
+(class_heritage
+  (extends_clause value: (member_expression object: (_) @receiver property: (property_identifier) @name))) @reference.inherit
+(class_heritage (implements_clause (type_identifier) @name)) @reference.inherit
+(class_heritage (implements_clause (generic_type name: (type_identifier) @name))) @reference.inherit
+(extends_type_clause (type_identifier) @name) @reference.inherit
+
+; Types in annotations, generics and `as` casts.
+(type_annotation (type_identifier) @name) @reference.type
+(type_annotation (nested_type_identifier module: (_) @receiver name: (type_identifier) @name)) @reference.type
+(generic_type name: (type_identifier) @name) @reference.type
+(type_arguments (type_identifier) @name) @reference.type
+(union_type (type_identifier) @name) @reference.type
+(array_type (type_identifier) @name) @reference.type
+(as_expression (type_identifier) @name) @reference.type
+
+; Type evidence from annotations.
+(variable_declarator name: (identifier) @variable type: (type_annotation (_) @type)) @hint.annotation
+(required_parameter pattern: (identifier) @variable type: (type_annotation (_) @type)) @hint.parameter
+(optional_parameter pattern: (identifier) @variable type: (type_annotation (_) @type)) @hint.parameter
+(public_field_definition
+  name: (property_identifier) @variable type: (type_annotation (_) @type)) @hint.annotation
+(public_field_definition
+  name: (property_identifier) @variable value: [(new_expression) (call_expression)] @type) @hint.assign
+; `constructor(private repo: Repo)`: a field of the instance.
+(required_parameter
+  (accessibility_modifier) pattern: (identifier) @variable type: (type_annotation (_) @type)) @hint.attribute_annotation
+(method_definition name: (property_identifier) @variable return_type: (type_annotation (_) @type)) @hint.returns
+(function_declaration name: (identifier) @variable return_type: (type_annotation (_) @type)) @hint.returns
+
+(required_parameter pattern: (identifier) @variable) @binding
+(optional_parameter pattern: (identifier) @variable) @binding

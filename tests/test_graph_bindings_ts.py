@@ -1,0 +1,93 @@
+"""TypeScript (and a JavaScript file) bound like Python: the same method name on several classes,
+`extends` and `super`, import aliases, `import * as`, default imports, re-exports through an
+index.ts, a directory's index file, `.js` specifiers of `.ts` files, CommonJS `require`, typed
+fields and constructor parameter properties, `new Foo().m()`, return types, and members of
+primitives (`string[]`, `any`) never guessed."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from codefathom.service import Codefathom
+
+MODELS, REPO, LIB = "src/models.ts", "src/repo.ts", "src/lib/index.ts"
+# (path, line) of each reference -> (path and qualified name of the definition it means, label)
+EXPECTED = {
+    ("src/models.ts", 9): ((MODELS, "Base"), "exact"),  # class User extends Base
+    ("src/models.ts", 11): ((MODELS, "Base.save"), "exact"),  # super.save()
+    ("src/models.ts", 12): ((MODELS, "User.touch"), "exact"),  # this.touch()
+    ("src/repo.ts", 6): ((MODELS, "User.find"), "exact"),  # new U().find() with `User as U`
+    ("src/repo.ts", 10): ((MODELS, "Order"), "exact"),  # new models.Order() with `import * as models`
+    ("src/repo.ts", 15): ((MODELS, "User"), "exact"),
+    ("src/service.ts", 11): ((MODELS, "Order"), "exact"),  # from "./models.js"
+    ("src/service.ts", 14): ((REPO, "Repo"), "exact"),  # re-exported by index.ts: `export *`
+    ("src/service.ts", 18): ((REPO, "Repo.find"), "high"),  # this.repo: a typed field
+    ("src/service.ts", 19): ((REPO, "Repo.find"), "high"),  # constructor(private readonly users: Repo)
+    ("src/service.ts", 20): ((MODELS, "Order.find"), "high"),  # order = new Order()
+    ("src/service.ts", 21): ((REPO, "makeUser"), "exact"),
+    ("src/service.ts", 22): ((MODELS, "User.save"), "high"),  # makeUser(): U
+    ("src/service.ts", 23): ((MODELS, "Money"), "exact"),  # a default import
+    ("src/service.ts", 24): ((MODELS, "Money.amount"), "high"),
+    ("src/service.ts", 25): ((LIB, "helper"), "exact"),  # "./lib": the directory's index.ts
+    ("src/service.ts", 26): ((MODELS, "User.touch"), "exact"),  # `export { User } from`, new User().touch()
+    ("src/service.ts", 32): (("src/service.ts", "Service.find"), "exact"),
+    ("src/legacy.js", 4): ((MODELS, "Order"), "exact"),  # const { Order } = require("./models")
+    ("src/legacy.js", 7): ((REPO, "Repo"), "exact"),  # const repo = require("./repo")
+    ("src/legacy.js", 11): ((REPO, "Repo.find"), "high"),  # this.repo = new repo.Repo()
+}
+NEVER_BOUND = {
+    ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
+    ("src/service.ts", 30),  # thing.find: `any`
+    ("src/service.ts", 31),  # names.find: `string[]`
+}
+DECOYS = {(MODELS, "Base.find"), (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find")}
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Codefathom:
+    shutil.copytree(FIXTURES / "repos" / "bindings-ts", tmp_path / "bindings-ts")
+    return Codefathom(tmp_path / "bindings-ts")
+
+
+def bound_refs(service: Codefathom) -> dict[tuple[str, int], set[tuple[tuple[str, str], str, str]]]:
+    found: dict[tuple[str, int], set[tuple[tuple[str, str], str, str]]] = {}
+    for path, qualified in {target for target, _ in EXPECTED.values()} | DECOYS:
+        response = service.refs(qualified, fresh=False)
+        ids = {s.id for s in response.symbols if s.path == path and s.qualified_name == qualified}
+        assert ids, (path, qualified)
+        for ref in response.references:
+            if ref.target_id in ids and ref.kind in ("call", "inherit"):
+                found.setdefault((ref.path, ref.line), set()).add(((path, qualified), ref.label, ref.name))
+    return found
+
+
+def test_typescript_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
+    service.index()
+    found = bound_refs(service)
+    for site, (target, label) in EXPECTED.items():
+        assert (target, label) in {(t, lab) for t, lab, _ in found.get(site, set())}, \
+            f"{site}: {found.get(site)} has no {target} {label}"
+    wrong = {site: found[site] for site in NEVER_BOUND if any(name == "find" for *_, name in found.get(site, ()))}
+    assert not wrong, wrong
+
+
+def test_typescript_imports_resolve_to_files_and_packages_are_external(service: Codefathom) -> None:
+    service.index()
+    deps = service.deps("src/service.ts", fresh=False)
+    # names re-exported by index.ts lead to the files defining them, as in Python
+    assert {"src/models.ts", "src/lib/index.ts", "src/repo.ts"} <= {
+        child.path for child in deps.roots[0].children
+    }
+    assert deps.external["src/service.ts"] == ["@angular/core"]
+
+
+def test_dead_checks_typescript(service: Codefathom) -> None:
+    service.index()
+    dead = service.dead(fresh=False)
+    names = {(d.symbol.path, d.symbol.qualified_name) for d in dead.unused + dead.public_api}
+    assert ("src/models.ts", "Order.validate") in names  # nothing calls it
+    assert not {("src/models.ts", "User.touch"), ("src/models.ts", "Order.find"), (REPO, "makeUser")} & names
