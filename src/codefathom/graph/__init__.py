@@ -34,8 +34,9 @@ def rebind(lookup: GraphLookup, file_ids: Iterable[int] | None, names: Iterable[
     targets = []
     for row in imports:
         target = resolve_import(lookup, row, spec_for(lookup.language_of(row.file_id)).module_system)
-        targets.append((row.id, target.file_id, target.symbol_id, target.external))
+        targets.append((row.id, target.file_id, target.symbol_id, target.external, target.module))
     save_import_targets(lookup.conn, targets)
+    lookup.forget_imports()  # the binder reads the resolutions just stored, for every file it visits
     binder = Binder(lookup)
     refs = refs_to_rebind(lookup.conn, ids, names)
     save_bindings(lookup.conn, (binder.bind(ref) for ref in refs))

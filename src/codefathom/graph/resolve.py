@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from codefathom.graph.gomod import package_members, same_package
-from codefathom.graph.modules import ImportTarget, member_of_module, resolve_import
+from codefathom.graph.modules import ImportTarget, member_of_module
 from codefathom.graph.specs import GraphSpec, spec_for
 from codefathom.model import LOCAL_HINT_KINDS
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
@@ -157,7 +157,8 @@ class Binder:
             stars = []
             namespaces = set()
             for row in self.lookup.imports_of(file_id):
-                target = resolve_import(self.lookup, row, system)
+                # rebind() resolved and stored every import that a change could have moved.
+                target = ImportTarget(row.target_file_id, row.target_symbol_id, row.external, row.binds_module)
                 if row.alias == "*":
                     stars.append(target)
                     continue

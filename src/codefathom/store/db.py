@@ -16,7 +16,7 @@ from codefathom.errors import IndexUnusable
 __all__ = ["connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql", "is_damaged"]
 
 APPLICATION = "codefathom"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # Version 1 is schema.sql; `migrations/NNNN_*.sql` brings an index from version NNNN-1 to NNNN.
 # A new index is made by running them all, so the migrations are the only description of a change.
 

@@ -9,6 +9,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from codefathom.model import FileFacts
 
@@ -58,6 +59,11 @@ class ImportRow:
     name: str | None
     alias: str
     level: int
+    # Where the last resolution led (see graph.rebind, which keeps these current).
+    target_file_id: int | None = None
+    target_symbol_id: int | None = None
+    external: bool = False
+    binds_module: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,12 +161,23 @@ def save_bindings(conn: sqlite3.Connection, bindings: Iterable[Binding]) -> None
     )
 
 
-def save_import_targets(conn: sqlite3.Connection, targets: Iterable[tuple[int, int | None, int | None, bool]]) -> None:
-    """(import id, target file id, target symbol id, external) for each resolved import."""
+def save_import_targets(
+    conn: sqlite3.Connection, targets: Iterable[tuple[int, int | None, int | None, bool, bool]]
+) -> None:
+    """(import id, target file id, target symbol id, external, binds module) of resolved imports."""
     conn.executemany(
-        "UPDATE imports SET target_file_id = ?, target_symbol_id = ?, external = ? WHERE id = ?",
-        [(f, s, int(e), i) for i, f, s, e in targets],
+        "UPDATE imports SET target_file_id = ?, target_symbol_id = ?, external = ?, binds_module = ? WHERE id = ?",
+        [(f, s, int(e), int(m), i) for i, f, s, e, m in targets],
     )
+
+
+_IMPORT_COLUMNS = (
+    "id, file_id, module, name, alias, level, target_file_id, target_symbol_id, external, binds_module"
+)
+
+
+def _import_row(row: sqlite3.Row | tuple[Any, ...]) -> ImportRow:
+    return ImportRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], bool(row[8]), bool(row[9]))
 
 
 class GraphLookup:
@@ -192,8 +209,8 @@ class GraphLookup:
                 self._members.setdefault((symbol.parent, symbol.name), []).append(symbol)
             if symbol.kind == "module":
                 self._modules.setdefault(symbol.file_id, symbol)
-        for row in self.conn.execute("SELECT id, file_id, module, name, alias, level FROM imports"):
-            self._imports.setdefault(row[1], []).append(ImportRow(*row))
+        for row in self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
+            self._imports.setdefault(row[1], []).append(_import_row(row))
         for row in self.conn.execute("SELECT file_id, scope, variable, type_name, kind FROM hints"):
             self._hints.setdefault(row[0], []).append((row[1], row[2], row[3], row[4]))
         for file_id in self._file_ids():
@@ -248,10 +265,8 @@ class GraphLookup:
 
     def imports_of(self, file_id: int) -> list[ImportRow]:
         if file_id not in self._imports:
-            rows = self.conn.execute(
-                "SELECT id, file_id, module, name, alias, level FROM imports WHERE file_id = ?", (file_id,)
-            )
-            self._imports[file_id] = [ImportRow(*row) for row in rows]
+            rows = self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id = ?", (file_id,))
+            self._imports[file_id] = [_import_row(row) for row in rows]
         return self._imports[file_id]
 
     def hints_of(self, file_id: int) -> list[tuple[str | None, str, str, str]]:
@@ -303,15 +318,27 @@ class GraphLookup:
         self._languages = {row[0]: row[2] for row in rows}
 
     def imports_needing_resolution(self, file_ids: Iterable[int] | None) -> list[ImportRow]:
+        """Imports of the changed files, imports that led into them (their symbols were replaced),
+        and imports nothing in the project answered yet; all of them when file_ids is None."""
         if file_ids is None:
-            rows = self.conn.execute("SELECT id, file_id, module, name, alias, level FROM imports")
+            rows = self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports")
         else:
+            ids = json.dumps(sorted(set(file_ids)))
             rows = self.conn.execute(
-                "SELECT id, file_id, module, name, alias, level FROM imports"
-                " WHERE file_id IN (SELECT value FROM json_each(?)) OR target_file_id IS NULL",
-                (json.dumps(sorted(set(file_ids))),),
+                f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id IN (SELECT value FROM json_each(?))"
+                " OR target_file_id IN (SELECT value FROM json_each(?)) OR target_file_id IS NULL",
+                (ids, ids),
             )
-        return [ImportRow(*row) for row in rows]
+        return [_import_row(row) for row in rows]
+
+    def forget_imports(self) -> None:
+        """Drop cached import rows: their stored resolution has just been updated."""
+        self._imports.clear()
+        if self._complete:
+            for row in self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
+                self._imports.setdefault(row[1], []).append(_import_row(row))
+            for file_id in self._file_ids():
+                self._imports.setdefault(file_id, [])
 
 
 # -- reads for graph questions ---------------------------------------------------------------
