@@ -1,0 +1,45 @@
+"""An index written by an older schema is migrated step by step, then re-parsed (its fingerprint
+differs), and answers as a fresh one would; a newer index is refused with a clear message."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from importlib import resources
+from pathlib import Path
+
+from codefathom.store.db import SCHEMA_VERSION
+
+
+def make_version_1_index(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    schema = resources.files("codefathom.store").joinpath("schema.sql").read_text("utf-8")
+    with sqlite3.connect(db_path) as conn:
+        conn.executescript(schema)
+        conn.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, ?)",
+            [("application", "codefathom"), ("schema_version", "1"), ("fingerprint", "from an old release")],
+        )
+
+
+def test_an_old_index_is_migrated_and_rebuilt(shop_repo: Path, tmp_path: Path, run_cli) -> None:
+    index_dir = tmp_path / "old-index"
+    make_version_1_index(index_dir / "index.db")
+    result = run_cli("refs", "Stack.push", "-p", str(shop_repo), "--index-dir", str(index_dir), "--json")
+    assert result.exit_code == 0, result.output
+    assert [r["path"] for r in json.loads(result.stdout)["references"]] == ["tests/test_stack.py"] * 2
+    with sqlite3.connect(index_dir / "index.db") as conn:
+        version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0]
+        columns = {row[1] for row in conn.execute("PRAGMA table_info(imports)")}
+    assert int(version) == SCHEMA_VERSION
+    assert "binds_module" in columns
+
+
+def test_an_index_from_a_newer_release_is_refused(shop_repo: Path, tmp_path: Path, run_cli) -> None:
+    index_dir = tmp_path / "new-index"
+    make_version_1_index(index_dir / "index.db")
+    with sqlite3.connect(index_dir / "index.db") as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
+    result = run_cli("status", str(shop_repo), "--index-dir", str(index_dir))
+    assert result.exit_code == 1
+    assert "newer codefathom" in result.stderr
