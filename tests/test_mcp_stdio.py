@@ -75,6 +75,8 @@ GRAPH_TOOLS = {
     "get_batch_dependencies": ["paths", "project_path", "depth", "dep_type"],
     "get_batch_impact": ["paths", "project_path", "depth", "dep_type"],
     "find_dead_code": ["project_path", "include_tests"],
+    "outline": ["path", "tokens", "focus", "project_path"],
+    "file_brief": ["path", "project_path"],
 }
 
 
@@ -431,3 +433,30 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
     with Codefathom(project) as service:
         assert results["refs"] == render.refs_json(service.refs("replace_file", kinds=["call"]))
         assert results["impact"] == render.deps_json(service.deps("pkg/store.py", depth=2, reverse=True))
+
+
+def test_outline_and_file_brief_answer_over_stdio_as_the_cli_does(project: Path, home: Path) -> None:
+    results: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            results["outline"] = reply(await client.call_tool("outline", {"tokens": 300, "focus": "retry upload"}))
+            results["inside"] = reply(await client.call_tool("outline", {"path": "tests"}))
+            results["brief"] = reply(await client.call_tool("file_brief", {"path": "pkg/store.py"}))
+            results["missing"] = await client.call_tool("file_brief", {"path": "pkg/missing.py"})
+            results["small"] = await client.call_tool("outline", {"tokens": 10})
+
+    run(scenario)
+    outline = results["outline"]
+    assert outline["tokens"] <= 300 and outline["dirs"][0]["files"][0]["file"] == "retry.py"
+    assert results["inside"]["path"] == "tests" and [d["dir"] for d in results["inside"]["dirs"]] == ["tests"]
+    brief = results["brief"]
+    names = [d["qualified_name"] for d in brief["definitions"]]
+    assert names[:2] == ["pkg.store.Store", "pkg.store.Store.replace_file"]
+    assert brief["dependents"] == [{"path": "tests/test_store.py", "via": {"call": 2, "import": 1}}]
+    assert brief["tests"] == [{"path": "tests/test_store.py", "why": ["call", "import", "named like it"]}]
+    assert results["missing"].is_error and "not in the index" in error_text(results["missing"])
+    assert results["small"].is_error
+    with Codefathom(project) as service:
+        assert outline == render.outline_json(service.outline(tokens=300, focus="retry upload"))
+        assert brief == render.brief_json(service.brief("pkg/store.py"))

@@ -18,6 +18,7 @@ from codefathom import __version__
 from codefathom.errors import CodefathomError, UsageError
 from codefathom.model import UNIT_KINDS
 from codefathom.service import MAX_LIMIT, Codefathom, SearchResponse, list_indexes, render
+from codefathom.service.context import MAX_TOKENS, MIN_TOKENS
 from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, REF_KINDS, SYMBOL_KINDS
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
@@ -63,6 +64,7 @@ def cli() -> None:
       codefathom search Store.replace_file --json
       codefathom refs Store.replace_file       # who uses it (also: symbol, callers, callees)
       codefathom impact src/store.py           # what depends on a file (also: deps, dead)
+      codefathom outline --focus "config"      # a map of the repository (also: brief FILE)
       codefathom serve                         # MCP server over stdio for an agent
 
     Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
@@ -291,9 +293,9 @@ def serve(
 
     Tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
     graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
-    get_batch_dependencies, get_batch_impact, find_dead_code. Logs go to stderr. HTTP binds to
-    127.0.0.1 unless told otherwise; any other address needs a token, and with a token set every
-    request must send `Authorization: Bearer TOKEN`.
+    get_batch_dependencies, get_batch_impact, find_dead_code; context: outline, file_brief.
+    Logs go to stderr. HTTP binds to 127.0.0.1 unless told otherwise; any other address needs
+    a token, and with a token set every request must send `Authorization: Bearer TOKEN`.
 
     \b
     Examples:
@@ -512,6 +514,56 @@ def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_di
     with Codefathom(path, index_dir) as service:
         response = service.dead(include_tests=include_tests, fresh=not no_sync)
     _reply(response, as_json, render.dead_json, render.dead_text)
+
+
+# -- context for agents: outline, brief -----------------------------------------------------------
+
+
+@cli.command()
+@click.argument("directory", default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--tokens", "-t", default=1500, show_default=True, type=click.IntRange(MIN_TOKENS, MAX_TOKENS),
+              help="Budget of the reply, in estimated tokens (characters / 3); it is never exceeded.")
+@click.option("--focus", "-f", help="Words, names or paths to put first: what you are about to work on.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON (the MCP tool's reply).")
+@click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
+@reports_errors
+def outline(
+    directory: Path, tokens: int, focus: str | None, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
+    """Map DIRECTORY (default: the whole project): directories, files and their most important
+    definitions with signatures, ranked by how much of the project depends on them, cut to --tokens.
+
+    --focus puts first the files and definitions whose names, paths or docs it mentions. What is
+    cut is summarised (`+14 more functions`, `+3 more files`). Start here in an unfamiliar repository.
+
+    \b
+    Examples:
+      codefathom outline --tokens 800
+      codefathom outline src/ --focus "token refresh"
+    """
+    with Codefathom(directory, index_dir) as service:
+        response = service.outline(tokens=tokens, focus=focus, fresh=not no_sync)
+    _reply(response, as_json, render.outline_json, render.outline_text)
+
+
+@cli.command()
+@click.argument("file")
+@graph_options
+@reports_errors
+def brief(file: str, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+    """Brief FILE: its definitions with signatures and docs, its imports, the files that depend on
+    it, its tests, its language and whether it parsed. Read it before editing a file.
+
+    FILE is relative to the project root (as results print it) or to the working directory.
+
+    \b
+    Example:
+      codefathom brief src/auth/jwt.py
+    """
+    with Codefathom(path, index_dir) as service:
+        response = service.brief(file, fresh=not no_sync)
+    _reply(response, as_json, render.brief_json, render.brief_text)
 
 
 class _progress:

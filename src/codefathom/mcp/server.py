@@ -61,6 +61,11 @@ The code graph answers from bound references, not text (references are extracted
 - get_file_impact before editing a file: what depends on it, transitively (the blast radius);
   get_file_dependencies: what it depends on. get_batch_impact / get_batch_dependencies take several files.
 - find_dead_code: definitions nothing uses, with a confidence and the reason.
+
+Context in few tokens:
+- outline when entering an unfamiliar repository (or with focus= before a task): directories, files and their
+  most important definitions, ranked by PageRank, cut to a token budget.
+- file_brief before editing a file: its definitions, imports, dependents, tests and parse health in one call.
 """
 
 
@@ -277,6 +282,7 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
         (tools.call_hierarchy, "Call hierarchy"), (tools.get_file_dependencies, "File dependencies"),
         (tools.get_file_impact, "File impact"), (tools.get_batch_dependencies, "Batch dependencies"),
         (tools.get_batch_impact, "Batch impact"), (tools.find_dead_code, "Find dead code"),
+        (tools.outline, "Repository outline"), (tools.file_brief, "File brief"),
     )
     for tool, title in graph_tools:
         server.add_tool(tool, title=title, description=_doc(tool), annotations=read_only)

@@ -1,6 +1,6 @@
 """The MCP tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
 graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
-get_batch_dependencies, get_batch_impact, find_dead_code.
+get_batch_dependencies, get_batch_impact, find_dead_code; and context for agents: outline, file_brief.
 
 Each is one service call in a worker thread.
 
@@ -30,6 +30,7 @@ from pydantic import Field
 from codefathom.errors import CodefathomError
 from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
+from codefathom.service.context import MAX_TOKENS, MIN_TOKENS, FileBriefResponse, OutlineResponse
 from codefathom.service.graph import MAX_DEPTH, DepsResponse
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
@@ -41,7 +42,7 @@ __all__ = [
     "search_code", "index_status", "index_codebase", "list_indexes", "clear_index", "client_roots",
     "project_path_for", "Kind", "find_symbol", "find_references", "call_hierarchy", "get_file_dependencies",
     "get_file_impact", "get_batch_dependencies", "get_batch_impact", "find_dead_code", "SymbolKind", "RefKind",
-    "DepType",
+    "DepType", "outline", "file_brief",
 ]
 
 log = logging.getLogger("codefathom.mcp")
@@ -413,6 +414,66 @@ async def find_dead_code(
     path = project_path_for(project_path, roots, _cache(ctx).roots)
     response = await _call(ctx, path, lambda service: service.dead(include_tests=include_tests))
     return render.dead_json(response)
+
+
+# -- context for agents ---------------------------------------------------------------------------
+
+
+async def outline(
+    ctx: Ctx,
+    roots: Roots,
+    path: Annotated[
+        str | None,
+        Field(description="A directory of the project to outline, relative to its root ('src/auth'). Default:"
+                          " the whole project (or the directory project_path names)."),
+    ] = None,
+    tokens: Annotated[
+        int,
+        Field(ge=MIN_TOKENS, le=MAX_TOKENS,
+              description="Budget of the reply in estimated tokens (characters / 3); the reply never exceeds it."),
+    ] = 1500,
+    focus: Annotated[
+        str | None,
+        Field(description="What you are about to work on: words, names or paths ('token refresh', 'shop/users.py')."
+                          " Files and definitions they match come first."),
+    ] = None,
+    project_path: ProjectPath = None,
+) -> dict[str, Any]:
+    """A map of the repository or of one directory: directories > files > their most important
+    definitions (`sig`, `line`), ranked by PageRank over the code graph (what much of the project
+    depends on comes first) and by `focus`, cut to fit `tokens`. What is cut is counted in `more`
+    (per file by kind, `more_files` per directory, and files in directories not shown). Call it first
+    when entering an unfamiliar repository, or with a focus before a task, instead of listing and
+    opening files; then file_brief or find_symbol for detail.
+    """
+    where = project_path_for(project_path, roots, _cache(ctx).roots)
+    cache = _cache(ctx)
+
+    def action(service: Codefathom) -> OutlineResponse:
+        directory = str(cache.check_served(service.root / path)) if path and cache.roots else path
+        return service.outline(directory, tokens=tokens, focus=focus)
+
+    return render.outline_json(await _call(ctx, where, action))
+
+
+async def file_brief(
+    path: FilePath, ctx: Ctx, roots: Roots, project_path: ProjectPath = None
+) -> dict[str, Any]:
+    """Everything to know about a file before editing it, in one call: its definitions (line, kind,
+    qualified name, signature, first line of doc), its imports (project files with the names taken
+    from them, `external` modules, `unresolved` ones), its `dependents` (files that depend on it,
+    `via` import/call/reference/inherit counts: what a change can break), its `tests` (test files that
+    depend on it or are named like it: test_x.py, x_test.go, x.test.ts, XTest.java), its language,
+    parse `status` (ok, partial, failed, text) and `error`, and its PageRank `rank`.
+    """
+    cache = _cache(ctx)
+    where = project_path_for(project_path, roots, cache.roots)
+
+    def action(service: Codefathom) -> FileBriefResponse:
+        file = str(cache.check_served(service.root / path)) if cache.roots else path
+        return service.brief(file)
+
+    return render.brief_json(await _call(ctx, where, action))
 
 
 async def _file_deps(

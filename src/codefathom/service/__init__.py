@@ -22,6 +22,7 @@ from codefathom.search import (
     search,
     validate_request,
 )
+from codefathom.service.context import ContextVerbs
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.service.freshness import Freshness, WatchState, remove_index_files
 from codefathom.service.graph import GraphVerbs
@@ -75,7 +76,7 @@ class IndexInfo:
     index_bytes: int
 
 
-class Codefathom(GraphVerbs, Freshness):
+class Codefathom(GraphVerbs, ContextVerbs, Freshness):
     """One project's index and every question asked of it (graph verbs: service/graph.py;
     syncing before an answer: service/freshness.py)."""
 

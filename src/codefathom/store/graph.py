@@ -571,3 +571,125 @@ def rank_inputs(conn: sqlite3.Connection) -> tuple[list[int], list[tuple[int, in
 def save_ranks(conn: sqlite3.Connection, files: dict[int, float], symbols: dict[int, float]) -> None:
     conn.executemany("UPDATE files SET rank = ? WHERE id = ?", [(r, i) for i, r in files.items()])
     conn.executemany("UPDATE symbols SET rank = ? WHERE id = ?", [(r, i) for i, r in symbols.items()])
+
+
+# -- reads for context: outline and file brief ------------------------------------------------
+
+__all__ += ["OutlineFileRow", "OutlineSymbolRow", "FileRecord", "ImportInfo", "outline_files", "outline_symbols",
+            "file_record", "symbols_of_file", "file_imports", "all_paths"]
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineFileRow:
+    id: int
+    path: str
+    language: str
+    status: str
+    rank: float
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineSymbolRow:
+    id: int
+    file_id: int
+    kind: str
+    name: str
+    qualified_name: str
+    parent: str | None
+    start_line: int
+    signature: str
+    doc: str
+    rank: float
+
+
+@dataclass(frozen=True, slots=True)
+class FileRecord:
+    id: int
+    path: str
+    language: str
+    status: str  # ok | partial | text | failed | skipped
+    error: str | None
+    rank: float
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportInfo:
+    module: str
+    name: str | None
+    alias: str
+    line: int
+    level: int
+    target_path: str | None  # the project file it resolved to
+    external: bool
+
+
+def _under(prefix: str) -> tuple[str, str]:
+    """A WHERE clause on f.path keeping to the directory `prefix` ("" for all), and its parameter."""
+    if not prefix:
+        return "1", ""
+    return "f.path LIKE ? ESCAPE '\\'", _like_prefix(prefix.rstrip("/") + "/")
+
+
+def outline_files(conn: sqlite3.Connection, prefix: str = "") -> list[OutlineFileRow]:
+    """The indexed files under `prefix` (not the skipped ones), by path."""
+    where, param = _under(prefix)
+    rows = conn.execute(
+        f"SELECT f.id, f.path, f.language, f.status, f.rank FROM files f WHERE f.status != 'skipped' AND {where}"
+        " ORDER BY f.path",
+        (param,) if prefix else (),
+    )
+    return [OutlineFileRow(*row) for row in rows]
+
+
+def outline_symbols(conn: sqlite3.Connection, prefix: str = "", kinds: Iterable[str] = ()) -> list[OutlineSymbolRow]:
+    """The symbols of the given kinds in files under `prefix`, by file and line."""
+    where, param = _under(prefix)
+    params: tuple[object, ...] = (json.dumps(sorted(set(kinds))),) + ((param,) if prefix else ())
+    rows = conn.execute(
+        "SELECT s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.signature, s.doc,"
+        " s.rank FROM symbols s JOIN files f ON f.id = s.file_id"
+        f" WHERE s.kind IN (SELECT value FROM json_each(?)) AND {where} ORDER BY s.file_id, s.start_line, s.id",
+        params,
+    )
+    return [OutlineSymbolRow(*row) for row in rows]
+
+
+def file_record(conn: sqlite3.Connection, path: str) -> FileRecord | None:
+    row = conn.execute(
+        "SELECT id, path, language, status, error, rank, size FROM files WHERE path = ?", (path,)
+    ).fetchone()
+    return FileRecord(*row) if row else None
+
+
+def symbols_of_file(conn: sqlite3.Connection, file_id: int) -> list[SymbolInfo]:
+    rows = conn.execute(
+        f"SELECT {_INFO_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ?"
+        " ORDER BY s.start_line, s.id",
+        (file_id,),
+    )
+    return [SymbolInfo(*row) for row in rows]
+
+
+def file_imports(conn: sqlite3.Connection, file_id: int) -> list[ImportInfo]:
+    rows = conn.execute(
+        "SELECT i.module, i.name, i.alias, i.line, i.level, t.path, i.external FROM imports i"
+        " LEFT JOIN files t ON t.id = i.target_file_id WHERE i.file_id = ? ORDER BY i.line, i.id",
+        (file_id,),
+    )
+    return [ImportInfo(m, n, a, int(line), int(level), t, bool(e)) for m, n, a, line, level, t, e in rows]
+
+
+def all_paths(conn: sqlite3.Connection) -> list[str]:
+    return [row[0] for row in conn.execute("SELECT path FROM files WHERE status != 'skipped' ORDER BY path")]
+
+
+def module_doc(conn: sqlite3.Connection, file_id: int) -> str:
+    """The file's own docstring, as its module unit holds it ("" when none)."""
+    row = conn.execute(
+        "SELECT doc FROM units WHERE file_id = ? AND kind = 'module' AND doc != '' ORDER BY part LIMIT 1", (file_id,)
+    ).fetchone()
+    return str(row[0]) if row else ""
+
+
+__all__ += ["module_doc"]
