@@ -66,3 +66,17 @@ def search_json(run_cli: Callable[..., Result]) -> Callable[..., dict[str, Any]]
         return data
 
     return search
+
+
+def bound_refs(service: Any, names: set[str]) -> dict[tuple[str, int], set[tuple[str, str]]]:
+    """(path, line) of each call or base-class reference -> {(qualified name it binds to, label)},
+    for the definitions named in `names`, through the service's `refs` verb."""
+    found: dict[tuple[str, int], set[tuple[str, str]]] = {}
+    for qualified in names:
+        response = service.refs(qualified, fresh=False)
+        for symbol in response.symbols:
+            assert symbol.qualified_name == qualified
+        for ref in response.references:
+            if ref.kind in ("call", "inherit"):
+                found.setdefault((ref.path, ref.line), set()).add((qualified, ref.label))
+    return found

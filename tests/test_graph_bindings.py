@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, bound_refs
 
 from codefathom.service import Codefathom
 
@@ -79,21 +79,9 @@ def service(tmp_path: Path) -> Codefathom:
     return Codefathom(tmp_path / "bindings")
 
 
-def bound_refs(service: Codefathom) -> dict[tuple[str, int], set[tuple[str, str]]]:
-    found: dict[tuple[str, int], set[tuple[str, str]]] = {}
-    for qualified in {q for q, _ in EXPECTED.values()} | DECOYS:
-        response = service.refs(qualified, fresh=False)
-        for symbol in response.symbols:
-            assert symbol.qualified_name == qualified
-        for ref in response.references:
-            if ref.kind in ("call", "inherit"):
-                found.setdefault((ref.path, ref.line), set()).add((qualified, ref.label))
-    return found
-
-
 def test_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
     service.index()
-    found = bound_refs(service)
+    found = bound_refs(service, {q for q, _ in EXPECTED.values()} | DECOYS)
     for site, expected in EXPECTED.items():
         assert expected in found.get(site, set()), f"{site}: {found.get(site)} has no {expected}"
     assert not NEVER_BOUND & found.keys(), {site: found[site] for site in NEVER_BOUND & found.keys()}

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, bound_refs
 
 from codefathom.service import Codefathom
 
@@ -50,18 +50,6 @@ DECOYS = {"store.Store.Add", "store.Index.Add", "util.Add"}
 def service(tmp_path: Path) -> Codefathom:
     shutil.copytree(FIXTURES / "repos" / "bindings-go", tmp_path / "bindings-go")
     return Codefathom(tmp_path / "bindings-go")
-
-
-def bound_refs(service: Codefathom, names: set[str]) -> dict[tuple[str, int], set[tuple[str, str]]]:
-    found: dict[tuple[str, int], set[tuple[str, str]]] = {}
-    for qualified in names:
-        response = service.refs(qualified, fresh=False)
-        for symbol in response.symbols:
-            assert symbol.qualified_name == qualified
-        for ref in response.references:
-            if ref.kind in ("call", "inherit"):
-                found.setdefault((ref.path, ref.line), set()).add((qualified, ref.label))
-    return found
 
 
 def test_go_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
