@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 import mcp.types as types
 import pytest
+from conftest import git
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 
@@ -77,6 +78,8 @@ GRAPH_TOOLS = {
     "find_dead_code": ["project_path", "include_tests"],
     "outline": ["path", "tokens", "focus", "project_path"],
     "file_brief": ["path", "project_path"],
+    "find_tests": ["target", "project_path"],
+    "co_change": ["path", "limit", "commits", "project_path"],
 }
 
 
@@ -460,3 +463,30 @@ def test_outline_and_file_brief_answer_over_stdio_as_the_cli_does(project: Path,
     with Codefathom(project) as service:
         assert outline == render.outline_json(service.outline(tokens=300, focus="retry upload"))
         assert brief == render.brief_json(service.brief("pkg/store.py"))
+
+
+def test_find_tests_and_co_change_answer_over_stdio_as_the_cli_does(project: Path, home: Path) -> None:
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "-m", "start")
+    (project / "pkg" / "store.py").write_text("class Store:\n    pass\n", encoding="utf-8")
+    (project / "tests" / "test_store.py").write_text("def test_nothing():\n    pass\n", encoding="utf-8")
+    git(project, "commit", "-q", "-am", "store and its test")
+    results: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            results["tests"] = reply(await client.call_tool("find_tests", {"target": "load_config"}))
+            results["file"] = reply(await client.call_tool("find_tests", {"target": "pkg/store.py"}))
+            results["cochange"] = reply(await client.call_tool("co_change", {"path": "pkg/store.py", "limit": 5}))
+            results["bad"] = await client.call_tool("co_change", {"path": "pkg/store.py", "commits": 0})
+
+    run(scenario)
+    assert results["tests"]["target_kind"] == "symbol" and results["tests"]["tests"] == []
+    assert [(t["path"], t["rank"]) for t in results["file"]["tests"]] == [("tests/test_store.py", "named")]
+    cochange = results["cochange"]
+    assert (cochange["commits"], cochange["file_commits"]) == (2, 2)
+    assert cochange["files"][0] == {"path": "tests/test_store.py", "together": 2, "confidence": 1.0, "support": 1.0}
+    assert results["bad"].is_error
+    with Codefathom(project) as service:
+        assert results["file"] == render.tests_json(service.find_tests("pkg/store.py"))
+        assert cochange == render.cochange_json(service.co_change("pkg/store.py", limit=5))

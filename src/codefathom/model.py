@@ -133,11 +133,13 @@ class ParsedFile:
 
 @dataclass(frozen=True, slots=True)
 class StoredUnit:
-    """A unit as the index holds it: its row id and the file it belongs to."""
+    """A unit as the index holds it: its row id, the file it belongs to, and its PageRank (its
+    definition's, else its file's; 0 before ranks are computed)."""
 
     id: int
     path: str
     unit: Unit
+    rank: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

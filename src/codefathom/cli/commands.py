@@ -23,6 +23,7 @@ from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, REF_KINDS, SYMBOL_KIN
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import resolve_project
+from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS
 
 __all__ = ["cli"]
 
@@ -65,6 +66,7 @@ def cli() -> None:
       codefathom refs Store.replace_file       # who uses it (also: symbol, callers, callees)
       codefathom impact src/store.py           # what depends on a file (also: deps, dead)
       codefathom outline --focus "config"      # a map of the repository (also: brief FILE)
+      codefathom tests Store.replace_file      # the tests that exercise it (also: cochange FILE)
       codefathom serve                         # MCP server over stdio for an agent
 
     Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
@@ -293,7 +295,8 @@ def serve(
 
     Tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
     graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
-    get_batch_dependencies, get_batch_impact, find_dead_code; context: outline, file_brief.
+    get_batch_dependencies, get_batch_impact, find_dead_code; context: outline, file_brief,
+    find_tests, co_change.
     Logs go to stderr. HTTP binds to 127.0.0.1 unless told otherwise; any other address needs
     a token, and with a token set every request must send `Authorization: Bearer TOKEN`.
 
@@ -516,7 +519,7 @@ def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_di
     _reply(response, as_json, render.dead_json, render.dead_text)
 
 
-# -- context for agents: outline, brief -----------------------------------------------------------
+# -- context for agents: outline, brief, tests, cochange -------------------------------------------
 
 
 @cli.command()
@@ -564,6 +567,60 @@ def brief(file: str, path: Path, as_json: bool, no_sync: bool, index_dir: Path |
     with Codefathom(path, index_dir) as service:
         response = service.brief(file, fresh=not no_sync)
     _reply(response, as_json, render.brief_json, render.brief_text)
+
+
+@cli.command()
+@click.argument("target", metavar="NAME_OR_FILE")
+@graph_options
+@reports_errors
+def tests(target: str, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+    """List the tests that exercise NAME_OR_FILE, strongest evidence first, each with the reason.
+
+    NAME_OR_FILE is a file of the project (relative to its root or to the working directory) or a
+    symbol name as `symbol` takes it. Tests are found through the code graph (a test references it,
+    or imports the file: direct; a test calls a non-test function that references it: via helper)
+    and by naming convention (test_x.py, x_test.go, x.test.ts, x.spec.ts, XTest.java: by name).
+    Run it before changing code to know which tests to run after.
+
+    \b
+    Examples:
+      codefathom tests UserService.find
+      codefathom tests src/auth/jwt.py --json
+    """
+    with Codefathom(path, index_dir) as service:
+        response = service.find_tests(target, fresh=not no_sync)
+    _reply(response, as_json, render.tests_json, render.tests_text)
+
+
+@cli.command()
+@click.argument("file")
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, 1000),
+              help="How many files to list.")
+@click.option("--commits", "-c", default=DEFAULT_COMMITS, show_default=True, type=click.IntRange(1, MAX_COMMITS),
+              help="How many of the latest commits of HEAD to read.")
+@click.option("--path", "-p", "path", default=".", type=click.Path(file_okay=False, path_type=Path),
+              help="The project, or a directory inside it. Default: here.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON (the MCP tool's reply).")
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
+@reports_errors
+def cochange(
+    file: str, limit: int, commits: int, path: Path, as_json: bool, index_dir: Path | None
+) -> None:
+    """List the files most often committed together with FILE in git history.
+
+    Reads `git log` (local only) over the last --commits commits of HEAD, ignoring commits that
+    touch more than 50 files. For each file: how many commits changed both, and the confidence
+    (that count / the commits that changed FILE). A renamed file is followed as far as git log
+    reports its paths. History is cached next to the index and read again only from new commits.
+    Files that change together without importing each other are a change easy to leave half done.
+
+    \b
+    Example:
+      codefathom cochange src/auth/jwt.py --limit 5
+    """
+    with Codefathom(path, index_dir) as service:
+        response = service.co_change(file, limit=limit, commits=commits)
+    _reply(response, as_json, render.cochange_json, render.cochange_text)
 
 
 class _progress:

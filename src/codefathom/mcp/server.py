@@ -66,6 +66,8 @@ Context in few tokens:
 - outline when entering an unfamiliar repository (or with focus= before a task): directories, files and their
   most important definitions, ranked by PageRank, cut to a token budget.
 - file_brief before editing a file: its definitions, imports, dependents, tests and parse health in one call.
+- find_tests before changing a function or file: the tests that exercise it (direct, through a helper, by name).
+- co_change: the files git history says usually change together with a file (what a change may also need).
 """
 
 
@@ -283,6 +285,7 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
         (tools.get_file_impact, "File impact"), (tools.get_batch_dependencies, "Batch dependencies"),
         (tools.get_batch_impact, "Batch impact"), (tools.find_dead_code, "Find dead code"),
         (tools.outline, "Repository outline"), (tools.file_brief, "File brief"),
+        (tools.find_tests, "Find tests"), (tools.co_change, "Co-changed files"),
     )
     for tool, title in graph_tools:
         server.add_tool(tool, title=title, description=_doc(tool), annotations=read_only)

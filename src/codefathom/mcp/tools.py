@@ -1,6 +1,7 @@
 """The MCP tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
 graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
-get_batch_dependencies, get_batch_impact, find_dead_code; and context for agents: outline, file_brief.
+get_batch_dependencies, get_batch_impact, find_dead_code; and context for agents: outline, file_brief,
+find_tests, co_change.
 
 Each is one service call in a worker thread.
 
@@ -34,6 +35,7 @@ from codefathom.service.context import MAX_TOKENS, MIN_TOKENS, FileBriefResponse
 from codefathom.service.graph import MAX_DEPTH, DepsResponse
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
+from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS, CoChangeResponse, TestsResponse
 
 if TYPE_CHECKING:
     from codefathom.mcp.server import ServiceCache
@@ -42,7 +44,7 @@ __all__ = [
     "search_code", "index_status", "index_codebase", "list_indexes", "clear_index", "client_roots",
     "project_path_for", "Kind", "find_symbol", "find_references", "call_hierarchy", "get_file_dependencies",
     "get_file_impact", "get_batch_dependencies", "get_batch_impact", "find_dead_code", "SymbolKind", "RefKind",
-    "DepType", "outline", "file_brief",
+    "DepType", "outline", "file_brief", "find_tests", "co_change",
 ]
 
 log = logging.getLogger("codefathom.mcp")
@@ -474,6 +476,61 @@ async def file_brief(
         return service.brief(file)
 
     return render.brief_json(await _call(ctx, where, action))
+
+
+async def find_tests(
+    target: Annotated[
+        str,
+        Field(description="A file of the project, relative to its root ('src/auth/jwt.py'), or a symbol name as"
+                          " find_symbol takes it ('UserService.find')."),
+    ],
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+) -> dict[str, Any]:
+    """The tests that exercise a function, class, method or file, strongest evidence first: `rank`
+    direct (a test references it, or imports the file), helper (a test calls a non-test function
+    that references it) or named (only the file name says so: test_x.py, x_test.go, x.test.ts,
+    x.spec.ts, XTest.java); `why` gives the reasons and `functions` the test definitions that reach
+    it. Call it before changing code to know which tests to run after (and which to update); cheaper
+    than searching for test files by hand. A target naming an indexed file is a file, else a symbol.
+    """
+    cache = _cache(ctx)
+    where = project_path_for(project_path, roots, cache.roots)
+
+    def action(service: Codefathom) -> TestsResponse:
+        if cache.roots and (service.root / target).is_file():
+            cache.check_served(service.root / target)  # a file outside the served roots is refused
+        return service.find_tests(target)
+
+    return render.tests_json(await _call(ctx, where, action))
+
+
+async def co_change(
+    path: FilePath,
+    ctx: Ctx,
+    roots: Roots,
+    limit: Annotated[int, Field(ge=1, le=1000, description="How many files to list.")] = 10,
+    commits: Annotated[
+        int, Field(ge=1, le=MAX_COMMITS, description="How many of the latest commits of HEAD to read.")
+    ] = DEFAULT_COMMITS,
+    project_path: ProjectPath = None,
+) -> dict[str, Any]:
+    """The files most often committed together with a file in git history (local `git log`, last
+    `commits` commits, commits of over 50 files ignored): per file `together` (commits changing
+    both), `confidence` (together / `file_commits`, the commits changing the file) and `support`
+    (together / `commits` read). Call it before or after editing a file to find the other files a
+    change usually needs (a schema and its migration, code and its docs or config) that imports do
+    not reveal. Needs a git repository.
+    """
+    cache = _cache(ctx)
+    where = project_path_for(project_path, roots, cache.roots)
+
+    def action(service: Codefathom) -> CoChangeResponse:
+        file = str(cache.check_served(service.root / path)) if cache.roots else path
+        return service.co_change(file, limit=limit, commits=commits)
+
+    return render.cochange_json(await _call(ctx, where, action))
 
 
 async def _file_deps(

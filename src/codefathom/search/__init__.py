@@ -80,7 +80,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
             continue
         if request.symbol_name and not _name_matches(request.symbol_name, stored.unit.name, stored.unit.qualified_name):
             continue
-        apply_priors(scored, stored.unit.kind, stored.path, config)
+        apply_priors(scored, stored.unit.kind, stored.path, config, stored.rank)
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
     kept = diversify(ranked, request.limit, request.max_per_file)

@@ -24,6 +24,9 @@ class RankingConfig:
     name_bonus: bool = True  # a bonus per name-match grade on top of the fused score
     kind_prior: bool = True  # definitions over module code and line windows
     role_prior: bool = True  # source over examples, vendored code and tests
+    # PageRank prior: the score is multiplied by 1 + weight * ln(1 + rank) (rank: the unit's
+    # definition's PageRank over bound references, mean 1.0); 0 turns it off.
+    pagerank_weight: float = 0.0
     fusion: str = "rrf"  # "rrf": weight / (k + rank); "sum-of-scores": weighted sum of min-max scores
     rrf_k: int = 60
 

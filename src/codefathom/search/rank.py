@@ -5,6 +5,7 @@ Every factor is kept per result so a ranking can be explained stage by stage.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -85,10 +86,13 @@ def _min_max(candidates: list[Candidate]) -> Callable[[float], float]:
     return lambda score: (score - low) / (high - low)
 
 
-def apply_priors(scored: Scored, kind: str, path: str, config: RankingConfig = DEFAULT_RANKING) -> None:
+def apply_priors(
+    scored: Scored, kind: str, path: str, config: RankingConfig = DEFAULT_RANKING, rank: float = 0.0
+) -> None:
     kind_prior = KIND_PRIOR.get(kind, 1.0) if config.kind_prior else 1.0
     role_prior = ROLE_PRIOR[path_role(path)] if config.role_prior else 1.0
-    scored.prior = kind_prior * role_prior
+    rank_prior = 1.0 + config.pagerank_weight * math.log1p(max(rank, 0.0))
+    scored.prior = kind_prior * role_prior * rank_prior
     scored.score *= scored.prior
 
 

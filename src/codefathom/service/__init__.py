@@ -29,6 +29,7 @@ from codefathom.service.graph import GraphVerbs
 from codefathom.service.indexer import Progress, SyncReport
 from codefathom.service.languages import resolve_languages
 from codefathom.service.project import Project, resolve_project
+from codefathom.service.related import RelatedVerbs
 from codefathom.store import Store
 
 __all__ = [
@@ -76,9 +77,9 @@ class IndexInfo:
     index_bytes: int
 
 
-class Codefathom(GraphVerbs, ContextVerbs, Freshness):
-    """One project's index and every question asked of it (graph verbs: service/graph.py;
-    syncing before an answer: service/freshness.py)."""
+class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, Freshness):
+    """One project's index and every question asked of it (graph verbs: service/graph.py; tests and
+    co-change: service/related.py; syncing before an answer: service/freshness.py)."""
 
     def __init__(self, path: str | Path | None = None, index_dir: str | Path | None = None) -> None:
         self.project: Project = resolve_project(path)

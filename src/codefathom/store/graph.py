@@ -692,4 +692,14 @@ def module_doc(conn: sqlite3.Connection, file_id: int) -> str:
     return str(row[0]) if row else ""
 
 
-__all__ += ["module_doc"]
+def file_importers(conn: sqlite3.Connection, file_id: int) -> list[str]:
+    """Paths of the other files that import `file_id` (or a name from it)."""
+    rows = conn.execute(
+        "SELECT DISTINCT f.path FROM imports i JOIN files f ON f.id = i.file_id"
+        " WHERE i.target_file_id = ? AND i.file_id != ? ORDER BY f.path",
+        (file_id, file_id),
+    )
+    return [row[0] for row in rows]
+
+
+__all__ += ["module_doc", "file_importers"]

@@ -104,8 +104,10 @@ def units_by_id(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Store
     wanted = sorted(set(ids))
     if not wanted:
         return {}
+    # The unit's definition (same file, qualified name and kind) carries the rank, else its file.
     sql = (
-        f"SELECT {_UNIT_COLUMNS} FROM units u JOIN files f ON f.id = u.file_id"
+        f"SELECT {_UNIT_COLUMNS}, coalesce(s.rank, f.rank) FROM units u JOIN files f ON f.id = u.file_id"
+        " LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
         " WHERE u.id IN (SELECT value FROM json_each(?))"
     )
     result = {}
@@ -114,7 +116,7 @@ def units_by_id(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, Store
             kind=row[2], name=row[3], qualified_name=row[4], parent=row[5], signature=row[6], doc=row[7],
             language=row[8], start_line=row[9], end_line=row[10], part=row[11], content=row[12],
         )
-        result[int(row[0])] = StoredUnit(int(row[0]), row[1], unit)
+        result[int(row[0])] = StoredUnit(int(row[0]), row[1], unit, float(row[13] or 0.0))
     return result
 
 
