@@ -12,7 +12,7 @@ import math
 import posixpath
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -147,6 +147,9 @@ class FileBriefResponse:
     tests: list[BriefTest]
 
 
+OUTLINE_CACHE_SIZE = 16  # ranked outlines kept per service (directory x focus), until the index changes
+
+
 class ContextVerbs:
     """The context half of `Codefathom`: outline and brief."""
 
@@ -164,9 +167,20 @@ class ContextVerbs:
             if not (self.root / prefix).is_dir():
                 raise UsageError(f"{path} is not a directory of the project")
         store = self._graph_store(fresh)
-        rows = store.read(g.outline_files, prefix)
-        symbols = store.read(g.outline_symbols, prefix, ("module", *OUTLINE_KINDS))
-        return _rank_outline(str(self.root), prefix, (focus or "").strip(), tokens, rows, symbols)
+        focus = (focus or "").strip()
+        # Ranking reads every definition under the prefix: keep the result until the index changes,
+        # so an agent's repeated outline calls are answered at once.
+        cache: dict[tuple[str, str, str | None], OutlineResponse] = self.__dict__.setdefault("_outlines", {})
+        key = (prefix, focus, store.get_meta("last_change"))
+        ranked = cache.get(key)
+        if ranked is None:
+            rows = store.read(g.outline_files, prefix)
+            symbols = store.read(g.outline_symbols, prefix, ("module", *OUTLINE_KINDS))
+            ranked = _rank_outline(str(self.root), prefix, focus, tokens, rows, symbols)
+            if len(cache) >= OUTLINE_CACHE_SIZE:
+                cache.pop(next(iter(cache)))
+            cache[key] = ranked
+        return replace(ranked, budget=tokens)
 
     def brief(self: _ServiceBase, path: str, *, fresh: bool = True) -> FileBriefResponse:
         """A file's definitions, imports, dependents, tests, language and parse health."""
