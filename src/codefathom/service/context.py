@@ -147,6 +147,8 @@ class FileBriefResponse:
     tests: list[BriefTest]
 
 
+# How much a file's role counts in an outline: a map of the project is a map of its source first.
+OUTLINE_ROLE_WEIGHT = {"source": 1.0, "example": 0.5, "vendored": 0.3, "test": 0.25}
 OUTLINE_CACHE_SIZE = 16  # ranked outlines kept per service (directory x focus), until the index changes
 
 
@@ -234,12 +236,13 @@ def _rank_outline(
 ) -> OutlineResponse:
     """The candidates and their order.
 
-    Score = PageRank (mean 1 over the project) x (1 + focus matches). A file's matches are the focus
-    words in its path, NAMED_BOOST when the focus names it, and 1 when a definition in it matches; a
-    definition's are the focus words in its name, 1 when its doc has one, and 1 when its file's path
-    matches. The k-th best definition of a file (from 0) scores DECAY**k less, so an outline covers
-    several files before all of one. Everything the focus matches comes before everything it does
-    not, then by score, path, line.
+    Score = PageRank (mean 1 over the project) x the weight of the file's role (tests, fixtures,
+    examples and vendored code map a project less than its source) x (1 + focus matches). A file's
+    matches are the focus words in its path, NAMED_BOOST when the focus names it, and 1 when a
+    definition in it matches; a definition's are the focus words in its name, 1 when its doc has
+    one, and 1 when its file's path matches. The k-th best definition of a file (from 0) scores
+    DECAY**k less, so an outline covers several files before all of one. Everything the focus
+    matches comes before everything it does not, then by score, path, line.
     """
     words, named = _focus_words(focus)
     files: dict[int, OutlineFile] = {}
@@ -250,7 +253,8 @@ def _rank_outline(
             if any(row.path == t or row.path.endswith("/" + t) or row.path.startswith(t.rstrip("/") + "/")
                    for t in named):
                 matches += NAMED_BOOST
-        files[row.id] = OutlineFile(row.id, row.path, row.language, row.status, row.rank, matches)
+        weight = OUTLINE_ROLE_WEIGHT[path_role(row.path)]
+        files[row.id] = OutlineFile(row.id, row.path, row.language, row.status, row.rank * weight, matches)
     by_qualified: dict[tuple[int, str], g.OutlineSymbolRow] = {(s.file_id, s.qualified_name): s for s in symbols}
     shown: dict[int, OutlineDef] = {}
     for s in symbols:
@@ -266,7 +270,8 @@ def _rank_outline(
         matches = 0
         if words:
             matches = len(words & _words_of(s.name)) + (1 if words & _words_of(s.doc) else 0)
-        shown[s.id] = OutlineDef(s.id, s.kind, s.name, s.signature, s.start_line, parent_id, s.rank, matches)
+        weight = OUTLINE_ROLE_WEIGHT[path_role(file.path)]
+        shown[s.id] = OutlineDef(s.id, s.kind, s.name, s.signature, s.start_line, parent_id, s.rank * weight, matches)
         file.defs.append(shown[s.id])
     for file in files.values():
         path_matched = file.matches > 0
