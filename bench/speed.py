@@ -27,7 +27,6 @@ tree someone is editing: the 10 edited files are rewritten for about a second.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import platform
@@ -43,6 +42,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from sdist import fetch_sdist  # the script directory is on sys.path
 
 BENCH_DIR = Path(__file__).resolve().parent
 CORPORA = BENCH_DIR / ".corpora"
@@ -119,19 +120,7 @@ def django_corpus() -> Path:
     ready = CORPORA / f"{name}-{version}.ready"  # outside the tree, or it would be indexed too
     if django_ready():
         return target
-    downloads = CORPORA / "downloads"
-    downloads.mkdir(parents=True, exist_ok=True)
-    archive = downloads / f"{name}-{version}.tar.gz"
-    if not archive.exists():
-        print(f"downloading {name}=={version} (sdist) from PyPI ...", file=sys.stderr)
-        subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", f"{name}=={version}",
-             "-d", str(downloads), "--quiet"],
-            check=True,
-        )
-    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
-    if digest != DJANGO_SHA256:
-        raise SystemExit(f"{archive} has sha256 {digest}, not the pinned {DJANGO_SHA256}; delete it and retry")
+    archive = fetch_sdist(f"{name}=={version}", f"{name}-{version}.tar.gz", DJANGO_SHA256, CORPORA / "downloads")
     print(f"unpacking {archive.name} ...", file=sys.stderr)
     shutil.rmtree(target, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix="unpack-", dir=CORPORA))
