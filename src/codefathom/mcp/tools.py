@@ -320,7 +320,8 @@ async def find_references(
     the code graph rather than by matching text. Call it before renaming a function, class or method,
     or changing its signature, to find every caller to update; unlike grep it tells
     `UserService.find` from other `find`s. With several definitions of the name, each reference
-    says which one it binds to (`target`). References are extracted for Python so far.
+    says which one it binds to (`target`). References are extracted for Python, JavaScript,
+    TypeScript and Go so far.
 
     Each reference's label says how sure its binding is: exact (scope, an import or `self` decide
     it), high (a type hint or a constructor says it), likely, possible (a guess from the name).
