@@ -72,7 +72,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
         "names": config.names_weight_identifier if plan.identifier_like else config.names_weight_phrase,
     }
     fused = fuse({"lexical": lexical, "names": names}, weights, config)
-    units = store.units_by_id(fused)
+    units = store.units_by_id(fused, with_rank=config.pagerank_weight > 0)
     ranked = []
     for uid, scored in fused.items():
         stored = units.get(uid)

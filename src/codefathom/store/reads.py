@@ -100,14 +100,21 @@ def name_candidates(
     return found
 
 
-def units_by_id(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, StoredUnit]:
+def units_by_id(conn: sqlite3.Connection, ids: Iterable[int], with_rank: bool = False) -> dict[int, StoredUnit]:
     wanted = sorted(set(ids))
     if not wanted:
         return {}
-    # The unit's definition (same file, qualified name and kind) carries the rank, else its file.
+    # The unit's definition (same file, qualified name and kind) carries the rank, else its file;
+    # the join is only made when a ranking asks for it.
+    rank, join = "0.0", ""
+    if with_rank:
+        rank = "coalesce(s.rank, f.rank)"
+        join = (
+            " LEFT JOIN symbols s"
+            " ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
+        )
     sql = (
-        f"SELECT {_UNIT_COLUMNS}, coalesce(s.rank, f.rank) FROM units u JOIN files f ON f.id = u.file_id"
-        " LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
+        f"SELECT {_UNIT_COLUMNS}, {rank} FROM units u JOIN files f ON f.id = u.file_id{join}"
         " WHERE u.id IN (SELECT value FROM json_each(?))"
     )
     result = {}
