@@ -5,12 +5,17 @@ codefathom scored beside two baselines, ablations switched by configuration.
     python bench/quality.py generate                 # (re)write bench/queries/*.jsonl (deterministic)
     python bench/quality.py run --json bench/results/quality.json --markdown bench/results/quality.md
     python bench/quality.py run --quick              # 4 small corpora, no ablations: < 2 minutes
+    python bench/quality.py embed --quick            # give the corpora's indexes vectors (slow: CPU model)
     python bench/quality.py run --ablations          # every RankingConfig variant in ABLATIONS too
     python bench/quality.py run --ranking names=false,rrf_k=20   # one custom configuration
     python bench/quality.py --compare A.json B.json  # difference per cell, with significance
     python bench/quality.py report RESULTS.json      # the tables of a results file again
 
 `run` needs no network once the corpora are downloaded (bench/.corpora/quality/, gitignored).
+Vectors: `run` searches with whatever vectors a corpus's index holds (`embed` makes them; they are
+kept in the index, cached by text, across runs) and adds the system "lexical only" (vectors off)
+so that hybrid and lexical ranking are compared on the same queries; per corpus it reports the
+share of units with a vector. A corpus with no vectors scores the same in both.
 Each corpus is indexed with the real service (`codefathom.service.Codefathom`), queries run
 with `search(query, limit=20, fresh=False)`; the metrics read the first 10 results.
 Tune on the `tune` split only; `check` is for reporting.
@@ -26,6 +31,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
@@ -37,24 +43,25 @@ from lab import corpora as lab_corpora  # noqa: E402
 from lab import metrics, querygen  # noqa: E402
 from lab.baselines import PlainBM25, TermCount, Units  # noqa: E402
 
-from codefathom.search.config import RankingConfig  # noqa: E402
+from codefathom.search.config import DEFAULT_RANKING, RankingConfig  # noqa: E402
 
 FETCH_LIMIT = 20
 SPLITS = ("tune", "check")
 BASELINES = ("rg", "bm25")
 
-# One switch at a time against the shipped ranking (RankingConfig()).
+# One switch at a time against the shipped ranking (DEFAULT_RANKING).
 ABLATIONS: dict[str, RankingConfig] = {
-    "lexical channel only": RankingConfig(names=False),
-    "name channel only": RankingConfig(lexical=False),
-    "no name bonus": RankingConfig(name_bonus=False),
-    "no kind prior": RankingConfig(kind_prior=False),
-    "no role prior": RankingConfig(role_prior=False),
-    "no priors": RankingConfig(kind_prior=False, role_prior=False),
-    "uniform field weights": RankingConfig(field_weights=(1.0, 1.0, 1.0, 1.0, 1.0, 1.0)),
-    "sum-of-scores fusion": RankingConfig(fusion="sum-of-scores"),
-    "rrf k=10": RankingConfig(rrf_k=10),
-    "rrf k=200": RankingConfig(rrf_k=200),
+    "lexical channel only": DEFAULT_RANKING.with_(names=False),
+    "name channel only": DEFAULT_RANKING.with_(lexical=False),
+    "no name bonus": DEFAULT_RANKING.with_(name_bonus=False),
+    "no kind prior": DEFAULT_RANKING.with_(kind_prior=False),
+    "no role prior": DEFAULT_RANKING.with_(role_prior=False),
+    "no priors": DEFAULT_RANKING.with_(kind_prior=False, role_prior=False),
+    "uniform field weights": DEFAULT_RANKING.with_(field_weights=(1.0, 1.0, 1.0, 1.0, 1.0, 1.0)),
+    "sum-of-scores fusion": DEFAULT_RANKING.with_(fusion="sum-of-scores"),
+    "rrf k=10": DEFAULT_RANKING.with_(rrf_k=10),
+    "rrf k=200": DEFAULT_RANKING.with_(rrf_k=200),
+    "no directory nodes": DEFAULT_RANKING.with_(areas=False),
 }
 
 
@@ -78,7 +85,7 @@ def parse_ranking(spec: str) -> RankingConfig:
             changes[key] = float(raw)
         else:
             changes[key] = raw.strip()
-    return RankingConfig(**changes)
+    return DEFAULT_RANKING.with_(**changes)
 
 
 # ----------------------------------------------------------------------------- commands
@@ -110,12 +117,38 @@ def prepare(corpus: lab_corpora.Corpus) -> Path:
     return lab_corpora.build_lab(corpus, strip, digest)
 
 
+def cmd_embed(args: argparse.Namespace) -> None:
+    from codefathom.service import Codefathom
+
+    for corpus in lab_corpora.select(args.corpus, args.quick):
+        lab = prepare(corpus)
+        with Codefathom(lab, index_dir=corpus.index_dir) as cf:
+            cf.index()
+            report = cf.embed(_every(30.0, corpus.id), budget_s=args.budget)
+        print(f"{corpus.id:28} embedded {report.embedded:6} reused {report.reused:6} remaining {report.remaining:6}"
+              f"  {report.seconds:7.1f}s  {report.units_per_second:5.1f} units/s", flush=True)
+
+
+def _every(seconds: float, label: str) -> Callable[[int, int], None]:
+    """A progress callback that prints at most once per `seconds`, and at the end."""
+    last = [time.perf_counter()]
+
+    def progress(done: int, total: int) -> None:
+        if time.perf_counter() - last[0] > seconds or done == total:
+            last[0] = time.perf_counter()
+            print(f"  {label}: {done}/{total}", file=sys.stderr, flush=True)
+
+    return progress
+
+
 def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
     from codefathom.service import Codefathom
 
     started = time.perf_counter()
     chosen = lab_corpora.select(args.corpus, args.quick)
-    systems: dict[str, RankingConfig] = {"codefathom": RankingConfig()}
+    systems: dict[str, RankingConfig] = {
+        "codefathom": DEFAULT_RANKING, "lexical only": DEFAULT_RANKING.with_(vectors=False),
+    }
     if args.ranking:
         systems["custom"] = parse_ranking(args.ranking)
     if args.ablations:
@@ -144,8 +177,12 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
             for system, config in systems.items():
                 for q in queries:
                     response = cf.search(q["query"], limit=FETCH_LIMIT, fresh=False, ranking=config)
-                    results = [(h.path, h.start_line, h.end_line) for h in response.results]
-                    per_query[system][q["id"]] = metrics.score(results, q["targets"], q["level"])
+                    # A directory node is marked by a trailing "/"; only a package's own description
+                    # credits it (bench/lab/metrics.py).
+                    results = [(h.path + "/" if h.kind == "directory" else h.path, h.start_line, h.end_line)
+                               for h in response.results]
+                    per_query[system][q["id"]] = metrics.score(results, q["targets"], q["level"],
+                                                               directories=q["kind"] == "package")
             search_s = time.perf_counter() - t1
             db_path = cf.settings.db_path
         t2 = time.perf_counter()
@@ -165,10 +202,12 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
             "source": corpus.kind, "package": corpus.package, "sha256": corpus.sha256,
             "files_in_tree": lab_corpora.file_count(lab), "files_indexed": status.files, "units": status.units,
             "languages": status.languages, "queries": len(queries),
+            "vectors": (status.vectors or {}).get("with_vectors", 0),
         })
         timings[corpus.id] = {"index_s": round(index_s, 2), "search_s": round(search_s, 2),
                               "baselines_s": round(baseline_s, 2), "files_parsed": report.added + report.updated}
-        print(f"{corpus.id:28} {status.files:5} files {status.units:6} units  {len(queries):4} queries  "
+        print(f"{corpus.id:28} {status.files:5} files {status.units:6} units "
+              f"{(status.vectors or {}).get('percent', 0):5}% vectors  {len(queries):4} queries  "
               f"index {index_s:5.1f}s  search {search_s:5.1f}s  baselines {baseline_s:5.1f}s", file=sys.stderr)
     result = {
         "meta": {
@@ -228,7 +267,7 @@ def _cell(result: dict[str, Any], system: str, corpus: str, set_name: str, split
 
 def markdown(result: dict[str, Any]) -> str:
     sets = [s for s in (*querygen.SETS, "all") if any(c["set"] == s for c in result["cells"])]
-    main = ["codefathom", *(s for s in ("custom",) if s in result["per_query"]), *BASELINES]
+    main = ["codefathom", *(s for s in ("lexical only", "custom") if s in result["per_query"]), *BASELINES]
     main = [s for s in main if s in result["per_query"]]
     out = ["### Summary (all corpora)", "", "| set | split | n | system | MRR@10 | P@1 | R@5 | R@10 | nDCG@10 |",
            "|---|---|---|---|---|---|---|---|---|"]
@@ -333,12 +372,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--compare", nargs=2, metavar=("A.json", "B.json"), help="difference per cell, B minus A")
     parser.add_argument("--metric", default="mrr@10", choices=metrics.METRICS, help="for --compare")
     sub = parser.add_subparsers(dest="command")
-    for name in ("fetch", "generate", "run"):
+    for name in ("fetch", "generate", "run", "embed"):
         p = sub.add_parser(name)
         p.add_argument("--corpus", action="append", help="only this corpus (name or id), repeatable")
         p.add_argument("--quick", action="store_true", help="the small --quick subset of corpora")
         if name == "generate":
             p.add_argument("--seed", type=int, default=querygen.SEED)
+        if name == "embed":
+            p.add_argument("--budget", type=float, default=None, help="seconds per corpus at most")
         if name == "run":
             p.add_argument("--json", help="write the full results (per query) here")
             p.add_argument("--markdown", help="write the tables here")
@@ -359,6 +400,8 @@ def main(argv: list[str] | None = None) -> None:
         cmd_generate(args)
     elif args.command == "run":
         cmd_run(args)
+    elif args.command == "embed":
+        cmd_embed(args)
     elif args.command == "report":
         print(markdown(json.loads(Path(args.results).read_text())))
     else:

@@ -22,9 +22,13 @@ collect_ignore_glob = ["fixtures/*"]
 
 @pytest.fixture(autouse=True)
 def codefathom_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own index home, so nothing touches ~/.cache."""
+    """Every test gets its own index home, so nothing touches ~/.cache.
+
+    Vectors are off unless a test turns them on: the default embedder runs a real model on the CPU,
+    which only tests/test_embeddings.py needs to pay for."""
     home = tmp_path / "home"
     monkeypatch.setenv("CODEFATHOM_HOME", str(home))
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", "none")
     return home
 
 

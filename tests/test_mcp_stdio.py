@@ -6,6 +6,7 @@ Each test starts one server on a small Python project in tmp_path, with CODEFATH
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -80,6 +81,7 @@ GRAPH_TOOLS = {
     "file_brief": ["path", "project_path"],
     "find_tests": ["target", "project_path"],
     "co_change": ["path", "limit", "commits", "project_path"],
+    "change_impact": ["diff_ref", "staged", "diff_text", "depth", "max_results", "project_path"],
 }
 
 
@@ -106,7 +108,7 @@ async def serve(cwd: Path, home: Path, *args: str, **client_options: Any) -> Asy
     """`python -m codefathom serve ARGS` started in `cwd`, connected (initialize handshake unless told)."""
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "codefathom", "serve", *args], cwd=cwd,
-        env={"CODEFATHOM_HOME": str(home)},
+        env={"CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": os.environ.get("CODEFATHOM_EMBEDDER", "none")},
     )
     client_options.setdefault("mode", "legacy")
     async with Client(params, read_timeout_seconds=TIMEOUT, **client_options) as client:
@@ -146,7 +148,9 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
             assert "search_code" in (client.session.instructions or "")
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
-        assert set(tools) == {"search_code", "index_status", "index_codebase", "list_indexes", "clear_index"} | set(
+        assert set(tools) == {
+            "search_code", "analyze_query", "index_status", "index_codebase", "list_indexes", "clear_index"
+        } | set(
             GRAPH_TOOLS
         )
         search = tools["search_code"]

@@ -36,6 +36,17 @@ def test_file_targets_match_by_path_and_duplicate_files_count_once() -> None:
     assert scores["mrr@10"] == 0.5  # second distinct file, not third unit
 
 
+def test_a_directory_result_hits_only_a_package_description_s_targets() -> None:
+    targets = [{"path": f"pkg/{n}.go", "start_line": None, "end_line": None, "name": n} for n in ("a", "b")]
+    ranking = [("pkg/", 0, 0), ("pkg/b.go", 1, 9)]
+    assert metrics.score(ranking, targets, "file")["mrr@10"] == 0.5  # a miss unless asked for
+    package = metrics.score(ranking, targets, "file", directories=True)
+    assert package["mrr@10"] == 1.0
+    assert package["r@10"] == 1.0  # the directory found one target, the file the other
+    assert not metrics.hits_target(("other/", 0, 0), targets[0], "file", directories=True)
+    assert not metrics.hits_target(("", 0, 0), targets[0], "file", directories=True)
+
+
 def test_mrr_p1_and_recall_on_a_single_target() -> None:
     ranking = [("b.py", 1, 2), ("c.py", 1, 2), ("a.py", 10, 20)]
     s = metrics.score(ranking, [FUNC])

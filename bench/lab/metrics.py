@@ -7,12 +7,18 @@ A result is (path, start_line, end_line). Targets are units (path and line range
     target function is not an answer; a part of a split function is);
   - file level: results are reduced to their files, first occurrence kept, and a file hits when
     it is a target.
+A directory result (its path ends with "/") is a miss, except with `directories=True`, which the
+lab sets for the concept queries of kind "package" only: their query is the package's own
+description and their targets are the package's files, so the directory node of that package is
+the answer asked for; it then hits a target directly inside it (one target, like any result). A
+directory is never credited for a module, file or type description, whose answer is one file.
 Each target counts once (the first result that hits it); relevance is binary.
 """
 
 from __future__ import annotations
 
 import math
+import posixpath
 import random
 from collections.abc import Sequence
 
@@ -21,8 +27,10 @@ K = 10
 METRICS = ("mrr@10", "p@1", "r@5", "r@10", "ndcg@10")
 
 
-def hits_target(result: Result, target: dict, level: str = "unit") -> bool:
+def hits_target(result: Result, target: dict, level: str = "unit", directories: bool = False) -> bool:
     path, start, end = result
+    if path.endswith("/"):
+        return directories and posixpath.dirname(target["path"]) + "/" == path
     if path != target["path"]:
         return False
     if level == "file" or target.get("start_line") is None:
@@ -45,13 +53,15 @@ def as_ranking(results: Sequence[Result], level: str) -> list[Result]:
     return files
 
 
-def judge(results: Sequence[Result], targets: Sequence[dict], level: str = "unit", k: int = K) -> list[int | None]:
+def judge(
+    results: Sequence[Result], targets: Sequence[dict], level: str = "unit", k: int = K, directories: bool = False
+) -> list[int | None]:
     """For each of the first k results: the index of the target it is the first to hit, -1 when it
     hits only targets already found, None when it hits none."""
     found: set[int] = set()
     marks: list[int | None] = []
     for result in as_ranking(results, level)[:k]:
-        hit = [i for i, t in enumerate(targets) if hits_target(result, t, level)]
+        hit = [i for i, t in enumerate(targets) if hits_target(result, t, level, directories)]
         new = [i for i in hit if i not in found]
         if new:
             found.add(new[0])
@@ -61,8 +71,10 @@ def judge(results: Sequence[Result], targets: Sequence[dict], level: str = "unit
     return marks
 
 
-def score(results: Sequence[Result], targets: Sequence[dict], level: str = "unit") -> dict[str, float]:
-    marks = judge(results, targets, level, K)
+def score(
+    results: Sequence[Result], targets: Sequence[dict], level: str = "unit", directories: bool = False
+) -> dict[str, float]:
+    marks = judge(results, targets, level, K, directories)
     relevant = [m is not None for m in marks]
     first = next((i for i, r in enumerate(relevant) if r), None)
     n = max(len(targets), 1)

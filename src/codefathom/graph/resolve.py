@@ -25,8 +25,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from codefathom.graph.gomod import package_members, same_package
-from codefathom.graph.modules import ImportTarget, member_of_module
+from codefathom.graph.modules import ImportTarget, implicit_import, member_of_module, package_members, same_package
 from codefathom.graph.specs import GraphSpec, spec_for
 from codefathom.model import LOCAL_HINT_KINDS
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
@@ -126,6 +125,10 @@ class Binder:
         spec = spec_for(self.lookup.language_of(ref.file_id))
         scope = self._decorator_scope(ref) if ref.kind == "decorator" else ref.scope
         found = self._member(ref, scope, spec) if ref.receiver else self._name(ref.file_id, scope, ref.name, spec)
+        if ref.kind == "call" and spec.separate_namespaces and found.target is not None \
+                and found.target.kind in VARIABLE_KINDS:  # a field and a method share the name: the method
+            method = self._namesake(found.target, FUNCTION_KINDS)
+            found = _Found(method, found.confidence, found.label) if method is not None else found
         target = found.target.id if found.target else None
         label = found.label
         if ref.kind == "read" and target is None and not found.candidates and label == "unbound":
@@ -220,13 +223,32 @@ class Binder:
         module_name = module.qualified_name if module else ""
         imports = self.imports(file_id)
         # 1. enclosing definitions: what they define, import or bind; a class body is seen only
-        #    by code written directly in it, not by the methods inside it
+        #    by code written directly in it, not by the methods inside it (unless the language
+        #    says methods see their class's members: Java)
         current, innermost = scope, True
+        beyond_class = False  # a member may come from an enclosing class's base outside the project
         while current and current != module_name:
             row = self._scope_row(file_id, current)
             if row is None:
-                break
-            if innermost or row.kind not in CLASS_KINDS:
+                if lookup.by_qualified(current):
+                    break  # a type whose definition is in another file (a Go method's receiver)
+                # no definition at all: an inline module (Rust `mod tests { }`) or a package name
+                # owns the functions and types written in it, not methods (an impl of a foreign type)
+                local = [s for s in lookup.members(current, name) if s.file_id == file_id and s.kind != "method"]
+                if local:
+                    return _bound(_last(local), DEFINED)
+                current, innermost = current.rpartition(".")[0], False
+                continue
+            if row.kind in CLASS_KINDS and not spec.class_scope:
+                pass  # Rust: a type's items are reached through `Self::` and `self.` only
+            elif not innermost and row.kind in CLASS_KINDS and spec.members_in_scope:
+                member = self._in_class(row, name, DEFINED)
+                if member is not None and member.target is not None and not _constructor(member.target):
+                    return member
+                if self._binds(file_id, current, name):  # a type parameter of the class
+                    return _Found(None, 0.0, "local", where=current)
+                beyond_class = beyond_class or self._not_in_class(row).label == "external"
+            elif innermost or row.kind not in CLASS_KINDS:
                 local = [s for s in lookup.members(current, name) if s.file_id == file_id]
                 if local and row.kind in FUNCTION_KINDS and self._binds(file_id, current, name):
                     return _Found(_last(local), CONDITIONAL, label_for(CONDITIONAL))  # also assigned there
@@ -235,14 +257,15 @@ class Binder:
                 imported = imports.get(current, {}).get(name)
                 if imported is not None:
                     return self._import_found(imported)
-                if row.kind in FUNCTION_KINDS and self._binds(file_id, current, name):
-                    return _Found(None, 0.0, "local", where=current)
+                if (row.kind in FUNCTION_KINDS or spec.members_in_scope) and self._binds(file_id, current, name):
+                    return _Found(None, 0.0, "local", where=current)  # (Java: a class's type parameter too)
             current, innermost = row.parent, False
         # 2. the file's own top level, 3. what the file imports under that name
         top = [s for s in lookup.members(module_name, name) if s.file_id == file_id]
-        if not top and spec.module_system == "go":  # a Go package's top level spans its directory
-            top = package_members(lookup, file_id, name)
         imported = imports.get(None, {}).get(name)
+        if not top:  # a package spanning files (Go, Java): this file's, then the others' unless imported
+            package = package_members(lookup, file_id, name)
+            top = [s for s in package if s.file_id == file_id] or (package if imported is None else [])
         if top and imported is not None and imported.symbol_id in {s.id for s in top}:
             imported = None  # the module importing its own definition (`if __name__ == "__main__":`)
         if top and imported is not None:  # `try: from x import f` / `except ImportError: def f()`
@@ -262,6 +285,12 @@ class Binder:
             if star.external or star.file_id is None:
                 external_star = True
                 continue
+            if star.symbol_id is not None:  # `import static a.B.*`, `use Shape::*`: a class's members
+                cls = self._row(star.symbol_id)
+                member = self._in_class(cls, name, REEXPORTED) if cls is not None and cls.kind in CLASS_KINDS else None
+                if member is not None and member.target is not None:
+                    return member
+                continue
             star_module = lookup.module_of(star.file_id)
             if star_module is None:
                 continue
@@ -272,11 +301,17 @@ class Binder:
                     return _Found(found.target, REEXPORTED, label_for(REEXPORTED))
                 if found.label == "external":
                     return found
-        # 5. a builtin the project does not redefine
+        # 5. what the module system reaches without an import (Rust: `crate`, `super`, crates),
+        #    a builtin the project does not redefine
+        implicit = implicit_import(lookup, file_id, name)
+        if implicit is not None:
+            return self._import_found(implicit)
         if name in spec.builtins:
             return _BUILTIN
-        if external_star:
+        if external_star or beyond_class:
             return _EXTERNAL
+        if not spec.guess_by_name:
+            return _UNBOUND
         # 6. the same directory, then 7. the whole project, top-level definitions only
         everywhere = [s for s in lookup.by_name(name) if s.kind in CALLABLE_KINDS and self._top_level(s)]
         if not everywhere:
@@ -366,14 +401,33 @@ class Binder:
 
     def _enclosing_class(self, file_id: int, scope: str | None) -> SymbolRow | None:
         current = scope
+        method = False
         for _ in range(8):
             row = self._scope_row(file_id, current)
             if row is None:
-                return None
+                return self._written_elsewhere(file_id, current) if method and current else None
             if row.kind in CLASS_KINDS:
                 return row
-            current = row.parent
+            current, method = row.parent, row.kind == "method"
         return None
+
+    def _method_owner(self, file_id: int, scope: str | None) -> str:
+        """The name of the class a method is written for when no class of the file is it (a
+        Rust impl of a type from elsewhere: `HashMap` in `impl Trait for HashMap<K, V>`)."""
+        row = self._scope_row(file_id, scope)
+        if row is None or row.kind != "method" or not row.parent:
+            return ""
+        return row.parent.rpartition(".")[2] if self._scope_row(file_id, row.parent) is None else ""
+
+    def _written_elsewhere(self, file_id: int, qualified: str) -> SymbolRow | None:
+        """The class a method belongs to when its class is not defined in the method's file (a
+        Rust impl of a type imported from another module): the class its name means there."""
+        module = self.lookup.module_of(file_id)
+        if module is None or qualified.rpartition(".")[0] != module.qualified_name:
+            return None
+        spec = spec_for(self.lookup.language_of(file_id))
+        found = self._name(file_id, None, qualified.rpartition(".")[2], spec)
+        return found.target if found.target is not None and found.target.kind in CLASS_KINDS else None
 
     def _own_member(self, cls: SymbolRow, name: str, confidence: float) -> _Found | None:
         found = [
@@ -405,6 +459,7 @@ class Binder:
         seen: set[int] = set()
         after_unknown: set[int] = set()
         unknown_seen = False
+        ordered = spec_for(self.lookup.language_of(cls.file_id)).ordered_bases
         while pending and len(order) < MAX_MRO:
             current = pending.pop(0)
             if current is None:
@@ -414,7 +469,7 @@ class Binder:
                 continue
             seen.add(current.id)
             order.append(current)
-            if unknown_seen:
+            if unknown_seen and ordered:
                 after_unknown.add(current.id)
             bases: list[SymbolRow | None] = []
             spec = spec_for(self.lookup.language_of(current.file_id))
@@ -469,14 +524,18 @@ class Binder:
         elif head in spec.self_names and self._enclosing_class(file_id, scope) is not None:
             owner = self._enclosing_class(file_id, scope)
             value = _Value("symbol" if head in spec.class_self_names else "instance", owner, SELF)
+        elif head in spec.self_names and self._method_owner(file_id, scope):  # a Rust impl for `Vec<T>`
+            value = self._type_value(file_id, None, self._method_owner(file_id, scope), spec)
+            value = value if value is not None and value.kind in ("builtin", "external") else None
         else:
             value = self._name_value(file_id, scope, head, spec, line)
         previous = head
-        for trailer_kind, content in trailers:
+        for index, (trailer_kind, content) in enumerate(trailers):
             if value is None:
                 return None
             if trailer_kind == "attr":
-                value = self._attribute(value, content, spec)
+                called = spec.separate_namespaces and index + 1 < len(trailers) and trailers[index + 1][0] == "call"
+                value = self._attribute(value, content, spec, called)
             elif trailer_kind == "call" and previous in spec.cast_functions and value.kind == "external":
                 arguments = _split_top(content, ",")  # `cast(Foo, x)`: a Foo
                 value = self._type_value(file_id, scope, arguments[0], spec) if len(arguments) == 2 else None
@@ -500,7 +559,18 @@ class Binder:
             if name in self._namespaces.get(file_id, ()):
                 return _Value("namespace", None, DEFINED, name)
             return _EXTERNAL_VALUE if found.label == "external" else None
+        if spec.separate_namespaces and found.target.kind in FUNCTION_KINDS:  # a value is the field of that name
+            field = self._namesake(found.target, VARIABLE_KINDS)
+            return self._symbol_value(field, found.confidence, spec) if field is not None else None
         return self._symbol_value(found.target, found.confidence, spec)
+
+    def _namesake(self, symbol: SymbolRow, kinds: frozenset[str]) -> SymbolRow | None:
+        """A member of the same class, of one of `kinds`, with the same name (Java's field `items`
+        and method `items()`)."""
+        if symbol.parent is None:
+            return None
+        found = [s for s in self.lookup.members(symbol.parent, symbol.name) if s.kind in kinds]
+        return min(found, key=lambda s: s.start_line) if found else None
 
     def _symbol_value(self, symbol: SymbolRow, confidence: float, spec: GraphSpec) -> _Value | None:
         if symbol.kind in VARIABLE_KINDS:  # a module constant or class field: its type
@@ -629,8 +699,9 @@ class Binder:
             element = item = self._type_value(file_id, scope, arguments[0], spec)
         return _Value("builtin", name=plain, element=element, item=item)
 
-    def _attribute(self, value: _Value, name: str, spec: GraphSpec) -> _Value | None:
-        """`value.name`."""
+    def _attribute(self, value: _Value, name: str, spec: GraphSpec, called: bool = False) -> _Value | None:
+        """`value.name`; `called`: it is called next, and the language keeps methods apart from
+        fields (`x.items()` is the method even when a field `items` exists)."""
         if value.kind == "builtin" and (value.element or value.item):
             return _Value("builtin", name=value.name, element=value.element, item=value.item, method=name)
         if value.kind in ("builtin", "external"):
@@ -660,14 +731,17 @@ class Binder:
             return self._symbol_value(member.target, member.confidence, spec)
         if value.kind == "instance":
             assigned, attribute = self._attribute_value(symbol, name, value.confidence, spec)
-            if assigned:
+            if assigned and not called:
                 return attribute
             member = self._in_class(symbol, name, value.confidence)
             if member is None or member.target is None:
                 return _EXTERNAL_VALUE if self._not_in_class(symbol).label == "external" else None
-            if member.target.kind in FUNCTION_KINDS:
-                return _Value("bound", member.target, member.confidence)
-            return self._symbol_value(member.target, member.confidence, spec)
+            chosen = member.target
+            if called and chosen.kind in VARIABLE_KINDS:
+                chosen = self._namesake(chosen, FUNCTION_KINDS) or chosen
+            if chosen.kind in FUNCTION_KINDS:
+                return _Value("bound", chosen, member.confidence)
+            return self._symbol_value(chosen, member.confidence, spec)
         if value.kind == "bound":  # a property
             result = self._returns(symbol, value.confidence, spec)
             return self._attribute(result, name, spec) if result is not None else None
@@ -830,6 +904,11 @@ def _last(symbols: list[SymbolRow]) -> SymbolRow:
     return max(symbols, key=lambda s: s.start_line)
 
 
+def _constructor(symbol: SymbolRow) -> bool:
+    """A Java constructor: a method named like its class, never what the class's name means."""
+    return symbol.kind == "method" and symbol.parent is not None and symbol.parent.rsplit(".", 1)[-1] == symbol.name
+
+
 def _innermost(spans: list[tuple[int, int, str, str]], line: int) -> str | None:
     found = None
     for start, end, qualified, _ in spans:
@@ -863,6 +942,10 @@ def _agreed(values: list[_Value]) -> _Value | None:
 def _container_method(value: _Value, spec: GraphSpec) -> _Value | None:
     """The result of calling a method of a typed builtin container (`d.get(k)`, `xs.pop()`)."""
     mapping = value.name in spec.mapping_types
+    if not mapping and value.method in spec.element_methods:  # `list.get(0)`, `opt.unwrap()`
+        return value.element
+    if not mapping and value.method in spec.iter_methods:  # `v.iter()`: the same elements
+        return _Value("builtin", name=value.name, element=value.element, item=value.item)
     if value.method in ("get", "pop", "setdefault"):
         return value.item if mapping else value.element if value.method == "pop" else _BUILTIN_VALUE
     if value.method == "copy":

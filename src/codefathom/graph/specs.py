@@ -36,6 +36,23 @@ class GraphSpec:
     mapping_types: frozenset[str] = frozenset()
     cast_functions: frozenset[str] = frozenset()  # `cast(Foo, x)` is a Foo, when `cast` is not the project's
     class_self_names: frozenset[str] = frozenset()  # self names that mean the class itself (`cls`), not an instance
+    # Methods of a typed sequence that give one of its elements (`list.get(0)`, `opt.unwrap()`), and
+    # ones that give an iterator over the same elements (`v.iter()`).
+    element_methods: frozenset[str] = frozenset()
+    iter_methods: frozenset[str] = frozenset()
+    # A method sees its class's members, inherited ones too, by their bare names (Java's implicit `this`).
+    members_in_scope: bool = False
+    # Fields and methods may share a name: `x.items()` calls the method, `x.items.f()` reads the field.
+    separate_namespaces: bool = False
+    # Whether code written in a class body sees the class's members by their bare names; a Rust
+    # impl block's does not (`Self::new`, `self.len()`).
+    class_scope: bool = True
+    # A name that nothing in scope declares may still be guessed from a definition of that name in
+    # the directory or the project; Java reaches nothing that is not declared or imported.
+    guess_by_name: bool = True
+    # Whether a base's member hides one of a later base (Python's MRO, a Java superclass over an
+    # interface's default); a Rust type's traits cannot hide each other's methods.
+    ordered_bases: bool = True
 
 
 _PYTHON_PRIMITIVES = frozenset(
@@ -162,6 +179,134 @@ GRAPH_SPECS: dict[str, GraphSpec] = {
         builtin_constructors=_GO_BUILTINS | _GO_PRIMITIVES,
     ),
 }
+
+_JAVA_LANG = frozenset(
+    """
+    Object String Integer Long Short Byte Character Boolean Double Float Number Void Math StrictMath System
+    Thread ThreadLocal Runnable Runtime Process ProcessBuilder Class ClassLoader Enum Record Iterable
+    Comparable CharSequence StringBuilder StringBuffer AutoCloseable Cloneable Appendable Readable
+    Throwable Exception RuntimeException Error AssertionError IllegalArgumentException IllegalStateException
+    NullPointerException UnsupportedOperationException IndexOutOfBoundsException ClassCastException
+    ArrayIndexOutOfBoundsException StringIndexOutOfBoundsException ArithmeticException NumberFormatException
+    InterruptedException CloneNotSupportedException SecurityException ReflectiveOperationException
+    ClassNotFoundException NoSuchFieldException NoSuchMethodException IllegalAccessException
+    InstantiationException OutOfMemoryError StackOverflowError LinkageError NoClassDefFoundError
+    ExceptionInInitializerError Override Deprecated SuppressWarnings FunctionalInterface SafeVarargs
+    getClass hashCode equals toString clone finalize wait notify notifyAll
+    """.split()
+)  # and the methods every class inherits from Object, called by their bare names
+# Types whose members are the JDK's (strings, boxed primitives, collections, streams, optionals).
+_JAVA_SEQUENCES = frozenset(
+    """
+    Array List ArrayList LinkedList Collection Set HashSet LinkedHashSet TreeSet SortedSet NavigableSet
+    Iterable Iterator ListIterator Optional Stream Queue Deque ArrayDeque PriorityQueue Vector Stack
+    CopyOnWriteArrayList BlockingQueue Enumeration Spliterator
+    """.split()
+)
+_JAVA_MAPPINGS = frozenset(
+    "Map HashMap LinkedHashMap TreeMap SortedMap NavigableMap ConcurrentHashMap ConcurrentMap WeakHashMap "
+    "IdentityHashMap EnumMap Hashtable".split()
+)
+_JAVA_PRIMITIVES = frozenset(
+    """
+    int long short byte char boolean double float void literal Object String Integer Long Short Byte
+    Character Boolean Double Float Number CharSequence StringBuilder StringBuffer Class Entry Function
+    BiFunction Supplier Consumer BiConsumer Predicate BiPredicate Runnable Callable Comparator
+    """.split()
+) | _JAVA_SEQUENCES | _JAVA_MAPPINGS
+# Methods of Object, strings, collections, streams and optionals: never guessed on an unknown receiver.
+_JAVA_COMMON_METHODS = frozenset(
+    """
+    equals hashCode toString getClass clone compareTo length charAt substring indexOf lastIndexOf isEmpty
+    isBlank trim strip split startsWith endsWith contains replace toLowerCase toUpperCase format append
+    get set add addAll put putAll remove removeAll clear size stream forEach iterator hasNext next map
+    filter collect reduce orElse orElseThrow orElseGet isPresent ifPresent of ofNullable empty apply accept
+    test run call close read write flush getName getValue getKey values keySet entrySet containsKey
+    toArray asList sort min max count findFirst findAny anyMatch allMatch noneMatch flatMap sorted distinct
+    limit skip valueOf name ordinal getMessage getCause printStackTrace wait notify notifyAll
+    intValue longValue doubleValue booleanValue start join interrupt lock unlock
+    """.split()
+)
+_RUST_MACROS = frozenset(
+    """
+    println print eprintln eprint format format_args write writeln panic assert assert_eq assert_ne
+    debug_assert debug_assert_eq debug_assert_ne vec todo unimplemented unreachable matches cfg concat
+    stringify include include_str include_bytes env option_env line file column module_path dbg
+    compile_error thread_local try macro_rules
+    """.split()
+)
+_RUST_SEQUENCES = frozenset("Vec VecDeque LinkedList BinaryHeap HashSet BTreeSet Option Result".split())
+_RUST_MAPPINGS = frozenset("HashMap BTreeMap IndexMap".split())
+_RUST_PRIMITIVES = frozenset(
+    """
+    u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 bool char str String literal Box Rc Arc Cow RefCell Cell
+    Mutex RwLock PhantomData Duration Instant Path PathBuf OsString OsStr Ordering Formatter
+    """.split()
+) | _RUST_SEQUENCES | _RUST_MAPPINGS
+_RUST_BUILTINS = (
+    frozenset(
+        """
+        Some None Ok Err Box Vec String Option Result Default Clone Copy Send Sync Sized Unpin Drop Fn FnMut
+        FnOnce ToString ToOwned Into From TryInto TryFrom AsRef AsMut Iterator IntoIterator DoubleEndedIterator
+        ExactSizeIterator Extend Eq PartialEq Ord PartialOrd Hash Debug Display drop std core alloc test bench
+        derive
+        """.split()
+    )
+    | _RUST_MACROS
+    | _RUST_PRIMITIVES
+)
+# Methods of std's everyday types (Option, Result, iterators, collections, strings, smart pointers,
+# locks) and of its common traits: never guessed on a receiver of unknown type.
+_RUST_COMMON_METHODS = frozenset(
+    """
+    clone clone_from iter iter_mut into_iter map map_err and_then or_else ok err ok_or ok_or_else unwrap
+    expect unwrap_or unwrap_or_else unwrap_or_default is_some is_none is_ok is_err as_ref as_mut as_deref
+    take replace len is_empty push push_str pop get get_mut insert remove contains contains_key entry
+    or_insert or_insert_with extend drain retain sort sort_by sort_by_key dedup truncate clear reserve
+    with_capacity capacity split split_at join trim starts_with ends_with chars bytes as_bytes as_str
+    to_string to_owned to_vec into from try_from try_into fmt eq ne cmp partial_cmp hash next collect
+    filter filter_map fold for_each any all find position count sum min max zip enumerate rev skip
+    chain flat_map take_while skip_while peekable last nth step_by copied cloned first lock read write
+    try_lock borrow borrow_mut deref deref_mut drop default new poll send recv call as_ptr load store
+    swap compare_exchange fetch_add fetch_sub wake wake_by_ref spawn finish build
+    """.split()
+)
+
+GRAPH_SPECS["java"] = GraphSpec(
+    self_names=frozenset({"this"}),
+    builtins=_JAVA_LANG,
+    primitive_types=_JAVA_PRIMITIVES,
+    module_system="java",
+    super_receiver="super",
+    common_methods=_JAVA_COMMON_METHODS,
+    builtin_constructors=_JAVA_LANG | _JAVA_PRIMITIVES,
+    sequence_types=_JAVA_SEQUENCES,
+    mapping_types=_JAVA_MAPPINGS,
+    element_methods=frozenset(
+        "get next previous getFirst getLast peek peekFirst peekLast poll pollFirst pollLast pop element "
+        "orElseThrow orElse orElseGet nextElement".split()
+    ),
+    iter_methods=frozenset({"iterator", "listIterator", "descendingIterator"}),
+    members_in_scope=True,
+    separate_namespaces=True,
+    guess_by_name=False,
+)
+GRAPH_SPECS["rust"] = GraphSpec(
+    self_names=frozenset({"self", "Self"}),
+    builtins=_RUST_BUILTINS,
+    primitive_types=_RUST_PRIMITIVES,
+    module_system="rust",
+    common_methods=_RUST_COMMON_METHODS,
+    builtin_constructors=_RUST_BUILTINS,
+    sequence_types=_RUST_SEQUENCES,
+    mapping_types=_RUST_MAPPINGS,
+    class_self_names=frozenset({"Self"}),
+    element_methods=frozenset("unwrap expect unwrap_or_default unwrap_unchecked".split()),
+    iter_methods=frozenset("iter iter_mut into_iter".split()),
+    separate_namespaces=True,
+    class_scope=False,
+    ordered_bases=False,
+)
 
 _DEFAULT = GraphSpec(frozenset({"this", "self"}), frozenset(), frozenset(), "")
 

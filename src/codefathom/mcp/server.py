@@ -43,12 +43,14 @@ codefathom searches a codebase by name and by the words its code uses, from a lo
 
 Use search_code before opening files to find where something is defined or implemented:
 - a name as the code writes it (`parse_config`, `Store.replace_file`) brings its definition first;
-- otherwise give the words the code itself would use ("retry upload backoff"), not a question.
+- otherwise describe what the code does ("retry failed uploads"): words are matched by meaning once the
+  index has vectors (embedded in the background; index_status shows how far), and by the code's own words.
 Results carry path and line range with the source, so read only those lines next.
 Narrow with path_glob / exclude_glob (gitignore style, e.g. 'src/**/*.py', 'tests/'), languages, kinds.
 Use grep instead when you need every occurrence of an exact string (all callers, a log message).
 project_path defaults to the client's first root, else the server's working directory.
-index_status tells what a project's index holds; index_codebase indexes ahead of time (searches do it themselves).
+analyze_query shows why a query ranks what it ranks. index_status tells what a project's index holds
+(and how much of it has vectors); index_codebase indexes ahead of time (searches do it themselves).
 list_indexes lists every indexed project; clear_index deletes a project's index (never its files).
 search_code with index_names searches other indexed projects too. A reply marked partial comes from a project
 still being indexed in the background: index_status shows the progress.
@@ -62,6 +64,8 @@ JavaScript, TypeScript and Go so far):
 - get_file_impact before editing a file: what depends on it, transitively (the blast radius);
   get_file_dependencies: what it depends on. get_batch_impact / get_batch_dependencies take several files.
 - find_dead_code: definitions nothing uses, with a confidence and the reason.
+- change_impact after editing or before committing: from a git diff (or diff_text), the definitions it
+  changes, the references to them, the files depending on them and the tests to run, ranked.
 
 Context in few tokens:
 - outline when entering an unfamiliar repository (or with focus= before a task): directories, files and their
@@ -167,6 +171,7 @@ class ServiceCache:
         service = Codefathom(root, self._index_dir if root == self._index_dir_root else None)
         if watch:
             service.watch = self.watchers.watch(service.root, service.settings.index_dir)
+            service.embed_in_background()  # vectors come while the lexical index already answers
         return service
 
     def _warm(self, root: Path) -> None:
@@ -178,6 +183,7 @@ class ServiceCache:
         with entry.lock:
             if not entry.closed and entry.service is not None:
                 entry.service.refresh_in_background()
+                entry.service.embed_in_background()
 
     @contextmanager
     def _held(self, root: Path) -> Iterator[_Entry]:
@@ -263,6 +269,9 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
         tools.search_code, title="Search code", description=_doc(tools.search_code), annotations=read_only
     )
     server.add_tool(
+        tools.analyze_query, title="Analyze query", description=_doc(tools.analyze_query), annotations=read_only
+    )
+    server.add_tool(
         tools.index_status, title="Index status", description=_doc(tools.index_status), annotations=read_only
     )
     server.add_tool(
@@ -285,6 +294,7 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
         (tools.call_hierarchy, "Call hierarchy"), (tools.get_file_dependencies, "File dependencies"),
         (tools.get_file_impact, "File impact"), (tools.get_batch_dependencies, "Batch dependencies"),
         (tools.get_batch_impact, "Batch impact"), (tools.find_dead_code, "Find dead code"),
+        (tools.change_impact, "Change impact"),
         (tools.outline, "Repository outline"), (tools.file_brief, "File brief"),
         (tools.find_tests, "Find tests"), (tools.co_change, "Co-changed files"),
     )

@@ -1,7 +1,7 @@
 """The MCP tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
 graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
-get_batch_dependencies, get_batch_impact, find_dead_code; and context for agents: outline, file_brief,
-find_tests, co_change.
+get_batch_dependencies, get_batch_impact, find_dead_code, change_impact; and context for agents: outline,
+file_brief, find_tests, co_change.
 
 Each is one service call in a worker thread.
 
@@ -31,6 +31,7 @@ from pydantic import Field
 from codefathom.errors import CodefathomError
 from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
+from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS, MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS, FileBriefResponse, OutlineResponse
 from codefathom.service.graph import MAX_DEPTH, DepsResponse
 from codefathom.service.indexer import Progress
@@ -44,7 +45,7 @@ __all__ = [
     "search_code", "index_status", "index_codebase", "list_indexes", "clear_index", "client_roots",
     "project_path_for", "Kind", "find_symbol", "find_references", "call_hierarchy", "get_file_dependencies",
     "get_file_impact", "get_batch_dependencies", "get_batch_impact", "find_dead_code", "SymbolKind", "RefKind",
-    "DepType", "outline", "file_brief", "find_tests", "co_change",
+    "DepType", "outline", "file_brief", "find_tests", "co_change", "change_impact",
 ]
 
 log = logging.getLogger("codefathom.mcp")
@@ -59,7 +60,7 @@ with suppress(RuntimeError):  # no home directory to find
 T = TypeVar("T")
 
 # The unit kinds of codefathom.model.UNIT_KINDS, spelled out so the tool schema lists them.
-Kind: TypeAlias = Literal["module", "class", "function", "method", "section", "chunk"]
+Kind: TypeAlias = Literal["module", "class", "function", "method", "section", "chunk", "directory"]
 
 # The lifespan state is the server's ServiceCache; Any keeps the runtime free of a server import cycle.
 Ctx: TypeAlias = Context[Any, Any]
@@ -151,7 +152,10 @@ async def search_code(
     ] = None,
     kinds: Annotated[
         list[Kind] | None,
-        Field(description="Only these kinds of unit, e.g. ['function', 'method'] or ['class']."),
+        Field(
+            description="Only these kinds of result, e.g. ['function', 'method'] or ['class'];"
+            " ['directory'] for directory summaries only."
+        ),
     ] = None,
     path_glob: Annotated[
         str | list[str] | None,
@@ -169,15 +173,18 @@ async def search_code(
         Field(description="Only units whose name or qualified name matches this glob: 'parse_*', 'Store.*'."),
     ] = None,
     include_debug: Annotated[
-        bool, Field(description="Explain the ranking (channel ranks, priors, timings); for debugging only.")
+        bool, Field(description="Add timings and candidate counts per channel; analyze_query shows every stage.")
     ] = False,
 ) -> dict[str, Any]:
     """Search the codebase by name or by the words its code uses; returns ranked functions, classes,
-    methods and doc sections with path, line range and source.
+    methods and doc sections with path, line range and source, and directories for questions about an area.
 
     - A name (`parse_config`, `Store.replace_file`, `UserService.find`) brings its definition first.
-    - Plain words rank code by the words it uses: name the thing in the code's own terms
-      ("token refresh expiry", "write index batch"), not a question.
+    - A question about an area ("what does auth/ do", "where are payments and refunds handled") can
+      also return a result of kind `directory`: its path is the directory, `files` its top files,
+      and `content` a summary (what it holds, its top files with their docs and definitions).
+    - Words and questions ("where do we retry failed uploads") are matched by meaning as well as by
+      the words the code uses, once the index has vectors (a reply says how much of it has them).
     - Narrow with path_glob / exclude_glob (gitignore style: 'src/**/*.py', 'tests/'), languages,
       kinds or symbol_name ('Store.*') rather than by adding words.
     - Changed files are re-indexed first; the first call on a project indexes it (a large one in
@@ -209,9 +216,38 @@ async def search_code(
     return render.search_json(await _blocking(run))
 
 
+async def analyze_query(
+    query: Annotated[str, Field(description="The query to take apart, as it would be given to search_code.")],
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many results to take apart.")] = 5,
+    languages: Annotated[list[str] | None, Field(description="Only these languages, as for search_code.")] = None,
+    kinds: Annotated[list[Kind] | None, Field(description="Only these kinds of result.")] = None,
+    path_glob: Annotated[str | list[str] | None, Field(description="Only files these globs name.")] = None,
+    exclude_glob: Annotated[str | list[str] | None, Field(description="Leave out files these globs name.")] = None,
+) -> dict[str, Any]:
+    """Why search_code ranks what it ranks for a query: the query analysis (identifier or prose, its words),
+    the mode (names lead for identifiers, meaning for prose), each channel's top candidates (BM25F, names,
+    vectors) with ranks and scores, and for the top results their score taken apart (each channel's
+    contribution, the name bonus, kind/role/PageRank priors), the filters, vector coverage and timings.
+    For tuning a query or reporting a bad ranking; use search_code to search.
+    """
+    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    response = await _call(
+        ctx, path,
+        lambda service: service.search(
+            query, limit=limit, languages=languages or (), kinds=tuple(kinds or ()), path_glob=path_glob or (),
+            exclude_glob=exclude_glob or (), explain=True,
+        ),
+    )
+    return render.explain_json(response)
+
+
 async def index_status(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> dict[str, Any]:
     """What the project's index holds: files, units, languages, parse health (files that failed to
-    parse, with the error), last sync time and index size. Does not index; search_code does that itself.
+    parse, with the error), last sync time, index size, and vectors (the embedder, how many units have
+    one, and the background embedding's progress). Does not index; search_code does that itself.
     """
     path = project_path_for(project_path, roots, _cache(ctx).roots)
     status = await _call(ctx, path, lambda service: service.status())
@@ -417,6 +453,54 @@ async def find_dead_code(
     path = project_path_for(project_path, roots, _cache(ctx).roots)
     response = await _call(ctx, path, lambda service: service.dead(include_tests=include_tests))
     return render.dead_json(response)
+
+
+async def change_impact(
+    ctx: Ctx,
+    roots: Roots,
+    diff_ref: Annotated[
+        str,
+        Field(description="The revision the working tree is compared with: HEAD (uncommitted changes), HEAD~1"
+                          " (the last commit too), a branch such as main (the whole branch), a commit hash."),
+    ] = "HEAD",
+    staged: Annotated[
+        bool, Field(description="Compare the staged changes (git's index) with diff_ref instead of the working tree.")
+    ] = False,
+    diff_text: Annotated[
+        str | None,
+        Field(description="A unified diff (`git diff` output, a patch) to read instead of asking git; its new side"
+                          " is read against the files as they are now. diff_ref and staged are then ignored."),
+    ] = None,
+    depth: Annotated[
+        int, Field(ge=1, le=MAX_DEPTH, description="How many levels of files depending on the changed files to follow.")
+    ] = DEFAULT_DEPTH,
+    max_results: Annotated[
+        int,
+        Field(ge=1, le=MAX_RESULTS,
+              description="At most this many references per changed definition, impacted files and tests."),
+    ] = DEFAULT_MAX_RESULTS,
+    project_path: ProjectPath = None,
+) -> dict[str, Any]:
+    """What a git diff changes and what that can break, in one call: call it after editing (or before
+    committing) to know what to check and which tests to run. From `git diff diff_ref` (the working
+    tree, new untracked files included; with staged, the staged changes) or from diff_text:
+    `changed_files` (status added/modified/deleted/renamed, lines +/-); `changed_symbols`, the
+    functions, classes and methods the diff touches (change: added, modified, removed; removed ones
+    come from the old version git keeps); `dependents`, per changed definition the references to it
+    (path, line, label exact/high/likely/possible, scope = the calling definition), or for a removed
+    one the references still using its name (`by_name`: likely broken); `impacted_files`, files that
+    depend on the changed files (`distance`, `via`); `tests`, the test files to run, strongest tie
+    first (`rank` changed > direct > helper > depends > named, `why`, `functions`). `counts` sums it up;
+    `truncated` says what was cut. A bad revision or a directory outside git comes back as an error.
+    """
+    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    response = await _call(
+        ctx, path,
+        lambda service: service.change_impact(
+            diff_ref, staged=staged, diff_text=diff_text, depth=depth, max_results=max_results
+        ),
+    )
+    return render.change_impact_json(response)
 
 
 # -- context for agents ---------------------------------------------------------------------------

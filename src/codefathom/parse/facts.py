@@ -19,6 +19,9 @@ the units, so a symbol and its unit always agree):
     @definition.<kind> with @name                  constant (module level, or field in a class body) |
                                                    local (a class or function inside a function: a symbol
                                                    and a scope of its own, named inside the one around it)
+    @definition.block                              a class-like unit that adds to a type named like it
+                                                   (a Rust `impl`): the scope of what it holds, no symbol,
+                                                   so that the type's name means the type
 """
 
 from __future__ import annotations
@@ -32,13 +35,22 @@ from tree_sitter import Node, Query, QueryCursor
 
 from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
 from codefathom.parse.grammars import grammar_for
-from codefathom.parse.hooks import IMPORT_PARSERS
+from codefathom.parse.hooks import IMPORT_PARSERS, REWRITERS, Rewriter
 from codefathom.parse.languages import LanguageSpec
 
 __all__ = ["extract_facts", "graph_query_text", "has_graph_query"]
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
 DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
+# Java and Rust definitions around a field (`@definition.field`): a class-like body owns it, a
+# function body makes it a local.
+OTHER_FUNCTION_NODES = frozenset(
+    {"method_declaration", "constructor_declaration", "lambda_expression", "function_item", "closure_expression"}
+)
+OTHER_CLASS_NODES = frozenset(
+    {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
+     "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item"}
+)
 # Nodes whose children are targets in turn: `a, (b, *c) = ...`, `for k, v in ...`, `as (x, y)`.
 TARGET_CONTAINERS = frozenset(
     {"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression", "list_splat_pattern",
@@ -99,20 +111,27 @@ def extract_facts(
     hints: list[TypeHint] = []
     extra: list[Symbol] = []
     bindings: list[tuple[str | None, str, int, bool]] = []  # scope, variable, line, assigned None
+    blocks: set[tuple[int, int]] = set()  # (first, last line) of `@definition.block` nodes
     parse_import = IMPORT_PARSERS.get(spec.name)
     ecmascript = spec.name in ECMASCRIPT_LANGUAGES
+    rewrite = REWRITERS.get(spec.name)
     for (group, kind), captures in matches:
         if group == "reference" and "name" in captures:
-            ref = _ref(kind, captures, scopes, ecmascript)
+            ref = _ref(kind, captures, scopes, ecmascript, rewrite)
             key = (ref.line, ref.column)
-            if key not in refs or _REF_PRIORITY.get(kind, 9) < _REF_PRIORITY.get(refs[key].kind, 9):
+            if key not in refs or _REF_PRIORITY.get(kind, 9) < _REF_PRIORITY.get(refs[key].kind, 9) or (
+                kind == refs[key].kind and ref.receiver and not refs[key].receiver  # `Outer.Inner`: Inner via Outer
+            ):
                 refs[key] = ref
         elif group == "import" and parse_import is not None:
             imports.extend(parse_import(captures["import"][0]))
         elif group == "hint" and "variable" in captures and "type" in captures:
-            hints.append(_hint(kind, captures, scopes, ecmascript))
+            hints.append(_hint(kind, captures, scopes, ecmascript, rewrite))
         elif group == "binding" and "variable" in captures:
             bindings.extend(_bindings(captures["binding"][0], captures["variable"][0], scopes))
+        elif group == "definition" and kind == "block":
+            node = captures["definition.block"][0]
+            blocks.add((node.start_point.row + 1, node.end_point.row + 1))
         elif group == "definition" and kind != "local" and "name" in captures:
             member = _member(kind, captures, scopes, module_name)
             if member is not None:
@@ -120,7 +139,14 @@ def extract_facts(
     hints.extend(_untyped(bindings, hints))
     kept = _without_local_reads(refs.values(), hints, symbols)
     ordered = tuple(sorted(kept, key=lambda r: (r.line, r.column)))
+    if blocks:
+        symbols = [s for s in symbols if not (s.kind == "class" and _is_block(s, blocks))]
     return FileFacts(tuple(symbols + extra), ordered, tuple(imports), tuple(hints))
+
+
+def _is_block(symbol: Symbol, blocks: set[tuple[int, int]]) -> bool:
+    """Whether a class symbol is a block's unit (which starts at the block, or at an attribute above it)."""
+    return any(end == symbol.end_line and symbol.start_line <= start for start, end in blocks)
 
 
 def _without_local_reads(refs: Iterable[RefSite], hints: list[TypeHint], symbols: list[Symbol]) -> list[RefSite]:
@@ -203,17 +229,25 @@ def _tag(captures: dict[str, list[Node]]) -> tuple[str, str] | None:
     return None
 
 
-def _ref(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False) -> RefSite:
+def _ref(
+    kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False,
+    rewrite: Rewriter | None = None,
+) -> RefSite:
     name = captures["name"][0]
     line = name.start_point.row + 1
     scope = scopes.scope(line)
     receiver = " ".join(_text(captures["receiver"][0]).split()) if "receiver" in captures else ""
     if ecmascript and receiver:
         receiver = _ecmascript_expression(receiver)
+    elif rewrite is not None and receiver:
+        receiver = rewrite(captures["receiver"][0], receiver, False)
     return RefSite(_text(name), kind, line, name.start_point.column, scope.qualified_name if scope else None, receiver)
 
 
-def _hint(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False) -> TypeHint:
+def _hint(
+    kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False,
+    rewrite: Rewriter | None = None,
+) -> TypeHint:
     variable = _text(captures["variable"][0])
     if kind == "attribute_literal":
         kind = "attribute"
@@ -232,6 +266,8 @@ def _hint(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascr
             type_name = _ecmascript_expression(type_name)
         elif ecmascript:
             type_name = _ecmascript_type(type_name)
+        elif rewrite is not None:
+            type_name = rewrite(type_node, type_name, kind not in ("assign", "alias", "element", "attribute"))
         if kind == "literal":
             type_name = "literal"
         elif kind not in ("element", "enter", "caught", "assign", "attribute"):  # a string annotation: `x: "Foo"`
@@ -283,7 +319,7 @@ def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[st
 
 def _target_names(node: Node) -> list[Node]:
     """The identifiers (and `obj.attr` nodes) a target binds."""
-    if node.type in ("identifier", "attribute"):
+    if node.type in ("identifier", "attribute", "type_identifier"):  # a type parameter too
         return [node]
     if node.type in PARAMETER_LISTS:
         names = []
@@ -357,11 +393,13 @@ def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, modul
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1
     around = _nearest_definition(node)
-    if around is not None and around.type == "function_definition":
+    if around is not None and around.type in ("function_definition", *OTHER_FUNCTION_NODES):
         return None  # a local variable
     owner = scopes.enclosing_class(line) if around is not None else None
     if around is not None and owner is None:
         return None
+    if around is not None and around.type in OTHER_CLASS_NODES and scopes.scope(line) is not owner:
+        return None  # in a type declared inside a function body, which is no symbol
     parent = owner.qualified_name if owner else module_name
     signature = " ".join(_text(node).split())[:160]
     return Symbol("field" if owner else "constant", name, f"{parent}.{name}", line, node.end_point.row + 1, parent,
@@ -371,7 +409,7 @@ def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, modul
 def _nearest_definition(node: Node) -> Node | None:
     """The class or function definition around a node, if any."""
     current = node.parent
-    while current is not None and current.type not in DEF_NODE_TYPES:
+    while current is not None and current.type not in DEF_NODE_TYPES | OTHER_FUNCTION_NODES | OTHER_CLASS_NODES:
         current = current.parent
     return current
 

@@ -8,14 +8,18 @@ from __future__ import annotations
 import fnmatch
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from codefathom.errors import UsageError
 from codefathom.globs import compile_globs
 from codefathom.model import UNIT_KINDS, Hit
-from codefathom.search.channels import FIELD_WEIGHTS, lexical_channel, name_channel
+from codefathom.search.areas import with_areas
+from codefathom.search.channels import FIELD_WEIGHTS, Candidate, lexical_channel, name_channel
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
+from codefathom.search.explain import explain_details
 from codefathom.search.query import QueryPlan, plan_query
-from codefathom.search.rank import apply_priors, diversify, fuse, path_role
+from codefathom.search.rank import path_role, rank_units
+from codefathom.search.vectors import vector_channel
 from codefathom.store import Scope, Store
 
 __all__ = [
@@ -40,8 +44,10 @@ class SearchRequest:
     within: str = ""  # a directory (relative to the root) the search keeps to; globs read from it
     max_per_file: int | None = 3
     include_debug: bool = False
+    explain: bool = False  # with include_debug: each channel's ranking and each result's score taken apart
     content_lines: int = CONTENT_LINES
     ranking: RankingConfig = DEFAULT_RANKING  # channels, priors and fusion; the default is what ships
+    query_vector: Any = None  # the query embedded by the index's embedder (numpy float32), or None
 
 
 @dataclass
@@ -59,31 +65,14 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     pool = max(50, request.limit * 10) * (5 if request.symbol_name or request.max_per_file else 1)
 
     config = request.ranking
-    field_weights = config.field_weights or FIELD_WEIGHTS
-    t0 = time.perf_counter()
-    lexical = lexical_channel(store, plan, scope, pool, field_weights) if config.lexical else []
-    timings["lexical_ms"] = _ms(t0)
-    t0 = time.perf_counter()
-    names = name_channel(store, plan, scope, pool) if config.names else []
-    timings["names_ms"] = _ms(t0)
-
-    weights = {
-        "lexical": config.lexical_weight,
-        "names": config.names_weight_identifier if plan.identifier_like else config.names_weight_phrase,
-    }
-    fused = fuse({"lexical": lexical, "names": names}, weights, config)
-    units = store.units_by_id(fused, with_rank=config.pagerank_weight > 0)
-    ranked = []
-    for uid, scored in fused.items():
-        stored = units.get(uid)
-        if stored is None:
-            continue
-        if request.symbol_name and not _name_matches(request.symbol_name, stored.unit.name, stored.unit.qualified_name):
-            continue
-        apply_priors(scored, stored.unit.kind, stored.path, config, stored.rank)
-        ranked.append((scored, stored.path))
-    ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
-    kept = diversify(ranked, request.limit, request.max_per_file)
+    channels = gather_channels(store, plan, scope, request, pool, timings)
+    units = store.units_by_id(
+        {c.unit_id for candidates in channels.values() for c in candidates}, with_rank=config.pagerank_weight > 0
+    )
+    symbol = request.symbol_name
+    keep = (lambda u: _name_matches(symbol, u.unit.name, u.unit.qualified_name)) if symbol else None
+    kept, weights = rank_units(channels, plan, units, config, request.limit, request.max_per_file, keep)
+    lexical, names, vectors = channels["lexical"], channels["names"], channels["vectors"]
 
     hits = []
     for scored in kept:
@@ -104,16 +93,39 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
                 debug=debug,
             )
         )
+    t0 = time.perf_counter()
+    hits = with_areas(store, plan, request, hits, [scored.unit_id for scored in kept])  # directory nodes
+    timings["areas_ms"] = _ms(t0)
     outcome = SearchOutcome(hits)
     if request.include_debug:
         timings["total_ms"] = _ms(started)
         outcome.debug = {
             "query": {"words": list(plan.words), "identifier_like": plan.identifier_like, "fts": plan.fts},
-            "channel_weights": weights, "field_weights": list(field_weights),
-            "candidates": {"lexical": len(lexical), "names": len(names), "fused": len(fused)},
+            "channel_weights": weights, "field_weights": list(config.field_weights or FIELD_WEIGHTS),
+            "candidates": {"lexical": len(lexical), "names": len(names), "vectors": len(vectors), "units": len(units)},
             "timings": timings,
         }
+        if request.explain:
+            outcome.debug.update(explain_details(store, plan, channels, weights, config, kept, units, scope))
     return outcome
+
+
+def gather_channels(
+    store: Store, plan: QueryPlan, scope: Scope, request: SearchRequest, pool: int, timings: dict[str, float]
+) -> dict[str, list[Candidate]]:
+    """Each channel's candidates, best first: BM25F, names, and vectors when the query has a vector."""
+    config = request.ranking
+    t0 = time.perf_counter()
+    lexical = lexical_channel(store, plan, scope, pool, config.field_weights or FIELD_WEIGHTS) if config.lexical else []
+    timings["lexical_ms"] = _ms(t0)
+    t0 = time.perf_counter()
+    names = name_channel(store, plan, scope, pool) if config.names else []
+    timings["names_ms"] = _ms(t0)
+    t0 = time.perf_counter()
+    use_vectors = config.vectors and request.query_vector is not None
+    vectors = vector_channel(store, request.query_vector, scope, min(pool, config.vector_pool)) if use_vectors else []
+    timings["vectors_ms"] = _ms(t0)
+    return {"lexical": lexical, "names": names, "vectors": vectors}
 
 
 def validate_request(request: SearchRequest) -> None:

@@ -1,14 +1,21 @@
 """The ranking's knobs in one frozen record, so an experiment is a configuration, not a code edit.
 
-`RankingConfig()` is the ranking codefathom ships; the quality lab (`bench/quality.py`) switches
-channels, priors and the fusion rule off or over one at a time and measures what each is worth.
+`DEFAULT_RANKING` is the ranking codefathom ships: these defaults with the weights fitted on the
+quality lab's tune split read over them from `ranking.toml` (written by bench/fit_ranking.py).
+The lab (`bench/quality.py`) switches channels, priors and the fusion rule off or over one at a
+time and measures what each is worth.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import tomllib
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
 
-__all__ = ["RankingConfig", "DEFAULT_RANKING", "FUSIONS"]
+__all__ = ["RankingConfig", "DEFAULT_RANKING", "FUSIONS", "RANKING_FILE"]
+
+RANKING_FILE = Path(__file__).with_name("ranking.toml")
 
 FUSIONS = ("rrf", "sum-of-scores")
 
@@ -17,9 +24,14 @@ FUSIONS = ("rrf", "sum-of-scores")
 class RankingConfig:
     lexical: bool = True  # the BM25F channel over the FTS5 fields
     names: bool = True  # the symbol-name channel
+    areas: bool = True  # directory nodes for queries about an area (search/areas.py)
+    vectors: bool = True  # the vector channel, when the index has vectors and the query one
     lexical_weight: float = 1.0
     names_weight_identifier: float = 2.0  # the name channel's weight for identifier-like queries
     names_weight_phrase: float = 0.8  # ... and for queries in words
+    vector_weight_identifier: float = 0.5  # the vector channel's weight for identifier-like queries
+    vector_weight_phrase: float = 1.5  # ... and for queries in words, where meaning matters most
+    vector_pool: int = 100  # nearest units the vector channel offers: further ones are weak evidence
     field_weights: tuple[float, ...] | None = None  # BM25F weights per FTS column; None: channels.FIELD_WEIGHTS
     name_bonus: bool = True  # a bonus per name-match grade on top of the fused score
     kind_prior: bool = True  # definitions over module code and line windows
@@ -40,4 +52,17 @@ class RankingConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
-DEFAULT_RANKING = RankingConfig()
+def _fitted(path: Path = RANKING_FILE) -> RankingConfig:
+    """The defaults with the fitted weights over them; a key the config does not know is an error."""
+    if not path.exists():
+        return RankingConfig()
+    values = tomllib.loads(path.read_text("utf-8"))
+    known = {f.name for f in fields(RankingConfig)}
+    unknown = set(values) - known
+    if unknown:
+        raise ValueError(f"{path}: unknown ranking setting(s) {sorted(unknown)}")
+    settings: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    return RankingConfig(**settings)
+
+
+DEFAULT_RANKING = _fitted()

@@ -10,10 +10,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from codefathom.model import StoredUnit
 from codefathom.search.channels import Candidate, NameMatch
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
+from codefathom.search.query import QueryPlan
 
-__all__ = ["Scored", "fuse", "apply_priors", "path_role", "diversify", "RRF_K"]
+__all__ = ["Scored", "fuse", "apply_priors", "path_role", "diversify", "rank_units", "channel_weights", "RRF_K"]
 
 RRF_K = 60
 # Added to the fused score of a unit whose name answers the query, so that naming a symbol
@@ -108,3 +110,33 @@ def diversify(ranked: list[tuple[Scored, str]], limit: int, max_per_file: int | 
         if len(kept) >= limit:
             break
     return kept
+
+
+def channel_weights(plan: QueryPlan, config: RankingConfig) -> dict[str, float]:
+    """How much each channel counts for this query: names lead for identifiers, meaning for prose."""
+    identifier = plan.identifier_like
+    return {
+        "lexical": config.lexical_weight,
+        "names": config.names_weight_identifier if identifier else config.names_weight_phrase,
+        "vectors": config.vector_weight_identifier if identifier else config.vector_weight_phrase,
+    }
+
+
+def rank_units(
+    channels: dict[str, list[Candidate]], plan: QueryPlan, units: dict[int, StoredUnit], config: RankingConfig,
+    limit: int, max_per_file: int | None, keep: Callable[[StoredUnit], bool] | None = None,
+) -> tuple[list[Scored], dict[str, float]]:
+    """The channels' candidates fused, weighed by their priors and diversified: the final ranking.
+
+    Pure over its inputs, so the ranking's weights can be fitted offline (bench/fit_ranking.py)."""
+    weights = channel_weights(plan, config)
+    fused = fuse(channels, weights, config)
+    ranked = []
+    for uid, scored in fused.items():
+        stored = units.get(uid)
+        if stored is None or (keep is not None and not keep(stored)):
+            continue
+        apply_priors(scored, stored.unit.kind, stored.path, config, stored.rank)
+        ranked.append((scored, stored.path))
+    ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
+    return diversify(ranked, limit, max_per_file), weights

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from codefathom.config import Settings, default_home, load_settings
@@ -22,7 +22,9 @@ from codefathom.search import (
     search,
     validate_request,
 )
+from codefathom.service.changes import ChangeVerbs
 from codefathom.service.context import ContextVerbs
+from codefathom.service.embedding import Embedding, EmbedProgress, EmbedReport
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.service.freshness import Freshness, WatchState, remove_index_files
 from codefathom.service.graph import GraphVerbs
@@ -34,7 +36,7 @@ from codefathom.store import Store
 
 __all__ = [
     "Codefathom", "SearchResponse", "IndexStatus", "IndexInfo", "SyncReport", "list_indexes", "MAX_LIMIT",
-    "UNIT_KINDS", "WatchState",
+    "UNIT_KINDS", "WatchState", "EmbedReport", "EmbedProgress",
 ]
 
 
@@ -65,6 +67,7 @@ class IndexStatus:
     complete: bool = False  # a first index ran to its end
     indexing: dict[str, object] | None = None  # progress of the indexing running now
     watch: dict[str, object] | None = None  # the server's file watcher on this project
+    vectors: dict[str, object] | None = None  # the embedder and how much of the index has vectors
 
 
 @dataclass
@@ -77,9 +80,10 @@ class IndexInfo:
     index_bytes: int
 
 
-class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, Freshness):
+class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness, Embedding):
     """One project's index and every question asked of it (graph verbs: service/graph.py; tests and
-    co-change: service/related.py; syncing before an answer: service/freshness.py)."""
+    co-change: service/related.py; change impact of a diff: service/changes.py; syncing before an
+    answer: service/freshness.py; vectors: service/embedding.py)."""
 
     def __init__(self, path: str | Path | None = None, index_dir: str | Path | None = None) -> None:
         self.project: Project = resolve_project(path)
@@ -103,6 +107,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, Freshness):
         return self.settings.db_path.exists()
 
     def close(self) -> None:
+        self.stop_background_embedding()  # first: its batch in flight writes through the store
         with self._lock:
             if self._store is not None:
                 self._store.close()
@@ -137,14 +142,18 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, Freshness):
         include_debug: bool = False,
         fresh: bool = True,
         ranking: RankingConfig = DEFAULT_RANKING,
+        explain: bool = False,
     ) -> SearchResponse:
-        """Ranked units for `query`; the index is re-synced with the files first when `fresh`."""
+        """Ranked units for `query`; the index is re-synced with the files first when `fresh`.
+
+        `explain` adds every stage to the debug: query analysis, each channel's candidates, and the
+        top results' scores taken apart (what `codefathom explain` and `analyze_query` show)."""
         # Refuse a bad request before any indexing work: a typo must not cost a full index.
         request = SearchRequest(
             query=query, limit=limit, languages=resolve_languages(languages), kinds=tuple(kinds),
             path_glob=_as_tuple(path_glob), exclude_glob=_as_tuple(exclude_glob),
             symbol_name=symbol_name or None, within=self.project.within, max_per_file=max_per_file,
-            include_debug=include_debug, ranking=ranking,
+            include_debug=include_debug or explain, ranking=ranking, explain=explain,
         )
         validate_request(request)
         notices: list[str] = []
@@ -153,22 +162,36 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, Freshness):
             how, progress = self._refresh(fresh, notices)
             sync_ms = (time.perf_counter() - started) * 1000
             try:
-                outcome = self._checked(lambda: search(self._open(create=False), request), fresh, notices, how)
+                outcome = self._checked(lambda: self._search(request, notices), fresh, notices, how)
             except (IndexUnusable, NotIndexed):
                 if how != "partial":
                     raise
                 outcome = SearchOutcome([])  # the background index has not written anything yet
         debug = None
-        if include_debug:
+        if include_debug or explain:
             debug = dict(outcome.debug)
             timings = dict(debug.get("timings", {}))  # type: ignore[call-overload]
             timings["sync_ms"] = round(sync_ms, 2)
             debug["timings"] = timings
             debug["freshness"] = how  # indexed, synced, watcher (sweep skipped), as is, busy, partial
+            if explain:
+                debug["vectors"] = self.vector_status()
         return SearchResponse(
             str(self.root), self.project.within, outcome.hits, notices, debug, partial=how == "partial",
             indexing=progress,
         )
+
+    def _search(self, request: SearchRequest, notices: list[str]) -> SearchOutcome:
+        store = self._open(create=False)
+        timings: dict[str, float] = {}
+        if request.ranking.vectors:
+            said: list[str] = []
+            request = replace(request, query_vector=self._query_vector(store, request.query, said, timings))
+            notices.extend(n for n in said if n not in notices)  # a re-run after a re-sync says it once
+        outcome = search(store, request)
+        if request.include_debug:
+            outcome.debug.setdefault("timings", {}).update(timings)  # type: ignore[attr-defined]
+        return outcome
 
     def status(self) -> IndexStatus:
         """What the index holds: files, units, languages, parse health, last sync."""
@@ -187,6 +210,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, Freshness):
             status.last_sync = float(last) if last else None
             status.complete = bool(last)
             status.index_bytes = store.size_bytes()
+        status.vectors = self.vector_status()
         return status
 
     def clear(self) -> bool:

@@ -171,6 +171,8 @@ class Freshness:
 
         def _open(self, *, create: bool) -> Store: ...
 
+        def _synced(self, report: SyncReport) -> None: ...  # service/embedding.py: vectors follow
+
     # -- syncing -----------------------------------------------------------------------------
 
     def _writer(self) -> IndexLock:
@@ -215,6 +217,7 @@ class Freshness:
         store.set_meta(PROGRESS_KEY, "")
         if token is not None and self.watch is not None:
             self.watch.done(token)
+        self._synced(report)
         return report
 
     def _publishing(self, store: Store, progress: Progress | None) -> Progress:
@@ -393,7 +396,9 @@ class Freshness:
 
     def _changed_citations(self, store: Store, outcome: SearchOutcome) -> list[str]:
         """Files the results cite whose size or mtime is not what the index read (or that are gone)."""
-        paths = sorted({hit.path for hit in outcome.hits})
+        # A directory hit cites the files it lists, not a file of its own.
+        cited = (hit.files if hit.kind == "directory" else (hit.path,) for hit in outcome.hits)
+        paths = sorted({path for paths_of_hit in cited for path in paths_of_hit})
         if not paths:
             return []
         states = store.file_states(paths)

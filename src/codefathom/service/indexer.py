@@ -18,6 +18,7 @@ from codefathom.discover import read_source
 from codefathom.graph import rebind, rerank
 from codefathom.model import FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
+from codefathom.search.rank import path_role
 from codefathom.service.sweep import after_sync, before_writes, plan_sync
 from codefathom.service.workers import ordered_map, worker_count
 from codefathom.store import FileRecord, PreparedFacts, PreparedUnits, Store, prepare_facts
@@ -102,14 +103,21 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
             lookup = store.graph_lookup()
             report.refs_bound = rebind(lookup, None if everything else changed_ids, changed_names)
             # Ranks move little with a few edits: recompute them when much of the project changed.
-            if everything or len(changed_ids) + report.removed >= max(RERANK_MIN_FILES, report.discovered // 20):
+            reranked = everything or len(changed_ids) + report.removed >= max(RERANK_MIN_FILES, report.discovered // 20)
+            if reranked:
                 rerank(lookup)
+            # Directory nodes list files and definitions by rank: all are rebuilt when ranks moved.
+            store.refresh_directories(None if reranked else changed_ids, gone, _is_test)
     if report.changed or report.touched:
         store.set_meta("last_change", str(time.time()))
     after_sync(store, settings, plan)
     store.set_meta("last_sync", str(time.time()))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _is_test(path: str) -> bool:
+    return path_role(path) == "test"
 
 
 @dataclass(slots=True)

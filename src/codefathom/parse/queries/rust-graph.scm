@@ -1,0 +1,116 @@
+; Rust graph facts: references, imports, type evidence and enum variants.
+; Capture vocabulary: parse/facts.py. Items and impl blocks come from rust.scm; receivers and types
+; are rewritten into dotted expressions by parse/hooks/rust.py (`a::b` -> `a.b`, `x?` -> `x.unwrap()`).
+; Single upper-case letters are type parameters by convention (`Vec<T>`) and are left out.
+
+; Calls: `foo()`, `a::b::foo()`, `Type::assoc()`, `x.method()`, with or without a turbofish.
+(call_expression function: (identifier) @name) @reference.call
+(call_expression function: (scoped_identifier path: (_) @receiver name: (identifier) @name)) @reference.call
+(call_expression function: (field_expression value: (_) @receiver field: (field_identifier) @name)) @reference.call
+(call_expression function: (generic_function function: (identifier) @name)) @reference.call
+(call_expression
+  function: (generic_function function: (scoped_identifier path: (_) @receiver name: (identifier) @name))) @reference.call
+(call_expression
+  function: (generic_function
+    function: (field_expression value: (_) @receiver field: (field_identifier) @name))) @reference.call
+
+; Struct literals instantiate their type: `Foo { .. }`, `a::Foo { .. }`, `Shape::Square { .. }`.
+((struct_expression name: (type_identifier) @name) @reference.call
+  (#not-eq? @name "Self"))
+(struct_expression name: (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name)) @reference.call
+
+; Macro invocations: a `macro_rules!` of the project, or a builtin or external macro.
+(macro_invocation macro: (identifier) @name) @reference.call
+(macro_invocation macro: (scoped_identifier path: (_) @receiver name: (identifier) @name)) @reference.call
+
+; `impl Trait for Type`: the type inherits the trait's default methods; a trait its supertraits';
+; `#[derive(Clone)]` implements a trait outside the project (its methods are not the project's).
+(impl_item trait: (type_identifier) @name) @reference.inherit
+(impl_item trait: (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name)) @reference.inherit
+(impl_item trait: (generic_type type: (type_identifier) @name)) @reference.inherit
+(impl_item
+  trait: (generic_type type: (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name))) @reference.inherit
+((attribute_item
+  (attribute (identifier) @_derive arguments: (token_tree (identifier) @name))) @reference.inherit
+  (#eq? @_derive "derive"))
+(trait_item bounds: (trait_bounds (type_identifier) @name)) @reference.inherit
+(trait_item
+  bounds: (trait_bounds (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name))) @reference.inherit
+
+; Types written in signatures, fields, bindings, casts, bounds and type arguments (not the type an
+; impl block is for: the block is that type's own code).
+([
+  (parameter type: (type_identifier) @name)
+  (let_declaration type: (type_identifier) @name)
+  (field_declaration type: (type_identifier) @name)
+  (ordered_field_declaration_list type: (type_identifier) @name)
+  (function_item return_type: (type_identifier) @name)
+  (function_signature_item return_type: (type_identifier) @name)
+  (closure_expression return_type: (type_identifier) @name)
+  (reference_type type: (type_identifier) @name)
+  (pointer_type type: (type_identifier) @name)
+  (generic_type type: (type_identifier) @name)
+  (type_arguments (type_identifier) @name)
+  (type_binding type: (type_identifier) @name)
+  (array_type element: (type_identifier) @name)
+  (tuple_type (type_identifier) @name)
+  (trait_bounds (type_identifier) @name)
+  (dynamic_type trait: (type_identifier) @name)
+  (abstract_type trait: (type_identifier) @name)
+  (bounded_type (type_identifier) @name)
+  (type_cast_expression type: (type_identifier) @name)
+  (const_item type: (type_identifier) @name)
+  (static_item type: (type_identifier) @name)
+  (type_item type: (type_identifier) @name)
+] @reference.type
+  (#not-match? @name "^([A-Z]|_)$")
+  (#not-eq? @name "Self"))
+; An associated type of a type parameter or of `Self` (`I::Item`, `Self::Output`) names no definition.
+((scoped_type_identifier path: (_) @receiver name: (type_identifier) @name) @reference.type
+  (#not-match? @name "^[A-Z]$")
+  (#not-match? @receiver "^([A-Z][A-Z0-9_]{0,2}|Self)$"))
+
+; Imports: `use` trees, `mod foo;` (the file foo.rs or foo/mod.rs) and `extern crate`; parsed
+; by parse/hooks/rust.py.
+(use_declaration) @import
+(mod_item !body) @import
+(extern_crate_declaration) @import
+
+; An impl block adds methods to its type: a scope, not a definition of the type's name.
+(impl_item) @definition.block
+
+; Enum variants are members of their enum: `Shape::Circle(..)`, `use Shape::*; Circle(..)`.
+(enum_variant name: (identifier) @name) @definition.field
+
+; Type evidence: a `let` with a type, a struct literal, or its value's expression (a call, a
+; path, a reference); typed parameters and closure parameters; struct fields (`self.items`);
+; declared results; what a `for` iterates over.
+(let_declaration pattern: (identifier) @variable type: (_) @type) @hint.annotation
+(let_declaration
+  pattern: (identifier) @variable
+  !type
+  value: (struct_expression name: (_) @type)) @hint.annotation
+(let_declaration pattern: (identifier) @variable !type value: (call_expression) @type) @hint.assign
+(let_declaration
+  pattern: (identifier) @variable
+  !type
+  value: [(identifier) (field_expression) (scoped_identifier) (reference_expression) (try_expression)
+          (await_expression) (index_expression)] @type) @hint.alias
+(parameter pattern: (identifier) @variable type: (_) @type) @hint.parameter
+(field_declaration name: (field_identifier) @variable type: (_) @type) @hint.annotation
+(function_item name: (identifier) @variable return_type: (_) @type) @hint.returns
+(function_signature_item name: (identifier) @variable return_type: (_) @type) @hint.returns
+(for_expression pattern: (identifier) @variable value: (_) @type) @hint.element
+
+; Every name a function binds: a local shadows an item of the same name.
+(let_declaration pattern: (_) @variable) @binding
+(parameter pattern: (_) @variable) @binding
+(closure_parameters (identifier) @variable) @binding
+(for_expression pattern: (_) @variable) @binding
+((tuple_struct_pattern (identifier) @variable) @binding
+  (#match? @variable "^[a-z_]"))
+((match_pattern (identifier) @variable) @binding
+  (#match? @variable "^[a-z_]"))
+(field_pattern pattern: (identifier) @variable) @binding
+(captured_pattern . (identifier) @variable) @binding
+(type_parameter name: (type_identifier) @variable) @binding

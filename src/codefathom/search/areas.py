@@ -1,0 +1,228 @@
+"""The directory channel: nodes of directories whose files' names, definitions and docs answer a
+question about an area ("what does auth/ do?"), merged among the unit hits as results of kind `directory`.
+
+A query is about an area when it is in words (not an identifier) and says so: it asks (what,
+where, which, how, or a final "?"), names a path (`auth/`), or speaks of a package, module,
+directory, component... A directory the query names (its own name is a query word) then leads:
+always for a question or a path, and for a query that only speaks of packages or modules when its
+text covers more of the query than the best unit does. A directory it does not name comes second
+when it covers clearly more of the query than any of the best five units. Other queries get no
+directory (unless only directories are asked for), so naming a symbol or describing one function
+is answered as before.
+"""
+
+from __future__ import annotations
+
+import math
+import posixpath
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from codefathom.globs import compile_globs
+from codefathom.model import Hit
+from codefathom.search.query import QueryPlan
+from codefathom.search.rank import ROLE_PRIOR, RRF_K, path_role
+from codefathom.store import Store
+from codefathom.store.directories import (
+    DirectoryRow,
+    directories_by_id,
+    directories_matching,
+    directory_candidates,
+    directory_count,
+    rows_matching,
+)
+
+if TYPE_CHECKING:
+    from codefathom.search import SearchRequest
+
+__all__ = ["DIRECTORY", "AREA_FIELD_WEIGHTS", "with_areas", "is_area_query"]
+
+DIRECTORY = "directory"
+# BM25F weights in the column order of directories_fts: name, path, files, definitions, doc. The
+# directory's own name weighs most, as a unit's does; the docs are the longest and weigh least.
+AREA_FIELD_WEIGHTS = (6.0, 3.0, 2.0, 1.5, 1.0)
+CANDIDATES = 20  # directories read from the FTS table per query
+FILTERED_CANDIDATES = 1000  # ... when filters apply after the match
+UNITS_COMPARED = 5  # the best unit hits a directory's coverage of the query is compared with
+# Share of the query's word weight a directory must cover beyond the best unit's: one the query
+# names, to lead; one it does not name, to come second. Tuned on the quality lab's `tune` split
+# (bench/quality.py): lower margins put directories above the function an intent query targets.
+NAMED_MARGIN = 0.1
+UNNAMED_MARGIN = 0.2
+
+_AREA_WORDS = re.compile(
+    r"\b(director(y|ies)|folders?|packages?|modules?|areas?|subsystems?|components?|layers?|codebase)\b", re.I
+)
+_QUESTION = re.compile(r"^\s*(what|where|which|how)\b|\?\s*$", re.I)
+_PATH = re.compile(r"(^|[\s`'\"(])[\w.-]+(/[\w.-]+)*/($|[\s`'\"),.?!:;])")
+
+
+def is_area_query(text: str, plan: QueryPlan) -> str | None:
+    """How a query is about a part of the code rather than one symbol: "asked" (a question, or a
+    path named), "worded" (it speaks of packages, modules...), or None."""
+    if _PATH.search(text):
+        return "asked"
+    if plan.identifier_like:
+        return None
+    if _QUESTION.search(text):
+        return "asked"
+    return "worded" if _AREA_WORDS.search(text) else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Coverage:
+    """Which query words each directory's text holds, and what each word is worth."""
+
+    weights: dict[str, float]  # word -> inverse document frequency over the directories
+    covered: dict[int, set[str]]  # directory id -> the query words its text holds
+    named: set[int]  # directories whose own name is a query word
+
+    @property
+    def total(self) -> float:
+        return sum(self.weights.values()) or 1.0
+
+    def share(self, words: set[str]) -> float:
+        return sum(self.weights[w] for w in words) / self.total
+
+
+def with_areas(
+    store: Store, plan: QueryPlan, request: SearchRequest, hits: list[Hit], unit_ids: list[int]
+) -> list[Hit]:
+    """`hits` (whose unit row ids are `unit_ids`) with the directories that answer the query merged
+    in by score, at most `request.limit` in all."""
+    only = bool(request.kinds) and set(request.kinds) == {DIRECTORY}  # directories asked for: no gate
+    if not request.ranking.areas or request.symbol_name or (request.kinds and DIRECTORY not in request.kinds):
+        return hits
+    how = is_area_query(request.query, plan)
+    if not plan.fts or not (only or how):
+        return hits
+    filtered = bool(request.within or request.languages or request.path_glob or request.exclude_glob)
+    limit = FILTERED_CANDIDATES if filtered or only else CANDIDATES
+    found = store.read(directory_candidates, plan.fts, AREA_FIELD_WEIGHTS, limit)
+    rows = store.read(directories_by_id, [d for d, _ in found])
+    allowed = _allowed(store, request, [rows[d] for d, _ in found if d in rows])
+    ranked = [(d, bm25) for d, bm25 in found if d in allowed]
+    if not ranked:
+        return hits
+    if only:
+        placed = [(d, bm25, ROLE_PRIOR[_role(rows[d])] / (RRF_K + rank)) for rank, (d, bm25) in enumerate(ranked, 1)]
+        coverage, unit_best = None, 0.0
+    else:
+        coverage = _coverage(store, plan)
+        unit_best = _unit_coverage(store, coverage, unit_ids)
+        placed = _place(ranked, rows, coverage, unit_best, [h.score for h in hits], how == "asked")
+    merged = list(hits)
+    for directory_id, bm25, score in placed:
+        row = rows[directory_id]
+        debug = None
+        if request.include_debug:
+            position = next(i for i, (d, _) in enumerate(ranked, 1) if d == directory_id)
+            debug = {"ranks": {"areas": position}, "evidence": {"areas": f"bm25f {bm25:.2f}"}, "role": _role(row)}
+            if coverage is not None:
+                mine = coverage.covered.get(directory_id, set())
+                debug |= {"coverage": round(coverage.share(mine), 3), "best_unit_coverage": round(unit_best, 3),
+                          "named": directory_id in coverage.named, "words": sorted(mine)}
+        merged.append(_hit(row, round(score, 6), request.content_lines, debug))
+    merged.sort(key=lambda h: -h.score)  # stable: a directory placed level with a unit follows it
+    return merged[: request.limit]
+
+
+def _place(
+    ranked: list[tuple[int, float]], rows: dict[int, DirectoryRow], coverage: _Coverage, unit_best: float,
+    scores: list[float], asked: bool,
+) -> list[tuple[int, float, float]]:
+    """(directory id, bm25, score) of at most one directory to lead and one to come second."""
+    first = scores[0] if scores else 1.0
+    # Scores sit on the units' scale, so that several indexes' answers still interleave by score.
+    lead = first * 1.001
+    second = (first + scores[1]) / 2 if len(scores) > 1 else first * 0.999
+    placed: list[tuple[int, float, float]] = []
+    named_done = unnamed_done = False
+    for directory_id, bm25 in ranked:
+        share = coverage.share(coverage.covered.get(directory_id, set()))
+        if directory_id in coverage.named:
+            if not named_done and (asked or share >= unit_best + NAMED_MARGIN):
+                placed.append((directory_id, bm25, lead))
+                named_done = True
+        elif not unnamed_done and share >= unit_best + UNNAMED_MARGIN and _role(rows[directory_id]) == "source":
+            placed.append((directory_id, bm25, second))
+            unnamed_done = True
+        if named_done and unnamed_done:
+            break
+    return placed
+
+
+def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
+    total = store.read(directory_count) or 1
+    weights: dict[str, float] = {}
+    covered: dict[int, set[str]] = {}
+    named: set[int] = set()
+    for word in plan.words:
+        if word.isdigit():
+            continue
+        holding = store.read(directories_matching, _quote(word))
+        if not holding:
+            continue  # a word no directory has cannot tell one from another
+        weights[word] = math.log(1.0 + total / len(holding))
+        for directory_id in holding:
+            covered.setdefault(directory_id, set()).add(word)
+        named |= store.read(directories_matching, "name : " + _quote(word))
+    return _Coverage(weights, covered, named)
+
+
+def _unit_coverage(store: Store, coverage: _Coverage, unit_ids: list[int]) -> float:
+    """The largest share of the query's word weight one of the best unit hits covers."""
+    ids = unit_ids[:UNITS_COMPARED]
+    per_unit: dict[int, float] = {}
+    for word, weight in coverage.weights.items():
+        for unit_id in store.read(rows_matching, "units_fts", _quote(word), ids) if ids else ():
+            per_unit[unit_id] = per_unit.get(unit_id, 0.0) + weight
+    return max(per_unit.values(), default=0.0) / coverage.total
+
+
+def _allowed(store: Store, request: SearchRequest, rows: list[DirectoryRow]) -> set[int]:
+    """Directories inside the directory searched that hold files of the languages and paths asked for."""
+    within = request.within.strip("/")
+    include = compile_globs(request.path_glob, "path_glob") if request.path_glob else None
+    exclude = compile_globs(request.exclude_glob, "exclude_glob") if request.exclude_glob else None
+    with_files: set[str] | None = None
+    if include or exclude:
+        # A directory stays when one of its own files passes the globs, as that file's units would.
+        with_files = set()
+        for _id, path in store.file_paths():
+            relative = path
+            if within:
+                if not path.startswith(within + "/"):
+                    continue
+                relative = path[len(within) + 1 :]
+            if (include and not include.matches(relative)) or (exclude and exclude.matches(relative)):
+                continue
+            with_files.add(posixpath.dirname(path))
+    kept = set()
+    for row in rows:
+        if within and row.path != within and not row.path.startswith(within + "/"):
+            continue
+        if request.languages and not set(request.languages) & set(row.languages):
+            continue
+        if with_files is not None and row.path not in with_files:
+            continue
+        kept.add(row.id)
+    return kept
+
+
+def _role(row: DirectoryRow) -> str:
+    return path_role(row.path + "/")
+
+
+def _hit(row: DirectoryRow, score: float, content_lines: int, debug: dict[str, object] | None) -> Hit:
+    lines = row.summary.split("\n")
+    return Hit(
+        path=row.path, start_line=0, end_line=0, name=posixpath.basename(row.path), qualified_name=row.path + "/",
+        kind=DIRECTORY, language=next(iter(row.languages), ""), parent=None, score=score,
+        content="\n".join(lines[:content_lines]), truncated=len(lines) > content_lines, debug=debug, files=row.files,
+    )
+
+
+def _quote(word: str) -> str:
+    return '"' + word.replace('"', '""') + '"'

