@@ -48,6 +48,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "vector_pool": (25, 50, 100, 200, 400),
     "rrf_k": (10, 20, 30, 45, 60, 90),
     "pagerank_weight": (0.0, 0.05, 0.1, 0.2),
+    "file_weight": (0.0, 0.05, 0.1, 0.2, 0.3),
 }
 MIN_GAIN = 0.001
 

@@ -242,3 +242,33 @@ def test_one_embedding_pass_per_index_at_a_time(project: Path, run_cli: Callable
     assert busy["embedded"] == 0 and busy["remaining"] == busy["units"]
     assert any("another process is embedding" in n for n in busy["notices"])
     assert _index(run_cli, project)["embedding"]["remaining"] == 0
+
+
+def test_the_vector_channel_keeps_to_the_filters(project: Path, run_cli: Callable[..., Result]) -> None:
+    (project / "docs").mkdir()
+    (project / "docs" / "uploads.md").write_text("# Uploads\n\nFailed uploads are retried with backoff.\n")
+    _index(run_cli, project)
+    vectors_only = RankingConfig(lexical=False, names=False)
+    with Codefathom(project) as service:
+        everywhere = service.search("retry failed uploads", fresh=False, ranking=vectors_only, limit=20)
+        in_billing = service.search("retry failed uploads", fresh=False, ranking=vectors_only, path_glob="billing/")
+        methods = service.search("retry failed uploads", fresh=False, ranking=vectors_only, kinds=["method"])
+        markdown = service.search("retry failed uploads", fresh=False, ranking=vectors_only, languages=["markdown"])
+    assert {h.path for h in everywhere.results} >= {"net/transfer.py", "billing/invoice.py", "docs/uploads.md"}
+    assert in_billing.results and {h.path for h in in_billing.results} == {"billing/invoice.py"}
+    assert methods.results and {h.kind for h in methods.results} == {"method"}
+    assert markdown.results and {h.language for h in markdown.results} == {"markdown"}
+
+
+def test_the_shipped_ranking_file_is_read_and_checked(tmp_path: Path) -> None:
+    from codefathom.search.config import DEFAULT_RANKING, RANKING_FILE, _fitted
+
+    assert DEFAULT_RANKING == _fitted(RANKING_FILE)
+    bad = tmp_path / "ranking.toml"
+    bad.write_text("vector_weight_phrase = 2.0\nno_such_weight = 1\n")
+    with pytest.raises(ValueError, match="no_such_weight"):
+        _fitted(bad)
+    good = tmp_path / "good.toml"
+    good.write_text("vector_weight_phrase = 2.0\nfield_weights = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]\n")
+    fitted = _fitted(good)
+    assert fitted.vector_weight_phrase == 2.0 and fitted.field_weights == (1.0,) * 6

@@ -39,6 +39,9 @@ class RankingConfig:
     # PageRank prior: the score is multiplied by 1 + weight * ln(1 + rank) (rank: the unit's
     # definition's PageRank over bound references, mean 1.0); 0 turns it off.
     pagerank_weight: float = 0.0
+    # File relevance: the score is multiplied by 1 + weight * ln(1 + n), n being the other units of
+    # the same file among the 100 best fused candidates (a file that answers in several places); 0: off.
+    file_weight: float = 0.0
     fusion: str = "rrf"  # "rrf": weight / (k + rank); "sum-of-scores": weighted sum of min-max scores
     rrf_k: int = 60
 

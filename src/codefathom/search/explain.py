@@ -66,14 +66,16 @@ def _breakdown(scored: Scored, weights: dict[str, float], config: RankingConfig,
         contributions = {ch: round(weights.get(ch, 1.0) / (config.rrf_k + r), 5) for ch, r in scored.ranks.items()}
     bonus = NAME_BONUS.get(scored.name_tier, 0.0) if config.name_bonus and scored.name_tier is not None else 0.0
     role = path_role(stored.path)
+    kind_prior = KIND_PRIOR.get(stored.unit.kind, 1.0) if config.kind_prior else 1.0
+    role_prior = ROLE_PRIOR[role] if config.role_prior else 1.0
+    rank_prior = 1.0 + config.pagerank_weight * math.log1p(max(stored.rank, 0.0))
     return {
         "name": stored.unit.qualified_name or stored.unit.name, "path": stored.path, "line": stored.unit.start_line,
         "score": round(scored.score, 6), "ranks": dict(scored.ranks), "contributions": contributions,
         "name_bonus": bonus,
         "priors": {
-            "kind": KIND_PRIOR.get(stored.unit.kind, 1.0) if config.kind_prior else 1.0,
-            "role": ROLE_PRIOR[role] if config.role_prior else 1.0, "role_is": role,
-            "pagerank": round(1.0 + config.pagerank_weight * math.log1p(max(stored.rank, 0.0)), 4),
+            "kind": kind_prior, "role": role_prior, "role_is": role, "pagerank": round(rank_prior, 4),
+            "file": round(scored.prior / (kind_prior * role_prior * rank_prior), 4),  # other hits in its file
             "product": round(scored.prior, 4),
         },
         "evidence": dict(scored.evidence),

@@ -131,12 +131,28 @@ def rank_units(
     Pure over its inputs, so the ranking's weights can be fitted offline (bench/fit_ranking.py)."""
     weights = channel_weights(plan, config)
     fused = fuse(channels, weights, config)
+    support = _file_support(fused, units) if config.file_weight else {}
     ranked = []
     for uid, scored in fused.items():
         stored = units.get(uid)
         if stored is None or (keep is not None and not keep(stored)):
             continue
         apply_priors(scored, stored.unit.kind, stored.path, config, stored.rank)
+        if support:
+            factor = 1.0 + config.file_weight * math.log1p(max(support.get(stored.path, 1) - 1, 0))
+            scored.prior *= factor
+            scored.score *= factor
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
     return diversify(ranked, limit, max_per_file), weights
+
+
+def _file_support(fused: dict[int, Scored], units: dict[int, StoredUnit], top: int = 100) -> dict[str, int]:
+    """Per file, how many of the best `top` fused candidates it holds."""
+    best = sorted(fused.values(), key=lambda s: -s.score)[:top]
+    counts: dict[str, int] = {}
+    for scored in best:
+        stored = units.get(scored.unit_id)
+        if stored is not None:
+            counts[stored.path] = counts.get(stored.path, 0) + 1
+    return counts

@@ -1069,7 +1069,7 @@ def explain_text(response: SearchResponse) -> str:
         priors = result["priors"]
         out.append(f"  {number}. {result['name']}  {result['path']}:{result['line']}  score {result['score']:.4f}")
         out.append(f"     = ({parts or '-'}) x kind {priors['kind']} x role {priors['role']} ({priors['role_is']})"
-                   f" x pagerank {priors['pagerank']}")
+                   f" x pagerank {priors['pagerank']} x file {priors['file']}")
     timings = debug.get("timings", {})
     out.append("\ntimings: " + ", ".join(f"{k.removesuffix('_ms')} {v:.1f} ms" for k, v in timings.items()))
     return "\n".join(out)
