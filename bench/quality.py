@@ -51,8 +51,9 @@ BASELINES = ("rg", "bm25")
 
 # One switch at a time against the shipped ranking (DEFAULT_RANKING).
 ABLATIONS: dict[str, RankingConfig] = {
-    "lexical channel only": DEFAULT_RANKING.with_(names=False),
-    "name channel only": DEFAULT_RANKING.with_(lexical=False),
+    "BM25F channel only": DEFAULT_RANKING.with_(names=False, vectors=False),
+    "name channel only": DEFAULT_RANKING.with_(lexical=False, vectors=False),
+    "vector channel only": DEFAULT_RANKING.with_(lexical=False, names=False),
     "no name bonus": DEFAULT_RANKING.with_(name_bonus=False),
     "no kind prior": DEFAULT_RANKING.with_(kind_prior=False),
     "no role prior": DEFAULT_RANKING.with_(role_prior=False),

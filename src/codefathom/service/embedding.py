@@ -118,18 +118,32 @@ class Embedding:
             return report
         try:
             self._check_stamp(store, embedder, re_embed)
-            order = _by_importance(store.pending_units())
-            if progress is not None:
-                progress(0, len(order))
-            for start in range(0, len(order), BATCH_UNITS):
-                out_of_time = budget_s is not None and time.perf_counter() - started > budget_s
-                if out_of_time or (stop is not None and stop.is_set()):
+            done, total = 0, 0
+            # A sync meanwhile replaces units (new ids): what it wrote is looked up again, until a
+            # round finds nothing left, or nothing it listed still exists.
+            while True:
+                order = _by_importance(store.pending_units())
+                if not order:
                     break
-                embedded, reused = self._embed_batch(store, embedder, order[start : start + BATCH_UNITS])
-                report.embedded += embedded
-                report.reused += reused
+                total = done + len(order)
                 if progress is not None:
-                    progress(min(start + BATCH_UNITS, len(order)), len(order))
+                    progress(done, total)
+                handled = 0
+                for start in range(0, len(order), BATCH_UNITS):
+                    out_of_time = budget_s is not None and time.perf_counter() - started > budget_s
+                    if out_of_time or (stop is not None and stop.is_set()):
+                        break
+                    embedded, reused = self._embed_batch(store, embedder, order[start : start + BATCH_UNITS])
+                    report.embedded += embedded
+                    report.reused += reused
+                    handled += embedded + reused
+                    done += min(BATCH_UNITS, len(order) - start)
+                    if progress is not None:
+                        progress(done, total)
+                else:
+                    if handled:
+                        continue
+                break
         finally:
             lock.release()
         with_vectors, report.total = store.vector_coverage()
