@@ -44,9 +44,9 @@ GRID: dict[str, tuple[float, ...]] = {
     "names_weight_identifier": (0.5, 1.0, 1.5, 2.0, 3.0, 4.0),
     "names_weight_phrase": (0.0, 0.25, 0.5, 0.8, 1.2),
     "vector_weight_identifier": (0.0, 0.25, 0.5, 0.75, 1.0, 1.5),
-    "vector_weight_phrase": (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0),
+    "vector_weight_phrase": (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0),
     "vector_pool": (25, 50, 100, 200, 400),
-    "rrf_k": (10, 20, 30, 45, 60, 90),
+    "rrf_k": (5, 10, 20, 30, 45, 60, 90),
     "pagerank_weight": (0.0, 0.05, 0.1, 0.2),
     "file_weight": (0.0, 0.05, 0.1, 0.2, 0.3),
 }
@@ -71,6 +71,7 @@ def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> l
         lab = prepare(corpus)
         with Codefathom(lab, index_dir=corpus.index_dir) as cf:
             cf.index()
+            cf.embed(cached_only=True)  # a parser change re-parsed the corpus: link its cached vectors again
             store = cf._open(create=False)
             with_vectors, total = store.vector_coverage()
             share = with_vectors / total if total else 0.0
@@ -101,8 +102,11 @@ def evaluate(queries: list[Query], config: RankingConfig, split: str) -> dict[st
     for q in queries:
         if q.split != split:
             continue
-        channels = dict(q.channels)
-        channels["vectors"] = channels["vectors"][: config.vector_pool] if config.vectors else []
+        channels = {
+            "lexical": q.channels["lexical"] if config.lexical else [],
+            "names": q.channels["names"] if config.names else [],
+            "vectors": q.channels["vectors"][: config.vector_pool] if config.vectors else [],
+        }
         kept, _ = rank_units(channels, q.plan, q.units, config, FETCH_LIMIT, 3)
         results = [(q.units[s.unit_id].path, q.units[s.unit_id].unit.start_line, q.units[s.unit_id].unit.end_line)
                    for s in kept]

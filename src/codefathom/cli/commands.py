@@ -750,11 +750,11 @@ class _progress:
         if not self.enabled:
             return None
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
         from rich.progress import Progress as Bar
 
         self._bar = Bar(
-            TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TextColumn(self.label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
             TextColumn("{task.fields[path]}", style="dim"), console=Console(stderr=True), transient=True,
         )
         self._bar.start()

@@ -94,12 +94,13 @@ class Embedding:
 
     def embed(
         self, progress: EmbedProgress | None = None, *, budget_s: float | None = None, re_embed: bool = False,
-        stop: threading.Event | None = None,
+        stop: threading.Event | None = None, cached_only: bool = False,
     ) -> EmbedReport:
         """Give every unit without a vector one, most important first (non-test definitions by PageRank).
 
         Stops after `budget_s` seconds or when `stop` is set; what is done is kept either way. When
-        another process is embedding this index (a server, say), leaves the work to it."""
+        another process is embedding this index (a server, say), leaves the work to it.
+        `cached_only` links units to vectors the cache has and leaves the rest (no model call)."""
         started = time.perf_counter()
         report = EmbedReport()
         spec = embedder_spec(self.settings)
@@ -133,7 +134,8 @@ class Embedding:
                     out_of_time = budget_s is not None and time.perf_counter() - started > budget_s
                     if out_of_time or (stop is not None and stop.is_set()):
                         break
-                    embedded, reused = self._embed_batch(store, embedder, order[start : start + BATCH_UNITS])
+                    batch = order[start : start + BATCH_UNITS]
+                    embedded, reused = self._embed_batch(store, embedder, batch, cached_only)
                     report.embedded += embedded
                     report.reused += reused
                     handled += embedded + reused
@@ -250,7 +252,7 @@ class Embedding:
                 store.set_meta("embedder", embedder.id)
                 store.set_meta("embedder_dims", str(embedder.dims))
 
-    def _embed_batch(self, store: Store, embedder: Embedder, ids: list[int]) -> tuple[int, int]:
+    def _embed_batch(self, store: Store, embedder: Embedder, ids: list[int], cached_only: bool) -> tuple[int, int]:
         units = store.units_to_embed(ids)
         texts = {u.id: unit_text(u.path, u.kind, u.qualified_name, u.signature, u.doc, u.content) for u in units}
         keys = {uid: text_key(embedder.id, text) for uid, text in texts.items()}
@@ -260,6 +262,9 @@ class Embedding:
             if key not in cached:
                 todo.setdefault(key, texts[uid])
         new: dict[str, npt.NDArray[np.float32]] = {}
+        if cached_only:
+            store.store_vectors(new, [(uid, key) for uid, key in keys.items() if key in cached])
+            return 0, sum(1 for key in keys.values() if key in cached)
         if todo:
             vectors = embedder.embed_documents(list(todo.values()))  # the slow part: outside every lock
             new = dict(zip(todo, vectors, strict=True))
