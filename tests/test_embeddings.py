@@ -272,3 +272,29 @@ def test_the_shipped_ranking_file_is_read_and_checked(tmp_path: Path) -> None:
     good.write_text("vector_weight_phrase = 2.0\nfield_weights = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]\n")
     fitted = _fitted(good)
     assert fitted.vector_weight_phrase == 2.0 and fitted.field_weights == (1.0,) * 6
+
+
+def test_background_embedding_reports_its_progress(project: Path, run_cli: Callable[..., Result]) -> None:
+    import time
+
+    many = "\n\n".join(f'def helper_{i}(value):\n    """Step {i} of the pipeline."""\n    return value + {i}\n'
+                       for i in range(40))
+    (project / "pipeline.py").write_text(many)
+    _index(run_cli, project, "--no-embed")
+    seen = []
+    with Codefathom(project) as service:
+        service.embed_in_background()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            status = service.vector_status()
+            seen.append(status)
+            if status["state"] == "complete" and status.get("background") == "idle":
+                break
+            time.sleep(0.01)
+    embedding = [s for s in seen if s.get("background") == "embedding"]
+    assert embedding, seen[-1]
+    assert all(s["total"] == embedding[0]["total"] >= 48 for s in embedding)
+    assert [s["done"] for s in embedding] == sorted(s["done"] for s in embedding)
+    assert seen[-1]["state"] == "complete" and seen[-1]["percent"] == 100.0
+    with_vectors = [s["with_vectors"] for s in seen]
+    assert with_vectors == sorted(with_vectors) and with_vectors[0] < with_vectors[-1]
