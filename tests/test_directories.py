@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import textwrap
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +234,28 @@ def test_deleting_every_file_of_a_directory_removes_its_node(shopfront: Path, se
         fts_rows = conn.execute("SELECT count(*) FROM directories_fts").fetchone()[0]
     assert paths == ["app", "app/auth", "tests"]
     assert fts_rows == len(paths)
+
+
+def test_an_index_from_before_directory_nodes_is_migrated_and_gets_them(shopfront: Path, tmp_path: Path,
+                                                                       search_json) -> None:
+    from codefathom.store import db
+
+    index_dir = tmp_path / "v5-index"
+    index_dir.mkdir()
+    with sqlite3.connect(index_dir / "index.db") as conn:
+        conn.executescript("\n".join([
+            (resources.files("codefathom.store") / "schema.sql").read_text("utf-8"),
+            *(db._migration_sql(step) for step in range(2, 6)),
+        ]))
+        conn.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, ?)",
+            [("application", "codefathom"), ("schema_version", "5"), ("fingerprint", "from release 5")],
+        )
+    found = results(search_json, "payments", "--path", str(shopfront), "--index-dir", str(index_dir), "-k", "directory")
+    assert directories(found)[0] == "app/billing"
+    with sqlite3.connect(index_dir / "index.db") as conn:
+        version = int(conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0])
+    assert version >= 6
 
 
 def test_the_mcp_search_tool_describes_directories() -> None:

@@ -3,10 +3,12 @@ question about an area ("what does auth/ do?"), merged among the unit hits as re
 
 A query is about an area when it is in words (not an identifier) and says so: it asks (what,
 where, which, how, or a final "?"), names a path (`auth/`), or speaks of a package, module,
-directory, component... A directory the query names (its own name is a query word) then leads:
-always for a question or a path, and for a query that only speaks of packages or modules when its
-text covers more of the query than the best unit does. A directory it does not name comes second
-when it covers clearly more of the query than any of the best five units. Other queries get no
+directory, component... Coverage compares the query words (less those area words) a directory's
+text holds with those the best five unit hits hold, each word weighted by its rarity among
+directories. A directory whose path the query writes leads; one the query names (its own name is a
+query word) leads when, for a question, it covers nearly as much as the best unit, and otherwise
+clearly more. A directory the query does not name comes second when it covers clearly more than
+any of those units. Of several that qualify, the one covering most is taken. Other queries get no
 directory (unless only directories are asked for), so naming a symbol or describing one function
 is answered as before.
 """
@@ -16,7 +18,7 @@ from __future__ import annotations
 import math
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from codefathom.globs import compile_globs
@@ -32,6 +34,7 @@ from codefathom.store.directories import (
     directory_count,
     rows_matching,
 )
+from codefathom.tokens import name_key, split_identifier
 
 if TYPE_CHECKING:
     from codefathom.search import SearchRequest
@@ -50,10 +53,14 @@ UNITS_COMPARED = 5  # the best unit hits a directory's coverage of the query is 
 # (bench/quality.py): lower margins put directories above the function an intent query targets.
 NAMED_MARGIN = 0.1
 UNNAMED_MARGIN = 0.2
+ASKED_SLACK = 0.2  # a question naming a directory: it may cover this much less than the best unit
 
-_AREA_WORDS = re.compile(
-    r"\b(director(y|ies)|folders?|packages?|modules?|areas?|subsystems?|components?|layers?|codebase)\b", re.I
+# Words that say a query is about a part of the code; they say nothing of which part.
+AREA_WORDS = frozenset(
+    "directory directories folder folders package packages module modules area areas subsystem subsystems"
+    " component components layer layers codebase".split()
 )
+_AREA_WORDS = re.compile(r"\b(" + "|".join(sorted(AREA_WORDS)) + r")\b", re.I)
 _QUESTION = re.compile(r"^\s*(what|where|which|how)\b|\?\s*$", re.I)
 _PATH = re.compile(r"(^|[\s`'\"(])[\w.-]+(/[\w.-]+)*/($|[\s`'\"),.?!:;])")
 
@@ -110,8 +117,12 @@ def with_areas(
         coverage, unit_best = None, 0.0
     else:
         coverage = _coverage(store, plan)
+        # Named means the whole name: `admin` does not name `admin_doc/`, "admin doc" does.
+        whole = {d for d in coverage.named if d in rows and _named_whole(rows[d].path, plan)}
+        coverage = replace(coverage, named=whole)
         unit_best = _unit_coverage(store, coverage, unit_ids)
-        placed = _place(ranked, rows, coverage, unit_best, [h.score for h in hits], how == "asked")
+        written = _written_paths(request.query)
+        placed = _place(ranked, rows, coverage, unit_best, [h.score for h in hits], how == "asked", written)
     merged = list(hits)
     for directory_id, bm25, score in placed:
         row = rows[directory_id]
@@ -130,27 +141,44 @@ def with_areas(
 
 def _place(
     ranked: list[tuple[int, float]], rows: dict[int, DirectoryRow], coverage: _Coverage, unit_best: float,
-    scores: list[float], asked: bool,
+    scores: list[float], asked: bool, written: list[str],
 ) -> list[tuple[int, float, float]]:
-    """(directory id, bm25, score) of at most one directory to lead and one to come second."""
+    """(directory id, bm25, score) of at most one directory to lead and one to come second: of
+    those that qualify, the one whose path the query writes, else the one covering most."""
     first = scores[0] if scores else 1.0
     # Scores sit on the units' scale, so that several indexes' answers still interleave by score.
-    lead = first * 1.001
-    second = (first + scores[1]) / 2 if len(scores) > 1 else first * 0.999
-    placed: list[tuple[int, float, float]] = []
-    named_done = unnamed_done = False
-    for directory_id, bm25 in ranked:
+    lead_score = first * 1.001
+    second_score = (first + scores[1]) / 2 if len(scores) > 1 else first * 0.999
+    leads: list[tuple[bool, float, int]] = []  # (path written, share, BM25 position)
+    follows: list[tuple[float, int]] = []
+    for position, (directory_id, _bm25) in enumerate(ranked):
         share = coverage.share(coverage.covered.get(directory_id, set()))
-        if directory_id in coverage.named:
-            if not named_done and (asked or share >= unit_best + NAMED_MARGIN):
-                placed.append((directory_id, bm25, lead))
-                named_done = True
-        elif not unnamed_done and share >= unit_best + UNNAMED_MARGIN and _role(rows[directory_id]) == "source":
-            placed.append((directory_id, bm25, second))
-            unnamed_done = True
-        if named_done and unnamed_done:
-            break
+        path = rows[directory_id].path
+        if any(path == w or path.endswith("/" + w) for w in written):
+            leads.append((True, share, position))
+        elif directory_id in coverage.named:
+            if share >= unit_best + (-ASKED_SLACK if asked else NAMED_MARGIN):
+                leads.append((False, share, position))
+        elif share >= unit_best + UNNAMED_MARGIN and _role(rows[directory_id]) == "source":
+            follows.append((share, position))
+    placed: list[tuple[int, float, float]] = []
+    if leads:
+        _, _, position = max(leads, key=lambda c: (c[0], c[1], -c[2]))
+        placed.append((*ranked[position], lead_score))
+    if follows:
+        _, position = max(follows, key=lambda c: (c[0], -c[1]))
+        placed.append((*ranked[position], second_score))
     return placed
+
+
+def _named_whole(path: str, plan: QueryPlan) -> bool:
+    name = posixpath.basename(path)
+    return len(split_identifier(name)) <= 1 or name_key(name) in plan.joined_word_keys
+
+
+def _written_paths(text: str) -> list[str]:
+    """The directory paths a query writes out (`auth/`, `src/auth/`), without the slashes around."""
+    return [m.group(0).strip(" `'\"(),.?!:;").strip("/").removeprefix("./") for m in _PATH.finditer(text)]
 
 
 def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
@@ -158,8 +186,11 @@ def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
     weights: dict[str, float] = {}
     covered: dict[int, set[str]] = {}
     named: set[int] = set()
+    # A directory is named by a word written on its own, not by a part of a compound name
+    # (`DependenciesBlock` does not name `dependencies/`).
+    standalone = {t.lower() for t in plan.tokens if len(split_identifier(t)) <= 1}
     for word in plan.words:
-        if word.isdigit():
+        if word.isdigit() or word in AREA_WORDS:
             continue
         holding = store.read(directories_matching, _quote(word))
         if not holding:
@@ -167,7 +198,8 @@ def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
         weights[word] = math.log(1.0 + total / len(holding))
         for directory_id in holding:
             covered.setdefault(directory_id, set()).add(word)
-        named |= store.read(directories_matching, "name : " + _quote(word))
+        if word in standalone:
+            named |= store.read(directories_matching, "name : " + _quote(word))
     return _Coverage(weights, covered, named)
 
 

@@ -203,23 +203,22 @@ def _attach_facts(conn: sqlite3.Connection, files: list[_File]) -> None:
             continue  # __init__, __str__: every class has them, they say nothing of the directory
         definitions = by_id[int(file_id)].definitions
         assert definitions is not None
-        definitions.append((kind, name, float(rank), _first_line(doc)))
+        definitions.append((kind, name, float(rank), doc.lstrip().partition("\n")[0]))  # a doc's first line
     # A file's description: its module docstring (Python) or the comment it opens with; the first
     # module unit holds either.
+    # Only a comment the file opens with describes it, and only its first lines are read.
     rows = conn.execute(
-        "SELECT file_id, doc, content, start_line FROM units WHERE file_id IN (SELECT value FROM json_each(?))"
-        " AND kind = 'module' AND part = 0 ORDER BY file_id, start_line",
+        "SELECT file_id, doc, CASE WHEN doc = '' AND start_line = 1 THEN substr(content, 1, 4000) ELSE '' END"
+        " FROM units WHERE file_id IN (SELECT value FROM json_each(?)) AND kind = 'module' AND part = 0"
+        " ORDER BY file_id, start_line",
         (ids,),
     )
     seen: set[int] = set()
-    for file_id, doc, content, start_line in rows:
+    for file_id, doc, head in rows:
         if file_id in seen:
             continue
         seen.add(file_id)
-        if doc:
-            by_id[int(file_id)].doc = _first_paragraph(doc)
-        elif start_line == 1:  # only a comment the file opens with describes it
-            by_id[int(file_id)].doc = _leading_comment(content)
+        by_id[int(file_id)].doc = _first_paragraph(doc) if doc else _leading_comment(head)
     readmes = [f for f in files if _README.match(posixpath.basename(f.path))]
     for f in readmes:
         text = conn.execute(
@@ -231,17 +230,23 @@ def _attach_facts(conn: sqlite3.Connection, files: list[_File]) -> None:
 def _build(path: str, files: list[_File], is_test: IsTest) -> _Node:
     tests = {f.path for f in files if is_test(f.path)}
 
-    def file_order(f: _File) -> tuple[bool, float, int, str]:
-        return (f.path in tests, -f.rank, -len(f.definitions or ()), f.path)
+    def file_order(f: _File) -> tuple[bool, bool, float, int, str]:
+        # Tests and plain text (a LICENSE, a changelog) last: they say least of what the code does.
+        return (f.path in tests, f.language == "text", -f.rank, -len(f.definitions or ()), f.path)
 
     ordered = sorted(files, key=file_order)
     languages = dict(Counter(f.language for f in files).most_common())
+    # Source before tests, classes and functions before methods, then by PageRank.
     definitions = sorted(
         ((f.path in tests, kind == "method", -rank, name, doc, f.path)
          for f in files for kind, name, rank, doc in f.definitions or ()),
     )
     names = list(dict.fromkeys(d[3] for d in definitions))[:INDEX_DEFINITIONS]
-    docs = list(dict.fromkeys(d[4] for d in definitions if d[4]))[:INDEX_DOCS]
+    docs = [_clip(doc.strip()) for doc in list(dict.fromkeys(d[4] for d in definitions if d[4]))[:INDEX_DOCS]]
+    per_file: dict[str, list[str]] = defaultdict(list)
+    for *_, name, _doc, file_path in definitions:
+        if len(per_file[file_path]) < FILE_DEFINITIONS and name not in per_file[file_path]:
+            per_file[file_path].append(name)
 
     description = _description(path, files)
     top = ordered[:TOP_FILES]
@@ -250,8 +255,7 @@ def _build(path: str, files: list[_File], is_test: IsTest) -> _Node:
     lines.extend(description.split("\n") if description else [])
     lines.append("Top files:")
     for f in top:
-        own = [n for _t, _m, _r, n, _d, p in definitions if p == f.path]
-        own = list(dict.fromkeys(own))[:FILE_DEFINITIONS]
+        own = per_file.get(f.path, [])
         parts = [f"- {f.path}"]
         doc = _clip(f.doc.split("\n")[0]) if f.doc else ""
         if doc:
@@ -285,13 +289,6 @@ def _description(path: str, files: list[_File]) -> str:
         package_file = posixpath.basename(f.path) in ("__init__.py", "mod.rs", "lib.rs", "package-info.java")
         if f.doc and (package_file or (f.language == "go" and f.doc.startswith("Package "))):
             return "\n".join(_clip(line) for line in f.doc.split("\n")[:DESCRIPTION_LINES])
-    return ""
-
-
-def _first_line(doc: str) -> str:
-    for line in doc.split("\n"):
-        if line.strip():
-            return _clip(line.strip())
     return ""
 
 
