@@ -9,8 +9,9 @@ Each query's channel candidates (BM25F, names, vectors) and their units are gath
 the real search code; the ranking is then recomputed from them by `search.rank.rank_units` (the
 function search itself calls) for every configuration tried, so the fit ranks exactly as search
 does. Coordinate ascent: one weight at a time over a grid, kept when the mean MRR@10 over the
-tune queries (each query set weighed equally) rises by more than 0.001; rounds until nothing moves.
-Check-split numbers are printed for the result but never used to choose.
+tune queries (each query set weighed equally) rises by more than 0.001 and identifier queries keep
+their P@1 within 0.01 of lexical-only ranking; rounds until nothing moves. Check-split numbers are
+printed for the result but never used to choose.
 """
 
 from __future__ import annotations
@@ -97,8 +98,10 @@ def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> l
 
 
 def evaluate(queries: list[Query], config: RankingConfig, split: str) -> dict[str, float]:
-    """Mean MRR@10 per query set, and their mean ("all": each set weighs the same)."""
+    """Mean MRR@10 per query set, their mean ("all": each set weighs the same), and the identifier
+    set's P@1 ("identifier p@1")."""
     per_set: dict[str, list[float]] = {}
+    identifier_p1: list[float] = []
     for q in queries:
         if q.split != split:
             continue
@@ -110,13 +113,18 @@ def evaluate(queries: list[Query], config: RankingConfig, split: str) -> dict[st
         kept, _ = rank_units(channels, q.plan, q.units, config, FETCH_LIMIT, 3)
         results = [(q.units[s.unit_id].path, q.units[s.unit_id].unit.start_line, q.units[s.unit_id].unit.end_line)
                    for s in kept]
-        per_set.setdefault(q.set, []).append(metrics.score(results, q.targets, q.level)["mrr@10"])
+        scored = metrics.score(results, q.targets, q.level)
+        per_set.setdefault(q.set, []).append(scored["mrr@10"])
+        if q.set == "identifier":
+            identifier_p1.append(scored["p@1"])
     means = {name: statistics.fmean(values) for name, values in sorted(per_set.items())}
     means["all"] = statistics.fmean(means.values()) if means else 0.0
+    means["identifier p@1"] = statistics.fmean(identifier_p1) if identifier_p1 else 0.0
     return means
 
 
 def fit(queries: list[Query], start: RankingConfig, rounds: int) -> RankingConfig:
+    floor = evaluate(queries, start.with_(vectors=False), "tune")["identifier p@1"] - 0.01
     best = start
     best_score = evaluate(queries, best, "tune")["all"]
     print(f"start: tune MRR@10 {best_score:.4f}", file=sys.stderr)
@@ -125,8 +133,9 @@ def fit(queries: list[Query], start: RankingConfig, rounds: int) -> RankingConfi
         for name, values in GRID.items():
             for value in values:
                 candidate = best.with_(**{name: type(getattr(best, name))(value)})
-                score = evaluate(queries, candidate, "tune")["all"]
-                if score > best_score + MIN_GAIN:
+                result = evaluate(queries, candidate, "tune")
+                score = result["all"]
+                if score > best_score + MIN_GAIN and result["identifier p@1"] >= floor:
                     best, best_score, moved = candidate, score, True
                     print(f"round {round_number}: {name} = {value} -> {score:.4f}", file=sys.stderr)
         if not moved:

@@ -18,13 +18,14 @@ from codefathom.search.channels import FIELD_WEIGHTS, Candidate, lexical_channel
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 from codefathom.search.explain import explain_details
 from codefathom.search.query import QueryPlan, plan_query
-from codefathom.search.rank import path_role, rank_units
+from codefathom.search.rank import channel_weights, path_role, rank_units
 from codefathom.search.vectors import vector_channel
 from codefathom.store import Scope, Store
 
 __all__ = [
     "SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT",
     "RankingConfig", "DEFAULT_RANKING",
+    "channel_weights", "gather_channels",
 ]
 
 MAX_LIMIT = 200

@@ -19,6 +19,8 @@ from codefathom.search import (
     RankingConfig,
     SearchOutcome,
     SearchRequest,
+    channel_weights,
+    plan_query,
     search,
     validate_request,
 )
@@ -184,7 +186,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
     def _search(self, request: SearchRequest, notices: list[str]) -> SearchOutcome:
         store = self._open(create=False)
         timings: dict[str, float] = {}
-        if request.ranking.vectors:
+        if request.ranking.vectors and channel_weights(plan_query(request.query), request.ranking)["vectors"] > 0:
             said: list[str] = []
             request = replace(request, query_vector=self._query_vector(store, request.query, said, timings))
             notices.extend(n for n in said if n not in notices)  # a re-run after a re-sync says it once
