@@ -621,7 +621,8 @@ def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_di
     """List definitions nothing in the project uses, each with a confidence and the reason.
 
     Public functions and classes unused inside the project are listed apart: other projects may
-    use them. Entry points (dunder methods, main, decorated functions such as routes or CLI
+    use them. Entry points (dunder methods, main, constructors, test methods by their annotations or
+    attributes, trait implementations and overrides, decorated functions such as routes or CLI
     commands) are left out, and so are tests unless --include-tests.
 
     \b

@@ -1,7 +1,7 @@
 """Import resolution: which file (and symbol) an import statement names, per module system.
 
 Unresolved imports are third-party or standard-library modules and are kept as external. Go and
-Java packages span several files (`package_members`); Rust reaches some modules without an import
+Java packages and C# namespaces span several files (`package_members`); Rust reaches some modules without an import
 (`implicit_import`: `crate`, `super`, crates).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codefathom.graph import ecmascript, gomod, java, rust
+from codefathom.graph import csharp, ecmascript, gomod, java, rust
 from codefathom.graph.gomod import resolve_go_import
 from codefathom.graph.specs import spec_for
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
@@ -18,14 +18,14 @@ from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 __all__ = ["ImportTarget", "resolve_import", "member_of_module", "package_members", "same_package", "implicit_import"]
 
 MAX_REEXPORT_DEPTH = 3
-# Languages whose top level spans several files (a Go package: its directory; a Java package: the
-# files that declare it), by language: the top-level definitions of a name there, and whether two
+# Languages whose top level spans several files (a Go package: its directory; a Java package or a
+# C# namespace: the files that declare it), by language: the top-level definitions of a name there, and whether two
 # files are in one package.
 _PACKAGE_MEMBERS: dict[str, Callable[[GraphLookup, int, str], list[SymbolRow]]] = {
-    "go": gomod.package_members, "java": java.package_members,
+    "go": gomod.package_members, "java": java.package_members, "csharp": csharp.package_members,
 }
 _SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
-    "go": gomod.same_package, "java": java.same_package,
+    "go": gomod.same_package, "java": java.same_package, "csharp": csharp.same_package,
 }
 
 
@@ -49,6 +49,8 @@ def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTa
         return ImportTarget(*java.resolve_java_import(lookup, row))
     if system == "rust":
         return ImportTarget(*rust.resolve_rust_import(lookup, row))
+    if system == "csharp":
+        return ImportTarget(*csharp.resolve_csharp_import(lookup, row))
     return ImportTarget(None, None, False)
 
 
@@ -60,7 +62,7 @@ def package_members(lookup: GraphLookup, file_id: int, name: str) -> list[Symbol
 
 
 def same_package(lookup: GraphLookup, first: int, second: int) -> bool:
-    """Whether a class's members may be written in either file (Go: one package)."""
+    """Whether a class's members may be written in either file (Go: one package; C#: a partial class)."""
     check = _SAME_PACKAGE.get(lookup.language_of(first))
     return first == second or (check is not None and check(lookup, first, second))
 
@@ -113,14 +115,14 @@ def _resolve(lookup: GraphLookup, row: ImportRow, system: str, depth: int) -> Im
         return _ecmascript(lookup, row, depth)
     if system == "rust":
         return ImportTarget(*rust.resolve_rust_import(lookup, row, depth))
-    if system in ("go", "java"):
+    if system in ("go", "java", "csharp"):
         return resolve_import(lookup, row, system)
     return _python(lookup, row, depth)
 
 
 def _star_origin(lookup: GraphLookup, row: ImportRow, system: str) -> tuple[str, int] | None:
     """The module (name and file) a `*` import brings the names of."""
-    if system in ("java", "rust"):
+    if system in ("java", "rust", "csharp"):
         target = resolve_import(lookup, row, system)
         module = lookup.module_of(target.file_id) if target.module and target.file_id is not None else None
         return (module.qualified_name, module.file_id) if module is not None else None
@@ -138,7 +140,8 @@ def member_of_module(lookup: GraphLookup, module: str, file_id: int, name: str, 
     """What `name` means at the top level of a module: its own definition (the last one: an
     `@overload` stub comes before the implementation), else what the module imports under that
     name (`from .models import User` in a package's __init__), else what a `*` import brings.
-    A Go or Java file's top level is its package's; a Rust module's holds its child modules too."""
+    A Go or Java file's top level is its package's (a C# file's, its namespaces'); a Rust module's holds
+    its child modules too."""
     language = lookup.language_of(file_id)
     if language in _PACKAGE_MEMBERS:
         members = package_members(lookup, file_id, name)

@@ -7,8 +7,8 @@ global one, and the first step that finds a definition decides, with that step's
     member      the receiver is evaluated as an expression (`self.repo`, `models.Order`,
                 `make_user()`, `Style.parse(x).copy`) to a module, a class, an instance of a class,
                 a builtin or an external value; the member is then looked up on it (module top level,
-                the class's MRO). A receiver nothing is known of falls back to a method name the
-                project defines once, never to a method name builtin types also have.
+                the class's MRO, then C# extension methods). A receiver nothing is known of falls back
+                to a method name the project defines once, never to a method name builtin types also have.
 Labels: exact (>= 0.9), high (>= 0.7), likely (>= 0.4), possible; unbound names keep a count of
 the definitions they could mean; a name bound by the enclosing function (a parameter, a local
 variable) is `local`.
@@ -22,7 +22,7 @@ unknown types has no type; nothing is guessed from the flow of control (no `isin
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from codefathom.graph.modules import ImportTarget, implicit_import, member_of_module, package_members, same_package
@@ -36,6 +36,7 @@ CLASS_KINDS = frozenset({"class"})
 CALLABLE_KINDS = frozenset({"function", "method", "class"})
 FUNCTION_KINDS = frozenset({"function", "method"})
 VARIABLE_KINDS = frozenset({"constant", "field"})
+TYPE_REF_KINDS = frozenset({"type", "inherit"})  # references that name a type
 MAX_MRO = 12
 MAX_TYPE_DEPTH = 8  # nested evaluations (a chain of typed attributes and return types)
 DECORATOR_LINES = 3  # a decorator this close to a definition's first line is written outside it
@@ -110,7 +111,6 @@ class Binder:
         self._imports: dict[int, dict[str | None, dict[str, ImportTarget]]] = {}  # file -> scope -> alias
         self._stars: dict[int, list[ImportTarget]] = {}
         self._namespaces: dict[int, set[str]] = {}  # `import a.b` where `a` has no file of its own
-        self._hints: dict[int, dict[tuple[str | None, str], list[tuple[str, str, int]]]] = {}
         self._attributes: dict[int, dict[str, dict[str, list[_Evidence]]]] = {}  # file -> class -> attribute
         self._names: dict[tuple[int, str | None, str], _Found] = {}
         self._mro: dict[int, list[SymbolRow]] = {}
@@ -125,6 +125,17 @@ class Binder:
         spec = spec_for(self.lookup.language_of(ref.file_id))
         scope = self._decorator_scope(ref) if ref.kind == "decorator" else ref.scope
         found = self._member(ref, scope, spec) if ref.receiver else self._name(ref.file_id, scope, ref.name, spec)
+        if ref.kind == "decorator" and spec.attribute_suffix and found.target is None:  # `[Foo]`: FooAttribute
+            named = replace(ref, name=ref.name + spec.attribute_suffix)
+            suffixed = self._member(named, scope, spec) if ref.receiver else self._name(
+                ref.file_id, scope, named.name, spec)
+            found = suffixed if suffixed.target is not None else found
+        if spec.types_apart and not ref.receiver and found.target is not None and found.target.kind not in CLASS_KINDS \
+                and (ref.kind in TYPE_REF_KINDS or ref.kind == "call" and found.target.kind in VARIABLE_KINDS):
+            # `Color Color { get; }`: a written type, or `new Color()`, is the type, not the property
+            again = self._name(ref.file_id, self._outside_classes(ref.file_id, scope), ref.name, spec)
+            typed = again.target is not None and again.target.kind in CLASS_KINDS
+            found = again if ref.kind in TYPE_REF_KINDS or typed else found
         if ref.kind == "call" and spec.separate_namespaces and found.target is not None \
                 and found.target.kind in VARIABLE_KINDS:  # a field and a method share the name: the method
             method = self._namesake(found.target, FUNCTION_KINDS)
@@ -134,6 +145,13 @@ class Binder:
         if ref.kind == "read" and target is None and not found.candidates and label == "unbound":
             label = "local"  # a value read by a name no definition has: a parameter or a local
         return Binding(ref.id, target, round(found.confidence, 3), label, found.candidates)
+
+    def _outside_classes(self, file_id: int, scope: str | None) -> str | None:
+        """The scope around the classes and functions a scope is in: a namespace, or the module."""
+        current = scope
+        while (row := self._scope_row(file_id, current)) is not None and row.kind in CALLABLE_KINDS:
+            current = row.parent
+        return current if row is None else None
 
     def _decorator_scope(self, ref: RefRow) -> str | None:
         """A decorator is evaluated outside the definition it decorates, though a class's or
@@ -154,7 +172,6 @@ class Binder:
         import inside a function binds the name in that function only."""
         if file_id not in self._imports:
             system = spec_for(self.lookup.language_of(file_id)).module_system
-            lines = dict(self.lookup.conn.execute("SELECT id, line FROM imports WHERE file_id = ?", (file_id,)))
             spans = self._scope_spans(file_id)
             table: dict[str | None, dict[str, ImportTarget]] = {}
             stars = []
@@ -172,7 +189,7 @@ class Binder:
                     if head is None and not target.external:
                         namespaces.add(row.alias)
                     target = ImportTarget(head, None, target.external and head is None, True)
-                scope = _innermost(spans, int(lines.get(row.id, 0)))
+                scope = _innermost(spans, row.line)
                 table.setdefault(scope, {})[row.alias] = target
             self._imports[file_id] = table
             self._stars[file_id] = stars
@@ -205,8 +222,7 @@ class Binder:
 
     def _row(self, symbol_id: int) -> SymbolRow | None:
         if symbol_id not in self._rows:
-            rows = self.lookup._symbols("s.id = ?", (symbol_id,))
-            self._rows[symbol_id] = rows[0] if rows else None
+            self._rows[symbol_id] = self.lookup.symbol(symbol_id)
         return self._rows[symbol_id]
 
     # -- bare names --------------------------------------------------------------------------
@@ -234,7 +250,10 @@ class Binder:
                     break  # a type whose definition is in another file (a Go method's receiver)
                 # no definition at all: an inline module (Rust `mod tests { }`) or a package name
                 # owns the functions and types written in it, not methods (an impl of a foreign type)
-                local = [s for s in lookup.members(current, name) if s.file_id == file_id and s.kind != "method"]
+                local = [
+                    s for s in lookup.members(current, name) if s.kind != "method" and (s.file_id == file_id or (
+                        spec.open_namespaces and lookup.language_of(s.file_id) == lookup.language_of(file_id)))
+                ]  # (a C# namespace is open to every file declaring it or a namespace inside it)
                 if local:
                     return _bound(_last(local), DEFINED)
                 current, innermost = current.rpartition(".")[0], False
@@ -248,8 +267,8 @@ class Binder:
                 if self._binds(file_id, current, name):  # a type parameter of the class
                     return _Found(None, 0.0, "local", where=current)
                 beyond_class = beyond_class or self._not_in_class(row).label == "external"
-            elif innermost or row.kind not in CLASS_KINDS:
-                local = [s for s in lookup.members(current, name) if s.file_id == file_id]
+            elif innermost or row.kind not in CLASS_KINDS:  # (a constructor never stands for its class)
+                local = [s for s in lookup.members(current, name) if s.file_id == file_id and not _constructor(s)]
                 if local and row.kind in FUNCTION_KINDS and self._binds(file_id, current, name):
                     return _Found(_last(local), CONDITIONAL, label_for(CONDITIONAL))  # also assigned there
                 if local:
@@ -377,7 +396,7 @@ class Binder:
                 return member  # a class attribute holding a callable: `highlighter = ReprHighlighter()`
             if self._set_on_instance(symbol, name, spec):
                 return _UNBOUND  # `self.name = ...` holds a callable: not a definition we can name
-            return member or self._not_in_class(symbol)
+            return member or self._extension(symbol, name, value.confidence, spec) or self._not_in_class(symbol)
         if value.kind == "bound":  # `obj.prop.m()`: a property, typed by its return annotation
             result = self._returns(symbol, value.confidence, spec)
             return self._member_of(result, name, spec) if result is not None else _UNBOUND
@@ -396,6 +415,27 @@ class Binder:
         if len(methods) == 1 and name not in spec.common_methods:
             return _bound(methods[0], 0.35)
         return _Found(None, 0.0, "unbound", len(methods))
+
+    def _extension(self, cls: SymbolRow, name: str, confidence: float, spec: GraphSpec) -> _Found | None:
+        """A method the class does not define, called on an instance: an extension method of that
+        name whose `this` parameter is the class or a base (C#: `static X F(this Foo f)`), when
+        exactly one method (its overloads counted once) is."""
+        if not spec.extension_methods:
+            return None
+        order = {c.qualified_name for c in self.mro(cls)}
+        found: dict[str, SymbolRow] = {}
+        for method in self.lookup.by_name(name):
+            if method.kind != "method" or method.qualified_name in found:
+                continue
+            for type_name, kind, _ in self._hints_at(method.file_id, method.qualified_name, method.name):
+                extended = self._type_value(method.file_id, method.parent, type_name, spec) \
+                    if kind == "extension" else None
+                if extended is not None and extended.symbol is not None and extended.kind == "instance" \
+                        and extended.symbol.qualified_name in order:
+                    found[method.qualified_name] = method
+        if len(found) != 1:
+            return None
+        return _bound(next(iter(found.values())), min(confidence, VARIABLE))
 
     # -- classes -----------------------------------------------------------------------------
 
@@ -473,9 +513,9 @@ class Binder:
                 after_unknown.add(current.id)
             bases: list[SymbolRow | None] = []
             spec = spec_for(self.lookup.language_of(current.file_id))
-            for receiver, base in self.lookup.bases_of(current):
+            for part, receiver, base in self._bases_of(current, spec):
                 written = f"{receiver}.{base}" if receiver else base
-                value = self._evaluate(current.file_id, current.parent, written, spec)
+                value = self._evaluate(part.file_id, part.parent, written, spec)
                 if value is not None and value.kind == "symbol" and value.symbol is not None \
                         and value.symbol.kind in CLASS_KINDS and value.confidence >= 0.4:
                     bases.append(value.symbol)
@@ -489,6 +529,17 @@ class Binder:
         self._mro[cls.id] = order
         self._after_unknown[cls.id] = after_unknown
         return order
+
+    def _bases_of(self, cls: SymbolRow, spec: GraphSpec) -> list[tuple[SymbolRow, str, str]]:
+        """(the part naming it, receiver, name) of each base a class names; a partial class's bases
+        are those of all its parts, each read in its own file."""
+        parts = [cls]
+        if spec.partial_classes:
+            parts += [
+                s for s in self.lookup.by_qualified(cls.qualified_name)
+                if s.id != cls.id and s.kind in CLASS_KINDS and same_package(self.lookup, s.file_id, cls.file_id)
+            ]
+        return [(part, receiver, base) for part in parts for receiver, base in self.lookup.bases_of(part)]
 
     # -- values ------------------------------------------------------------------------------
 
@@ -529,6 +580,12 @@ class Binder:
             value = value if value is not None and value.kind in ("builtin", "external") else None
         else:
             value = self._name_value(file_id, scope, head, spec, line)
+            if spec.types_apart and trailers and trailers[0][0] == "call" and value is not None \
+                    and value.kind == "instance" and value.symbol is not None and value.symbol.name == head:
+                # `Color Color { get; }`: `new Color()` (read `Color()`) calls the type, not the property
+                named = self._name(file_id, self._outside_classes(file_id, scope), head, spec)
+                if named.target is not None and named.target.kind in CLASS_KINDS:
+                    value = _Value("symbol", named.target, named.confidence)
         previous = head
         for index, (trailer_kind, content) in enumerate(trailers):
             if value is None:
@@ -666,8 +723,10 @@ class Binder:
             return self._container(file_id, scope, bare, arguments, spec)
         if "." not in bare:  # a type variable or an alias: `T = TypeVar("T")`, `Renderable = Union[...]`
             named = self._name(file_id, scope, bare, spec).target
-            if named is not None and named.kind in VARIABLE_KINDS:
+            if named is not None and named.kind in VARIABLE_KINDS and not spec.types_apart:
                 return None
+            if named is not None and named.kind not in CLASS_KINDS and spec.types_apart:
+                scope = self._outside_classes(file_id, scope)  # `Color Color { get; }`: the type Color
         value = self._evaluate(file_id, scope, bare, spec)
         if value is None:
             return None
@@ -733,7 +792,8 @@ class Binder:
             assigned, attribute = self._attribute_value(symbol, name, value.confidence, spec)
             if assigned and not called:
                 return attribute
-            member = self._in_class(symbol, name, value.confidence)
+            member = self._in_class(symbol, name, value.confidence) or self._extension(
+                symbol, name, value.confidence, spec)
             if member is None or member.target is None:
                 return _EXTERNAL_VALUE if self._not_in_class(symbol).label == "external" else None
             chosen = member.target
@@ -882,15 +942,7 @@ class Binder:
 
     def _file_hints(self, file_id: int) -> dict[tuple[str | None, str], list[tuple[str, str, int]]]:
         """(scope, variable) -> (type, kind, line) of each hint of the file."""
-        if file_id not in self._hints:
-            table: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
-            rows = self.lookup.conn.execute(
-                "SELECT scope, variable, type_name, kind, line FROM hints WHERE file_id = ?", (file_id,)
-            )
-            for scope, variable, type_name, kind, line in rows:
-                table.setdefault((scope, variable), []).append((type_name, kind, int(line)))
-            self._hints[file_id] = table
-        return self._hints[file_id]
+        return self.lookup.hint_table(file_id)
 
     def _hints_at(self, file_id: int, scope: str | None, variable: str) -> list[tuple[str, str, int]]:
         return self._file_hints(file_id).get((scope, variable), [])

@@ -23,7 +23,7 @@ class GraphSpec:
     builtins: frozenset[str]  # names that are never the project's, unless it defines them
     # Types whose members are never guessed: `x: str` then `x.find()` is str.find, not ours.
     primitive_types: frozenset[str]  # "literal": assigned a literal value
-    module_system: str  # how imports name files: "python" | "ecmascript" | "" (not resolved yet)
+    module_system: str  # how imports name files: "python" | "ecmascript" | "go" | "java" | "rust" | "csharp" | ""
     super_receiver: str = ""  # the receiver that means "the same object, as its base class"
     # Method names of builtin and common library types: a receiver of unknown type calling one
     # of these is never bound to the project's only method of that name (`x.items()`).
@@ -53,6 +53,19 @@ class GraphSpec:
     # Whether a base's member hides one of a later base (Python's MRO, a Java superclass over an
     # interface's default); a Rust type's traits cannot hide each other's methods.
     ordered_bases: bool = True
+    # A namespace's types are seen by bare name from every file that declares the namespace or one
+    # inside it (C#), not only from the file that writes them.
+    open_namespaces: bool = False
+    # A class may be written in parts (C# `partial class`): its bases are those every part names.
+    partial_classes: bool = False
+    # An attribute `[Foo]` also means the class `Foo` + this suffix (C#: `FooAttribute`).
+    attribute_suffix: str = ""
+    # A method a class does not define may be an extension method written for it elsewhere
+    # (C#: `static X F(this Foo f)`, recorded as an `extension` hint of F).
+    extension_methods: bool = False
+    # A written type names a type, never a field or method of that name: in C#'s
+    # `Color Color { get; }` a `Color` elsewhere in the class is still the type.
+    types_apart: bool = False
 
 
 _PYTHON_PRIMITIVES = frozenset(
@@ -306,6 +319,95 @@ GRAPH_SPECS["rust"] = GraphSpec(
     separate_namespaces=True,
     class_scope=False,
     ordered_bases=False,
+)
+
+# C#: the types of the `System` namespace (and the roots of the framework's namespaces, so that
+# `System.IO.File.ReadAllText` is the framework's), seen without an import in most files.
+_CSHARP_SYSTEM = frozenset(
+    """
+    System Microsoft Windows Object String Int16 Int32 Int64 UInt16 UInt32 UInt64 Byte SByte Char Boolean
+    Double Single Decimal IntPtr UIntPtr Void Math MathF Console Convert Environment GC Guid DateTime
+    DateTimeOffset TimeSpan Type Array Attribute Enum Delegate MulticastDelegate Action Func Predicate
+    Comparison Converter EventHandler EventArgs Exception SystemException ArgumentException
+    ArgumentNullException ArgumentOutOfRangeException InvalidOperationException NotSupportedException
+    NotImplementedException NullReferenceException IndexOutOfRangeException InvalidCastException
+    FormatException OverflowException ObjectDisposedException KeyNotFoundException TimeoutException
+    OperationCanceledException AggregateException OutOfMemoryException StackOverflowException
+    DivideByZeroException ApplicationException IDisposable IAsyncDisposable ICloneable IComparable
+    IEquatable IFormattable IConvertible Nullable Lazy Tuple ValueTuple Span ReadOnlySpan Memory
+    ReadOnlyMemory Index Range Random Uri Version BitConverter Buffer StringComparison StringComparer
+    AttributeUsage AttributeTargets Obsolete Serializable Flags NonSerialized CLSCompliant ParamArray
+    ThreadStatic STAThread MTAThread List Dictionary HashSet Queue Stack LinkedList SortedDictionary
+    SortedList SortedSet IEnumerable IEnumerator ICollection IList IDictionary IReadOnlyList
+    IReadOnlyCollection IReadOnlyDictionary ISet KeyValuePair Task ValueTask CancellationToken
+    StringBuilder Encoding Thread Interlocked Monitor Stream TextWriter TextReader File Path Directory
+    Debug Trace Activator Marshal nameof dynamic
+    """.split()
+)
+_CSHARP_SEQUENCES = frozenset(
+    """
+    Array List IList IReadOnlyList ICollection IReadOnlyCollection IEnumerable IEnumerator HashSet ISet
+    SortedSet Queue Stack LinkedList Span ReadOnlySpan Memory ReadOnlyMemory ImmutableArray ImmutableList
+    ConcurrentBag ConcurrentQueue ConcurrentStack BlockingCollection Collection ReadOnlyCollection
+    ObservableCollection IQueryable IOrderedEnumerable Nullable Task ValueTask
+    """.split()
+)  # (a task holds the value awaiting it gives: parse/hooks/csharp.py reads `await x` as its result)
+_CSHARP_MAPPINGS = frozenset(
+    "Dictionary IDictionary IReadOnlyDictionary SortedDictionary SortedList ConcurrentDictionary "
+    "ImmutableDictionary Hashtable".split()
+)
+_CSHARP_PRIMITIVES = frozenset(
+    """
+    string int long short byte sbyte uint ulong ushort char bool double float decimal object void dynamic
+    nint nuint literal String Object Int16 Int32 Int64 UInt16 UInt32 UInt64 Byte SByte Char Boolean Double
+    Single Decimal IntPtr UIntPtr Guid DateTime DateTimeOffset TimeSpan Type Action Func Predicate
+    EventHandler StringBuilder KeyValuePair Tuple ValueTuple Lazy CancellationToken Exception
+    """.split()
+) | _CSHARP_SEQUENCES | _CSHARP_MAPPINGS
+# Methods of object, strings, collections, LINQ, tasks and streams: never guessed on an unknown receiver.
+_CSHARP_COMMON_METHODS = frozenset(
+    """
+    ToString Equals GetHashCode GetType CompareTo Dispose DisposeAsync Add AddRange Remove RemoveAt
+    RemoveAll Clear Contains ContainsKey ContainsValue TryGetValue TryAdd TryRemove GetValueOrDefault
+    Insert IndexOf LastIndexOf CopyTo ToArray ToList ToDictionary ToHashSet Count Any All Select
+    SelectMany Where First FirstOrDefault Last LastOrDefault Single SingleOrDefault OrderBy
+    OrderByDescending ThenBy GroupBy Sum Min Max Average Aggregate Skip Take Distinct Concat Zip Reverse
+    Cast OfType AsEnumerable Substring StartsWith EndsWith Trim TrimStart TrimEnd Split Replace Format
+    Join Append AppendLine AppendFormat Write WriteLine Read ReadLine ReadToEnd Close Flush Invoke
+    BeginInvoke EndInvoke DynamicInvoke GetEnumerator MoveNext Reset Wait WaitAsync Start Stop Run
+    ConfigureAwait ContinueWith GetAwaiter GetResult Parse TryParse Push Pop Peek Enqueue Dequeue
+    TryDequeue TryPeek Sort Clone Find FindAll FindIndex Exists ForEach Get Set SetValue GetValue
+    Invoke Enter Exit Lock Unlock Cancel ThrowIfCancellationRequested IsNullOrEmpty IsNullOrWhiteSpace
+    ToUpper ToLower ToUpperInvariant ToLowerInvariant PadLeft PadRight Create Of
+    """.split()
+)
+
+GRAPH_SPECS["csharp"] = GraphSpec(
+    self_names=frozenset({"this"}),
+    builtins=_CSHARP_SYSTEM,
+    primitive_types=_CSHARP_PRIMITIVES,
+    module_system="csharp",
+    super_receiver="base",
+    common_methods=_CSHARP_COMMON_METHODS,
+    builtin_constructors=_CSHARP_SYSTEM | _CSHARP_PRIMITIVES,
+    sequence_types=_CSHARP_SEQUENCES,
+    mapping_types=_CSHARP_MAPPINGS,
+    element_methods=frozenset(
+        "First FirstOrDefault Last LastOrDefault Single SingleOrDefault ElementAt ElementAtOrDefault Find "
+        "FindLast Dequeue Peek Pop Min Max GetResult GetValueOrDefault".split()
+    ),
+    iter_methods=frozenset(
+        "Where OrderBy OrderByDescending ThenBy ThenByDescending Skip Take SkipWhile TakeWhile Reverse Distinct "
+        "ToList ToArray ToHashSet AsEnumerable AsReadOnly FindAll GetRange Concat Union Intersect Except "
+        "ToImmutableList ToImmutableArray GetAwaiter ConfigureAwait".split()
+    ),
+    members_in_scope=True,
+    guess_by_name=False,
+    open_namespaces=True,
+    partial_classes=True,
+    attribute_suffix="Attribute",
+    extension_methods=True,
+    types_apart=True,
 )
 
 _DEFAULT = GraphSpec(frozenset({"this", "self"}), frozenset(), frozenset(), "")

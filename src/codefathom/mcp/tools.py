@@ -357,7 +357,7 @@ async def find_references(
     or changing its signature, to find every caller to update; unlike grep it tells
     `UserService.find` from other `find`s. With several definitions of the name, each reference
     says which one it binds to (`target`). References are extracted for Python, JavaScript,
-    TypeScript, Go, Java and Rust so far.
+    TypeScript, Go, Java, Rust and C# so far.
 
     Each reference's label says how sure its binding is: exact (scope, an import or `self` decide
     it), high (a type hint or a constructor says it), likely, possible (a guess from the name).
@@ -446,8 +446,10 @@ async def find_dead_code(
 ) -> dict[str, Any]:
     """Functions, methods and classes nothing in the project uses, each with a confidence (0-1) and
     the reason. `unused` lists likely dead code; `public_api` lists public definitions unused inside
-    the project that other projects may still use. Entry points (dunder methods, main, decorated
-    functions such as routes or CLI commands) and tests are left out. Only the languages in
+    the project that other projects may still use. Entry points (dunder methods, main, constructors,
+    test methods by their annotations or attributes, trait implementations and overrides, decorated
+    functions such as routes or CLI commands) and tests are left out; a method that may implement a
+    member of a base outside the project stays, at a lower confidence. Only the languages in
     `languages_checked` are examined. Confirm with find_references before deleting anything.
     """
     path = project_path_for(project_path, roots, _cache(ctx).roots)

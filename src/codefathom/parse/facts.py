@@ -11,7 +11,8 @@ the units, so a symbol and its unit always agree):
                                                    caught (`except E as x`: the exception's expression) |
                                                    attribute (`self.x = T()`) | attribute_annotation
                                                    (`self.x: T`) | attribute_alias (`self.x = y`); attribute
-                                                   hints are scoped to the method they are written in
+                                                   hints are scoped to the method they are written in |
+                                                   extension (C#: the type a method's `this` parameter names)
     @binding with @variable                        a target the enclosing scope binds (parameters, assignment
                                                    and loop targets, `as` names); becomes a `local` hint
                                                    (`attribute` for `obj.x = ...`) typed "?" (unknown) or
@@ -42,14 +43,16 @@ __all__ = ["extract_facts", "graph_query_text", "has_graph_query"]
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
 DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
-# Java and Rust definitions around a field (`@definition.field`): a class-like body owns it, a
+# Java, Rust and C# definitions around a field (`@definition.field`): a class-like body owns it, a
 # function body makes it a local.
 OTHER_FUNCTION_NODES = frozenset(
-    {"method_declaration", "constructor_declaration", "lambda_expression", "function_item", "closure_expression"}
+    {"method_declaration", "constructor_declaration", "lambda_expression", "function_item", "closure_expression",
+     "local_function_statement", "accessor_declaration"}
 )
 OTHER_CLASS_NODES = frozenset(
     {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
-     "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item"}
+     "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item",
+     "struct_declaration"}
 )
 # Nodes whose children are targets in turn: `a, (b, *c) = ...`, `for k, v in ...`, `as (x, y)`.
 TARGET_CONTAINERS = frozenset(
@@ -319,7 +322,7 @@ def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[st
 
 def _target_names(node: Node) -> list[Node]:
     """The identifiers (and `obj.attr` nodes) a target binds."""
-    if node.type in ("identifier", "attribute", "type_identifier"):  # a type parameter too
+    if node.type in ("identifier", "attribute", "type_identifier", "implicit_parameter"):  # a type parameter too
         return [node]
     if node.type in PARAMETER_LISTS:
         names = []

@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -21,7 +22,8 @@ from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
     "GraphVerbs", "SymbolsResponse", "RefsResponse", "HierarchyNode", "HierarchyResponse", "DepNode",
-    "DepsResponse", "DeadItem", "DeadResponse", "DEP_TYPES", "MAX_DEPTH", "SYMBOL_KINDS", "REF_KINDS",
+    "DepsResponse", "DeadItem", "DeadResponse", "DeadRules", "DEAD_RULES", "DEP_TYPES", "MAX_DEPTH", "SYMBOL_KINDS",
+    "REF_KINDS",
 ]
 
 DEP_TYPES = ("import", "call", "reference", "inherit")
@@ -173,14 +175,17 @@ class GraphVerbs:
     def dead(self: _ServiceBase, *, include_tests: bool = False, fresh: bool = True) -> DeadResponse:
         """Definitions nothing references, with a confidence and the reason for it."""
         store = self._graph_store(fresh)
-        ambiguous = store.read(g.ambiguous_names)
-        decorated = store.read(g.decorated_symbols)
+        context = _DeadContext(store, include_tests)
+        through_members = store.read(g.classes_used_through_members)
         unused: list[DeadItem] = []
         public: list[DeadItem] = []
         for symbol in _keep(store.read(g.unreferenced_symbols, CALLABLE), self.within):
-            if language_name(symbol.path) not in graph_languages():
+            language = language_name(symbol.path)
+            if language not in graph_languages():
                 continue  # no references are extracted for it yet: silence is not evidence
-            verdict = _dead_verdict(symbol, ambiguous, decorated, include_tests)
+            if symbol.id in through_members:
+                continue  # a class used through its members (`Strings.Pad(x)`) is used
+            verdict = _dead_verdict(symbol, DEAD_RULES.get(language, _DEFAULT_RULES), context)
             if verdict is None:
                 continue
             confidence, reason, is_public = verdict
@@ -273,24 +278,156 @@ class _Deps:
         return root
 
 
-def _dead_verdict(
-    symbol: SymbolInfo, ambiguous: dict[str, int], decorated: set[int], include_tests: bool
-) -> tuple[float, str, bool] | None:
+@dataclass(frozen=True)
+class DeadRules:
+    """How a language reaches a definition that no reference binds to: what runs it (the runtime, a
+    test runner, a framework that reads its annotations) and what calls it through dispatch. A rule
+    that finds an entry point leaves the definition out of `dead`; the reason for each is the comment
+    beside it."""
+
+    # Names the runtime calls (`main`), and a pattern of them (Python's `__init__`, `__eq__`).
+    entry_names: frozenset[str]
+    entry_pattern: str = ""
+    # Annotations or attributes of tests (`@Test`, `[Fact]`, `#[test]`): their runner calls them.
+    test_markers: frozenset[str] = frozenset()
+    # Annotations that say the method overrides another (`@Override`): called through the base.
+    override_markers: frozenset[str] = frozenset()
+    # What in a signature says so, before the parameters (C#'s `override`, or an explicit interface
+    # member `IEnumerable.GetEnumerator`).
+    override_pattern: str = ""
+    # Annotations that say nothing of how a definition is used (`@Deprecated`, `[Obsolete]`); any
+    # other registers it with a framework (routes, handlers, fixtures, exports), which then calls it.
+    inert_markers: frozenset[str] = frozenset()
+    marker_suffix: str = ""  # written or not (`[Obsolete]` is `ObsoleteAttribute`)
+    # Annotations are part of the signature (Java, C#): one found in a class's first lines but not in
+    # its signature belongs to a member.
+    markers_in_signature: bool = False
+    # A method named like its class is a constructor: it runs when the class is instantiated
+    # (`new Foo()`, a subclass's constructor), so the class's own entry says whether it is used.
+    constructors: bool = False
+    # What makes a definition public API, in its signature before the parameters (`public`, Rust's
+    # `pub` but not `pub(crate)`); without one, a name not starting with `_`.
+    public_pattern: str = ""
+    # Bases outside the project whose members a method may implement without saying so: all of them
+    # (Java), or only interfaces (C#, where overriding a class's method takes `override`).
+    outside_base_pattern: str = ""
+    # How a method is reached through dispatch: "bases" (Java, C#: it overrides or implements a
+    # method of a base the class names; a base outside the project may declare it), "impl" (Rust:
+    # every method of an `impl Trait for T` block is the trait's, called through it), "" none.
+    dispatch: str = ""
+
+
+_DEFAULT_RULES = DeadRules(
+    entry_names=frozenset({"main", "setup", "teardown", "setUp", "tearDown", "setUpClass", "tearDownClass"}),
+    entry_pattern=r"^__\w+__$",  # called by the language (constructors, operators, protocols)
+)
+_GO_RULES = replace(_DEFAULT_RULES, entry_names=_DEFAULT_RULES.entry_names | {"init"})
+DEAD_RULES: dict[str, DeadRules] = {
+    "go": _GO_RULES,
+    "java": DeadRules(
+        entry_names=frozenset({"main"}),
+        test_markers=frozenset(
+            "Test ParameterizedTest RepeatedTest TestFactory TestTemplate BeforeEach AfterEach BeforeAll AfterAll "
+            "Before After BeforeClass AfterClass".split()
+        ),
+        override_markers=frozenset({"Override"}),
+        inert_markers=frozenset(
+            "Deprecated SuppressWarnings SafeVarargs Nullable NonNull Nonnull NotNull CheckReturnValue "
+            "CanIgnoreReturnValue VisibleForTesting Contract Pure SuppressFBWarnings Generated Serial".split()
+        ),
+        markers_in_signature=True,
+        constructors=True,
+        public_pattern=r"\b(?:public|protected)\b",
+        dispatch="bases",
+    ),
+    "csharp": DeadRules(
+        entry_names=frozenset({"Main"}),
+        test_markers=frozenset(
+            "Test TestCase TestCaseSource Theory Fact TestMethod DataTestMethod SetUp TearDown OneTimeSetUp "
+            "OneTimeTearDown TestInitialize TestCleanup ClassInitialize ClassCleanup AssemblyInitialize "
+            "AssemblyCleanup Benchmark GlobalSetup GlobalCleanup TestFixture TestClass".split()
+        ),
+        override_pattern=r"\boverride\b|[\w>]\.\w+$",
+        inert_markers=frozenset(
+            "Obsolete MethodImpl Pure DebuggerStepThrough DebuggerHidden DebuggerNonUserCode DebuggerDisplay "
+            "Conditional SuppressMessage CLSCompliant EditorBrowsable ExcludeFromCodeCoverage MemberNotNull "
+            "MemberNotNullWhen DoesNotReturn DoesNotReturnIf MaybeNull MaybeNullWhen NotNull NotNullWhen "
+            "NotNullIfNotNull AllowNull DisallowNull SkipLocalsInit Serializable Flags StructLayout DllImport "
+            "LibraryImport UnscopedRef CallerMemberName CallerFilePath CallerLineNumber CallerArgumentExpression "
+            "In Out Optional DefaultValue Description Browsable Category MarshalAs NonSerialized "
+            "AttributeUsage".split()
+        ),
+        marker_suffix="Attribute",
+        markers_in_signature=True,
+        constructors=True,
+        public_pattern=r"\b(?:public|protected)\b",
+        outside_base_pattern=r"^I[A-Z]",  # an interface, by the naming convention
+        dispatch="bases",
+    ),
+    "rust": DeadRules(
+        entry_names=frozenset({"main"}),
+        test_markers=frozenset({"test", "bench", "rstest", "test_case", "quickcheck"}),
+        inert_markers=frozenset({"no_coverage", "coverage"}),  # (lints and `should_panic` are not captured)
+        public_pattern=r"\bpub\b(?!\s*\()",
+        dispatch="impl",
+    ),
+}
+DISPATCH_OUTSIDE = 0.3  # a method that may implement or override a member of a base outside the project
+
+
+class _DeadContext:
+    """What every verdict reads: decorators, names with ambiguous references, classes of tests, and
+    the bases of classes (for dispatch)."""
+
+    def __init__(self, store: Store, include_tests: bool) -> None:
+        self.include_tests = include_tests
+        self.ambiguous = store.read(g.ambiguous_names)
+        self.markers = store.read(g.decorators_of_symbols)
+        self.dispatch = _Dispatch(store)
+        self.test_classes: set[str] = set()  # classes holding a method a test runner calls
+        for marked in store.read(g.symbols_by_ids, self.markers).values():
+            rules = DEAD_RULES.get(language_name(marked.path), _DEFAULT_RULES)
+            if marked.parent is not None and self.written(marked, rules) & rules.test_markers:
+                self.test_classes.add(marked.parent)
+
+    def written(self, symbol: SymbolInfo, rules: DeadRules) -> set[str]:
+        """The decorators written on a definition, without the suffix the language lets one leave out."""
+        found = {m for m in self.markers.get(symbol.id, ()) if not rules.markers_in_signature or m in symbol.signature}
+        suffix = rules.marker_suffix
+        return {m[: -len(suffix)] if suffix and m.endswith(suffix) and m != suffix else m for m in found}
+
+
+def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -> tuple[float, str, bool] | None:
     """(confidence, reason, public) for an unreferenced definition, or None when it is an entry point."""
     name = symbol.name
-    path = symbol.path
-    is_test_file = _is_test_path(path)
-    if name.startswith("__") and name.endswith("__"):
-        return None  # called by the language (constructors, operators, protocols)
-    if name in ("main", "setup", "teardown", "setUp", "tearDown", "setUpClass", "tearDownClass"):
+    is_test_file = _is_test_path(symbol.path)
+    written = context.written(symbol, rules)
+    dispatch = context.dispatch
+    if name in rules.entry_names or (rules.entry_pattern and re.match(rules.entry_pattern, name)):
         return None
-    if is_test_file and not include_tests:
+    if written & rules.test_markers or symbol.qualified_name in context.test_classes:
+        return None  # a test, or a class of tests: their runner calls them
+    if is_test_file and not context.include_tests:
         return None  # tests are run by their runner, not called
-    if symbol.id in decorated:
+    if written - rules.inert_markers - rules.override_markers:
         return None  # registered by a decorator (routes, CLI commands, fixtures, plugins)
+    if symbol.kind == "method" and rules.constructors and _is_constructor(symbol):
+        return None
+    if symbol.kind == "class" and any(dispatch.declares(symbol.qualified_name, entry) for entry in rules.entry_names):
+        return None  # it holds the program's entry point (`class App { static void Main() }`)
+    head = symbol.signature.split("(", 1)[0].strip()
+    overrides = rules.override_pattern and re.search(rules.override_pattern, head)
+    if symbol.kind == "method" and (written & rules.override_markers or overrides):
+        return None  # it overrides a method: called through the base's
+    private = not re.search(rules.public_pattern, head) if rules.public_pattern else name.startswith("_")
+    outside = ""
+    if symbol.kind == "method" and rules.dispatch:
+        reached, outside = dispatch.reached(symbol, rules.dispatch, rules.outside_base_pattern)
+        if reached:
+            return None  # it implements or overrides a project method: called through that one
+        outside = "" if private else outside  # a private method implements and overrides nothing
     confidence = 0.9
     reasons = ["no reference in the project binds to it"]
-    private = name.startswith("_")
     public = not private and symbol.kind != "method" and not is_test_file
     if symbol.kind == "method":
         confidence = 0.6
@@ -298,11 +435,89 @@ def _dead_verdict(
     elif public:
         confidence = 0.5
         reasons.append("it is public and may be used by other projects")
-    others = ambiguous.get(name, 0)
+    if outside:
+        confidence = min(confidence, DISPATCH_OUTSIDE)
+        reasons.append(f"it may implement or override a member of `{outside}`, which is outside the project")
+    others = context.ambiguous.get(name, 0)
     if others:
         confidence *= 0.5
         reasons.append(f"{others} unbound reference(s) to `{name}` could mean it")
     return round(confidence, 2), "; ".join(reasons), public
+
+
+def _is_constructor(symbol: SymbolInfo) -> bool:
+    return symbol.parent is not None and symbol.parent.rsplit(".", 1)[-1] == symbol.name
+
+
+class _Dispatch:
+    """Whether a method is reached through dispatch, from the bases its class names; reads the
+    bases once and the members of each base class as they are needed."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._bases: dict[str, list[g.BaseRef]] | None = None
+        self._classes: dict[int, SymbolInfo] = {}
+        self._defines: dict[tuple[str, str], bool] = {}
+
+    def reached(self, method: SymbolInfo, how: str, outside_pattern: str = "") -> tuple[bool, str]:
+        """(reached through dispatch, the name of a base outside the project that may declare it,
+        among those `outside_pattern` matches)."""
+        if method.parent is None:
+            return False, ""
+        if how == "impl":
+            return self._in_trait_impl(method), ""
+        return self._overrides(method.parent, method.name, outside_pattern, set())
+
+    def bases(self) -> dict[str, list[g.BaseRef]]:
+        if self._bases is None:
+            self._bases = self.store.read(g.base_refs)
+            ids = [b.target_id for refs in self._bases.values() for b in refs if b.target_id is not None]
+            self._classes = self.store.read(g.symbols_by_ids, ids)
+        return self._bases
+
+    def _overrides(self, cls: str, name: str, outside_pattern: str, seen: set[str]) -> tuple[bool, str]:
+        """Whether a base of `cls` (or one of theirs) in the project declares `name`, else the name of
+        a base outside the project, if any."""
+        seen.add(cls)
+        outside = ""
+        for base in self.bases().get(cls, []):
+            target = self._classes.get(base.target_id) if base.target_id is not None else None
+            if target is None or target.kind != "class":
+                if not outside_pattern or re.search(outside_pattern, base.name):
+                    outside = outside or base.name
+                continue
+            if self.declares(target.qualified_name, name):
+                return True, ""
+            if target.qualified_name not in seen:
+                reached, further = self._overrides(target.qualified_name, name, outside_pattern, seen)
+                if reached:
+                    return True, ""
+                outside = outside or further
+        return False, outside
+
+    def declares(self, cls: str, name: str) -> bool:
+        """Whether the class defines a method or function of that name itself."""
+        key = (cls, name)
+        if key not in self._defines:
+            found = self.store.read(g.find_symbols, f"{cls}.{name}", ("method", "function"))
+            self._defines[key] = any(s.parent == cls for s in found)
+        return self._defines[key]
+
+    def _in_trait_impl(self, method: SymbolInfo) -> bool:
+        """Whether the block a method is written in implements a trait (`impl Display for X`): a base
+        named inside the block, before the method, in a block that is no type of its own."""
+        assert method.parent is not None
+        blocks = [b for b in self.store.read(g.class_blocks, method.path, method.parent)
+                  if b[0] <= method.start_line and method.end_line <= b[1]]
+        if not blocks:
+            return False
+        start, _ = max(blocks)
+        owner = self.store.read(g.symbol_in_scope, method.path, method.parent)
+        if owner is not None and owner.kind == "class" and owner.start_line == start:
+            return False  # a trait's (or a type's) own body: its bases are supertraits
+        return any(
+            b.path == method.path and start <= b.line < method.start_line for b in self.bases().get(method.parent, [])
+        )
 
 
 class _HasPath(Protocol):

@@ -7,9 +7,11 @@ and parsed by worker processes (see `workers`) while this process writes, in fil
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +22,7 @@ from codefathom.model import FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
 from codefathom.search.rank import path_role
 from codefathom.service.sweep import after_sync, before_writes, plan_sync
-from codefathom.service.workers import ordered_map, worker_count
+from codefathom.service.workers import WorkerPool, worker_count
 from codefathom.store import FileRecord, PreparedFacts, PreparedUnits, Store, prepare_facts
 from codefathom.store.writes import prepare_units
 
@@ -76,44 +78,63 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
             report.removed = store.remove_files(gone)
     jobs = [_job(f, known.get(f.path), full) for f in todo]
     workers = worker_count() if len(jobs) >= PARALLEL_MIN_FILES else 0
-    outcomes = ordered_map(_prepare, jobs, workers)
-    try:
-        for start in range(0, len(todo), BATCH_FILES):
-            batch = todo[start : start + BATCH_FILES]
-            # Parse first, then write: the write lock is held only while writing.
-            work = [next(outcomes) for _ in batch]
+    # The processes that parse the files then bind part of the references (see graph.rebind).
+    with WorkerPool(workers) as pool, _collector_paused():
+        outcomes = pool.map(_prepare, jobs) if pool.alive else (_prepare(job) for job in jobs)
+        try:
+            for start in range(0, len(todo), BATCH_FILES):
+                batch = todo[start : start + BATCH_FILES]
+                # Parse first, then write: the write lock is held only while writing.
+                work = [next(outcomes) for _ in batch]
+                with store.transaction():
+                    ids = store.file_ids(f.path for f, o in zip(batch, work, strict=True) if o.record is not None)
+                    changed_names |= store.symbol_names_of(ids.values())
+                    for file, outcome in zip(batch, work, strict=True):
+                        file_id = _write(store, file, outcome, known.get(file.path), ids.get(file.path), report)
+                        if file_id is not None:
+                            facts = outcome.facts or PreparedFacts()  # a file now skipped defines nothing
+                            store.replace_facts(file_id, facts)
+                            changed_ids.add(file_id)
+                            changed_names.update(facts.symbol_names)
+                if progress is not None:
+                    progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
+        finally:
+            outcomes.close()  # stops asking for parses, also when a write or the progress callback failed
+        if changed_ids or report.removed:
             with store.transaction():
-                ids = store.file_ids(f.path for f, o in zip(batch, work, strict=True) if o.record is not None)
-                changed_names |= store.symbol_names_of(ids.values())
-                for file, outcome in zip(batch, work, strict=True):
-                    file_id = _write(store, file, outcome, known.get(file.path), ids.get(file.path), report)
-                    if file_id is not None:
-                        facts = outcome.facts or PreparedFacts()  # a file now skipped defines nothing
-                        store.replace_facts(file_id, facts)
-                        changed_ids.add(file_id)
-                        changed_names.update(facts.symbol_names)
-            if progress is not None:
-                progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
-    finally:
-        outcomes.close()  # stops the workers, also when a write or the progress callback failed
-    if changed_ids or report.removed:
-        with store.transaction():
-            # A first index binds everything at once; later syncs only what the change touched.
-            everything = report.unchanged == 0 and not known
-            lookup = store.graph_lookup()
-            report.refs_bound = rebind(lookup, None if everything else changed_ids, changed_names)
-            # Ranks move little with a few edits: recompute them when much of the project changed.
-            reranked = everything or len(changed_ids) + report.removed >= max(RERANK_MIN_FILES, report.discovered // 20)
-            if reranked:
-                rerank(lookup)
-            # Directory nodes list files and definitions by rank: all are rebuilt when ranks moved.
-            store.refresh_directories(None if reranked else changed_ids, gone, _is_test)
+                # A first index binds everything at once; later syncs only what the change touched.
+                everything = report.unchanged == 0 and not known
+                lookup = store.graph_lookup()
+                helper = pool.helper() if pool.alive else None
+                report.refs_bound = rebind(lookup, None if everything else changed_ids, changed_names, helper)
+                # Ranks move little with a few edits: recompute them when much of the project changed.
+                reranked = everything or len(changed_ids) + report.removed >= max(
+                    RERANK_MIN_FILES, report.discovered // 20
+                )
+                if reranked:
+                    rerank(lookup)
+                # Directory nodes list files and definitions by rank: all are rebuilt when ranks moved.
+                store.refresh_directories(None if reranked else changed_ids, gone, _is_test)
     if report.changed or report.touched:
         store.set_meta("last_change", str(time.time()))
     after_sync(store, settings, plan)
     store.set_meta("last_sync", str(time.time()))
     report.seconds = time.perf_counter() - started
     return report
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while indexing: the rows in flight and the binder's caches are
+    hundreds of thousands of objects without cycles, which every full collection would walk again
+    (a third of the binding time on Django). What cycles there are get collected afterwards."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _is_test(path: str) -> bool:

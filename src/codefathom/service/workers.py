@@ -21,11 +21,12 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from multiprocessing.connection import Connection, wait
+from types import EllipsisType
 from typing import Any, Generic, TypeVar
 
-__all__ = ["ordered_map", "worker_count", "WORKERS_ENV"]
+__all__ = ["ordered_map", "worker_count", "WORKERS_ENV", "WorkerPool", "Helper", "Pending"]
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -61,73 +62,100 @@ def ordered_map(
         for job in jobs:
             yield func(job)
         return
+    pool = WorkerPool(workers)
     try:
-        pool: _Pool[J, R] = _Pool(func, workers)
-    except Exception:  # noqa: BLE001 - no way to start processes here: do the work in-process
-        for job in jobs:
-            yield func(job)
-        return
-    try:
-        yield from pool.map(jobs, chunk, window)
+        yield from pool.map(func, jobs, chunk, window)
     finally:
         pool.close()
 
 
-class _Worker:
-    __slots__ = ("process", "inbox", "outbox", "outstanding")
+class Pending(Generic[R]):
+    """A job handed to a worker (`Helper.submit`); `result()` waits for it."""
 
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
-        assert process.stdin is not None and process.stdout is not None
-        self.process = process
-        # Connections frame each message (length + pickle); they own duplicates of the pipe ends.
-        self.inbox = Connection(os.dup(process.stdin.fileno()), readable=False)
-        self.outbox = Connection(os.dup(process.stdout.fileno()), writable=False)
-        process.stdin.close()
-        process.stdout.close()
-        self.outstanding: list[int] = []  # chunk numbers sent and not yet answered, in order
+    def __init__(self, pool: WorkerPool, func: Callable[[J], R], job: J, number: int) -> None:
+        self._pool = pool
+        self._redo: Callable[[], R] = lambda: func(job)
+        self._number = number
 
-    @property
-    def alive(self) -> bool:
-        return not self.outbox.closed
+    def result(self) -> R:
+        """The job's result; computed here when no worker could (or did) do it, so that it fails,
+        or not, exactly as it would have without workers."""
+        answer = self._pool.wait_for(self._number)
+        return self._redo() if answer is None else answer[0]
 
 
-class _Pool(Generic[J, R]):
-    def __init__(self, func: Callable[[J], R], count: int) -> None:
-        self.func = func
-        self.target = (func.__module__, func.__qualname__)
+class Helper:
+    """One worker of a pool, for jobs that build on each other: each runs after the ones submitted
+    before it, in the same process, so a job may use what an earlier one left there."""
+
+    def __init__(self, pool: WorkerPool, worker: _Worker | None) -> None:
+        self._pool = pool
+        self._worker = worker
+
+    def submit(self, func: Callable[[J], R], job: J) -> Pending[R]:
+        """Hand `func(job)` to the worker and return at once."""
+        number = self._pool._start(_target(func), [job], self._worker)
+        return Pending(self._pool, func, job, number)
+
+
+class WorkerPool:
+    """Worker processes that outlive one map: the indexer parses with them, then binds with them.
+
+    Starting the processes can fail (no way to start them here): the pool then has none, and
+    every job is done in the caller."""
+
+    def __init__(self, count: int) -> None:
+        self.workers: list[_Worker] = []
+        self._done: dict[int, list[Any] | None] = {}  # None: redo here
+        self._next = 0  # message numbers, unique over the pool's life
+        if count < 1:
+            return
         # The worker imports what this process imports: this very codefathom and the same grammar
         # wheels, also when they were put on sys.path by hand.
         main = f"import sys; sys.path[:] = {sys.path!r}; from {__name__} import _serve; _serve()"
-        self.workers: list[_Worker] = []
         try:
             for _ in range(count):
                 process = subprocess.Popen([sys.executable, "-c", main], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
                 self.workers.append(_Worker(process))
-        except BaseException:
+        except Exception:  # noqa: BLE001 - no way to start processes here: do the work in-process
             self.close()
-            raise
 
-    def map(self, jobs: Sequence[J], chunk: int, window: int) -> Iterator[R]:
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def alive(self) -> bool:
+        return any(w.alive for w in self.workers)
+
+    def map(
+        self, func: Callable[[J], R], jobs: Sequence[J], chunk: int = 16, window: int = 24
+    ) -> Generator[R, None, None]:
+        """`func(job)` for every job, in job order, at most `window` chunks ahead of the caller."""
+        target = _target(func)
         chunks = [jobs[start : start + chunk] for start in range(0, len(jobs), chunk)]
-        done: dict[int, list[R] | None] = {}  # None: redo here
-        sent = 0
+        numbers: list[int] = []
         for index in range(len(chunks)):
-            while sent < len(chunks) and sent < index + window:
-                worker = self._least_busy()
-                if worker is None:
-                    break
-                if self._send(worker, sent, chunks[sent]):
-                    sent += 1
-            while index not in done:
-                if not self._receive(done):
-                    # No live worker owes us anything: the rest is done here.
-                    while sent < len(chunks):
-                        done[sent] = None
-                        sent += 1
-            results = done.pop(index)
+            while len(numbers) < len(chunks) and len(numbers) < index + window:
+                numbers.append(self._start(target, chunks[len(numbers)]))
+            results: list[R] | None = self.wait_for(numbers[index])
             if results is None:
-                results = [self.func(job) for job in chunks[index]]
+                results = [func(job) for job in chunks[index]]
             yield from results
+
+    def helper(self) -> Helper:
+        """The least busy worker, for a sequence of jobs (none alive: they are done here)."""
+        return Helper(self, self._least_busy())
+
+    def wait_for(self, number: int) -> list[Any] | None:
+        """The answers to message `number` (None: redo it here)."""
+        while number not in self._done:
+            if not self._receive():
+                # No live worker owes us anything: what is still unanswered is done here.
+                return None
+        return self._done.pop(number)
 
     def close(self) -> None:
         for worker in self.workers:
@@ -143,20 +171,34 @@ class _Pool(Generic[J, R]):
                 worker.process.wait()
         self.workers = []
 
+    def _start(self, target: tuple[str, str], jobs: Sequence[Any], to: _Worker | None | EllipsisType = ...) -> int:
+        """Send jobs to a worker (`to`; by default the least busy live one); their message number,
+        answered None at once when no worker took them."""
+        number = self._next
+        self._next += 1
+        if to is ...:
+            while (worker := self._least_busy()) is not None:
+                if self._send(worker, number, target, jobs):
+                    return number
+        elif to is not None and to.alive and self._send(to, number, target, jobs):
+            return number
+        self._done[number] = None
+        return number
+
     def _least_busy(self) -> _Worker | None:
         alive = [w for w in self.workers if w.alive]
         return min(alive, key=lambda w: len(w.outstanding)) if alive else None
 
-    def _send(self, worker: _Worker, number: int, jobs: Sequence[J]) -> bool:
+    def _send(self, worker: _Worker, number: int, target: tuple[str, str], jobs: Sequence[Any]) -> bool:
         try:
-            worker.inbox.send_bytes(pickle.dumps((self.target, number, list(jobs)), pickle.HIGHEST_PROTOCOL))
+            worker.inbox.send_bytes(pickle.dumps((target, number, list(jobs)), pickle.HIGHEST_PROTOCOL))
         except (OSError, ValueError, pickle.PicklingError):
-            self._lose(worker, {})
+            self._lose(worker)
             return False
         worker.outstanding.append(number)
         return True
 
-    def _receive(self, done: dict[int, list[R] | None]) -> bool:
+    def _receive(self) -> bool:
         """Take at least one answer; False when no live worker has work outstanding."""
         busy = [w for w in self.workers if w.outstanding and w.alive]
         if not busy:
@@ -166,24 +208,46 @@ class _Pool(Generic[J, R]):
             try:
                 number, ok, payload = pickle.loads(worker.outbox.recv_bytes())
             except (EOFError, OSError, pickle.UnpicklingError, ValueError, TypeError):
-                self._lose(worker, done)
+                self._lose(worker)
                 continue
             if number not in worker.outstanding:
-                self._lose(worker, done)
+                self._lose(worker)
                 continue
             worker.outstanding.remove(number)
-            done[number] = payload if ok else None
+            self._done[number] = payload if ok else None
         return True
 
-    def _lose(self, worker: _Worker, done: dict[int, list[R] | None]) -> None:
+    def _lose(self, worker: _Worker) -> None:
         """A worker died or its pipe broke: what it owed is redone here."""
         for number in worker.outstanding:
-            done[number] = None
+            self._done[number] = None
         worker.outstanding.clear()
         worker.inbox.close()
         worker.outbox.close()
         if worker.process.poll() is None:
             worker.process.kill()
+
+
+class _Worker:
+    __slots__ = ("process", "inbox", "outbox", "outstanding")
+
+    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+        assert process.stdin is not None and process.stdout is not None
+        self.process = process
+        # Connections frame each message (length + pickle); they own duplicates of the pipe ends.
+        self.inbox = Connection(os.dup(process.stdin.fileno()), readable=False)
+        self.outbox = Connection(os.dup(process.stdout.fileno()), writable=False)
+        process.stdin.close()
+        process.stdout.close()
+        self.outstanding: list[int] = []  # message numbers sent and not yet answered, in order
+
+    @property
+    def alive(self) -> bool:
+        return not self.outbox.closed
+
+
+def _target(func: Callable[..., Any]) -> tuple[str, str]:
+    return func.__module__, func.__qualname__
 
 
 def _serve() -> None:

@@ -16,10 +16,12 @@ from codefathom.model import FileFacts
 __all__ = [
     "replace_facts", "SymbolRow", "RefRow", "ImportRow", "Binding", "BOUND_LABELS", "symbol_names_of",
     "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "PreparedFacts", "prepare_facts",
-    "drop_local_reads", "SymbolInfo", "RefInfo",
+    "drop_local_reads", "SymbolInfo", "RefInfo", "BindingRow", "BoundRef", "RankInputs", "ImportResolution",
+    "rank_inputs_of",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "references_to", "references_from", "unbound_count",
     "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "file_id_of", "paths_of",
-    "DEP_TYPE_OF_REF", "decorated_symbols", "rank_inputs", "save_ranks",
+    "DEP_TYPE_OF_REF", "decorators_of_symbols", "classes_used_through_members", "BaseRef", "base_refs",
+    "class_blocks", "rank_inputs", "save_ranks",
 ]
 
 # Labels of a reference that points at a symbol (the rest say why it does not).
@@ -64,6 +66,11 @@ class ImportRow:
     target_symbol_id: int | None = None
     external: bool = False
     binds_module: bool = False
+    line: int = 0  # where the statement is: an import inside a function binds its names there only
+
+
+# (import id, target file id, target symbol id, external, binds module): an import's resolution.
+ImportResolution = tuple[int, int | None, int | None, bool, bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +80,14 @@ class Binding:
     confidence: float
     label: str
     candidates: int = 0
+
+
+# A Binding as a plain tuple (ref_id, target_id, confidence, label, candidates): what crosses from
+# a helper process and what `save_bindings` writes.
+BindingRow = tuple[int, int | None, float, str, int]
+# (file id, scope, target symbol id, confidence) of a bound reference: what PageRank reads of it.
+BoundRef = tuple[int, str | None, int, float]
+RankInputs = tuple[list[int], list[tuple[int, int, float]], list[int], list[tuple[int, int, float]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,11 +153,19 @@ def symbol_names_of(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[st
     return {row[0] for row in rows}
 
 
-def refs_to_rebind(conn: sqlite3.Connection, file_ids: Iterable[int] | None, names: Iterable[str]) -> list[RefRow]:
+def refs_to_rebind(
+    conn: sqlite3.Connection, file_ids: Iterable[int] | None, names: Iterable[str], within: Iterable[int] = ()
+) -> list[RefRow]:
     """References whose binding may have changed: those in changed files, those that lost their
-    target, and those of a name that changed files define or defined. None means every reference."""
+    target, and those of a name that changed files define or defined. None means every reference
+    (of the files `within`, when given)."""
     columns = "r.id, r.file_id, r.name, r.kind, r.receiver, r.line, r.scope"
-    if file_ids is None:
+    shard = sorted(set(within))
+    if file_ids is None and shard:
+        rows = conn.execute(
+            f"SELECT {columns} FROM refs r WHERE r.file_id IN (SELECT value FROM json_each(?))", (json.dumps(shard),)
+        )
+    elif file_ids is None:
         rows = conn.execute(f"SELECT {columns} FROM refs r")
     else:
         rows = conn.execute(
@@ -154,16 +177,14 @@ def refs_to_rebind(conn: sqlite3.Connection, file_ids: Iterable[int] | None, nam
     return [RefRow(*row) for row in rows]
 
 
-def save_bindings(conn: sqlite3.Connection, bindings: Iterable[Binding]) -> None:
+def save_bindings(conn: sqlite3.Connection, bindings: Iterable[BindingRow]) -> None:
     conn.executemany(
         "UPDATE refs SET target_id = ?, confidence = ?, label = ?, candidates = ? WHERE id = ?",
-        [(b.target_id, b.confidence, b.label, b.candidates, b.ref_id) for b in bindings],
+        [(target, confidence, label, candidates, ref_id) for ref_id, target, confidence, label, candidates in bindings],
     )
 
 
-def save_import_targets(
-    conn: sqlite3.Connection, targets: Iterable[tuple[int, int | None, int | None, bool, bool]]
-) -> None:
+def save_import_targets(conn: sqlite3.Connection, targets: Iterable[ImportResolution]) -> None:
     """(import id, target file id, target symbol id, external, binds module) of resolved imports."""
     conn.executemany(
         "UPDATE imports SET target_file_id = ?, target_symbol_id = ?, external = ?, binds_module = ? WHERE id = ?",
@@ -172,51 +193,77 @@ def save_import_targets(
 
 
 _IMPORT_COLUMNS = (
-    "id, file_id, module, name, alias, level, target_file_id, target_symbol_id, external, binds_module"
+    "id, file_id, module, name, alias, level, target_file_id, target_symbol_id, external, binds_module, line"
 )
 
 
 def _import_row(row: sqlite3.Row | tuple[Any, ...]) -> ImportRow:
-    return ImportRow(row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], bool(row[8]), bool(row[9]))
+    return ImportRow(
+        row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7], bool(row[8]), bool(row[9]), row[10]
+    )
+
+
+_HINT_ROWS = "SELECT file_id, scope, variable, type_name, kind, line FROM hints"
+
+
+def _resolved_row(row: ImportRow, target: ImportResolution | None) -> ImportRow:
+    if target is None:
+        return row
+    _, file_id, symbol_id, external, module = target
+    return ImportRow(row.id, row.file_id, row.module, row.name, row.alias, row.level, file_id, symbol_id,
+                     bool(external), bool(module), row.line)
 
 
 class GraphLookup:
     """Cached reads of symbols, imports and hints for one binding run (the index does not change
-    while it runs: the caller holds the write transaction)."""
+    while it runs: the caller holds the write transaction, or reads a committed state)."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self._by_name: dict[str, list[SymbolRow]] = {}
         self._members: dict[tuple[str, str], list[SymbolRow]] = {}
         self._by_qualified: dict[str, list[SymbolRow]] = {}
+        self._by_id: dict[int, SymbolRow] = {}
         self._modules: dict[int, SymbolRow | None] = {}
+        self._module_ids: dict[int, list[int]] = {}  # every module symbol of a file (preload only)
         self._module_files: dict[str, int | None] = {}
         self._imports: dict[int, list[ImportRow]] = {}
-        self._hints: dict[int, list[tuple[str | None, str, str, str]]] = {}
-        self._bases: dict[int, list[tuple[str, str]]] = {}
+        self._hints: dict[int, dict[tuple[str | None, str], list[tuple[str, str, int]]]] = {}
+        self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
         self._paths: dict[int, str] | None = None
         self._languages: dict[int, str] | None = None
-        self._complete = False  # every symbol, import and hint is in the caches (see preload)
+        self._complete = False  # every symbol, import, hint and base is in the caches (see preload)
+        # Every bound reference, in id order, when the last rebind bound them all (PageRank's input).
+        self.bound: list[BoundRef] | None = None
 
     def preload(self) -> None:
-        """Read every symbol, import and hint at once: for binding a whole project, one pass over
-        each table beats a query per name. Lookups then never query for symbols again."""
+        """Read every symbol, import, hint and base class at once: for binding a whole project, one
+        pass over each table beats a query per name, file or class. Lookups then never query for
+        them again."""
         for row in self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s"):
             symbol = SymbolRow(*row)
+            self._by_id[symbol.id] = symbol
             self._by_name.setdefault(symbol.name, []).append(symbol)
             self._by_qualified.setdefault(symbol.qualified_name, []).append(symbol)
             if symbol.parent is not None:
                 self._members.setdefault((symbol.parent, symbol.name), []).append(symbol)
             if symbol.kind == "module":
                 self._modules.setdefault(symbol.file_id, symbol)
+                self._module_ids.setdefault(symbol.file_id, []).append(symbol.id)
         for row in self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
             self._imports.setdefault(row[1], []).append(_import_row(row))
-        for row in self.conn.execute("SELECT file_id, scope, variable, type_name, kind FROM hints"):
-            self._hints.setdefault(row[0], []).append((row[1], row[2], row[3], row[4]))
+        for file_id, scope, variable, type_name, kind, line in self.conn.execute(_HINT_ROWS):
+            self._hints.setdefault(file_id, {}).setdefault((scope, variable), []).append((type_name, kind, line))
+        # In the order the query per class gives (`bases_of`): by column, then as written.
+        for file_id, scope, receiver, name in self.conn.execute(
+            "SELECT file_id, scope, receiver, name FROM refs WHERE kind = 'inherit' AND scope IS NOT NULL"
+            " ORDER BY file_id, scope, col, id"
+        ):
+            self._bases.setdefault((file_id, scope), []).append((receiver, name))
         for file_id in self._file_ids():
             self._modules.setdefault(file_id, None)
             self._imports.setdefault(file_id, [])
-            self._hints.setdefault(file_id, [])
+            self._hints.setdefault(file_id, {})
         self._complete = True
 
     def _file_ids(self) -> list[int]:
@@ -248,8 +295,27 @@ class GraphLookup:
         return self._members[key]
 
     def symbol(self, symbol_id: int) -> SymbolRow | None:
+        if self._complete:
+            return self._by_id.get(symbol_id)
         found = self._symbols("s.id = ?", (symbol_id,))
         return found[0] if found else None
+
+    def symbol_ids(self) -> list[int]:
+        """Every symbol's id (preloaded lookups only)."""
+        assert self._complete
+        return list(self._by_id)
+
+    def module_symbols(self, file_id: int) -> list[int]:
+        """Ids of the file's module symbols (one, unless the file defines none), in id order."""
+        if self._complete:
+            return self._module_ids.get(file_id, [])
+        rows = self.conn.execute("SELECT id FROM symbols WHERE file_id = ? AND kind = 'module' ORDER BY id", (file_id,))
+        return [int(row[0]) for row in rows]
+
+    def all_imports(self) -> Iterable[list[ImportRow]]:
+        """Every file's import rows (preloaded lookups only)."""
+        assert self._complete
+        return self._imports.values()
 
     def module_of(self, file_id: int) -> SymbolRow | None:
         if file_id not in self._modules:
@@ -271,20 +337,36 @@ class GraphLookup:
 
     def hints_of(self, file_id: int) -> list[tuple[str | None, str, str, str]]:
         """(scope, variable, type_name, kind) of the file's type evidence."""
+        return [
+            (scope, variable, type_name, kind)
+            for (scope, variable), hints in self.hint_table(file_id).items()
+            for type_name, kind, _ in hints
+        ]
+
+    def hint_table(self, file_id: int) -> dict[tuple[str | None, str], list[tuple[str, str, int]]]:
+        """(scope, variable) -> (type_name, kind, line) of each piece of the file's type evidence,
+        in the order it was written."""
         if file_id not in self._hints:
-            rows = self.conn.execute("SELECT scope, variable, type_name, kind FROM hints WHERE file_id = ?", (file_id,))
-            self._hints[file_id] = [(row[0], row[1], row[2], row[3]) for row in rows]
+            table: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
+            for _, scope, variable, type_name, kind, line in self.conn.execute(
+                f"{_HINT_ROWS} WHERE file_id = ?", (file_id,)
+            ):
+                table.setdefault((scope, variable), []).append((type_name, kind, line))
+            self._hints[file_id] = table
         return self._hints[file_id]
 
     def bases_of(self, cls: SymbolRow) -> list[tuple[str, str]]:
         """(receiver, name) of the base classes a class names."""
-        if cls.id not in self._bases:
+        key = (cls.file_id, cls.qualified_name)
+        if key not in self._bases:
+            if self._complete:
+                return []
             rows = self.conn.execute(
                 "SELECT receiver, name FROM refs WHERE file_id = ? AND kind = 'inherit' AND scope = ? ORDER BY col",
-                (cls.file_id, cls.qualified_name),
+                key,
             )
-            self._bases[cls.id] = [(row[0], row[1]) for row in rows]
-        return self._bases[cls.id]
+            self._bases[key] = [(row[0], row[1]) for row in rows]
+        return self._bases[key]
 
     def path_of(self, file_id: int) -> str:
         if self._paths is None:
@@ -339,6 +421,14 @@ class GraphLookup:
                 self._imports.setdefault(row[1], []).append(_import_row(row))
             for file_id in self._file_ids():
                 self._imports.setdefault(file_id, [])
+
+    def resolved(self, targets: Iterable[ImportResolution]) -> None:
+        """Take the resolutions `save_import_targets` stores into the cached import rows, as
+        `forget_imports` would read them back."""
+        by_id = {target[0]: target for target in targets}
+        for file_id, rows in self._imports.items():
+            if any(row.id in by_id for row in rows):
+                self._imports[file_id] = [_resolved_row(row, by_id.get(row.id)) for row in rows]
 
 
 # -- reads for graph questions ---------------------------------------------------------------
@@ -503,13 +593,70 @@ def unreferenced_symbols(conn: sqlite3.Connection, kinds: Iterable[str]) -> list
     return [SymbolInfo(*row) for row in rows]
 
 
-def decorated_symbols(conn: sqlite3.Connection) -> set[int]:
-    """Definitions with a decorator: their first lines hold a decorator reference scoped to them."""
+def classes_used_through_members(conn: sqlite3.Connection) -> set[int]:
+    """Classes nothing names but whose members are used from outside them (`Strings.Pad(x)`, an
+    extension method, a static factory)."""
     rows = conn.execute(
-        "SELECT DISTINCT s.id FROM symbols s JOIN refs r ON r.file_id = s.file_id AND r.scope = s.qualified_name"
-        " WHERE r.kind = 'decorator' AND r.line BETWEEN s.start_line AND s.start_line + 4"
+        "SELECT DISTINCT c.id FROM symbols c JOIN symbols s ON s.parent = c.qualified_name"
+        " JOIN refs r ON r.target_id = s.id"
+        " WHERE c.kind = 'class' AND NOT (r.file_id = c.file_id AND r.line BETWEEN c.start_line AND c.end_line)"
     )
     return {int(row[0]) for row in rows}
+
+
+def decorators_of_symbols(conn: sqlite3.Connection) -> dict[int, set[str]]:
+    """Definitions with decorators (annotations, attributes) and their names: the decorator references
+    scoped to a definition on its first lines."""
+    rows = conn.execute(
+        "SELECT DISTINCT s.id, r.name FROM symbols s"
+        " JOIN refs r ON r.file_id = s.file_id AND r.scope = s.qualified_name"
+        " WHERE r.kind = 'decorator' AND r.line BETWEEN s.start_line AND s.start_line + 4"
+    )
+    found: dict[int, set[str]] = {}
+    for symbol_id, name in rows:
+        found.setdefault(int(symbol_id), set()).add(name)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class BaseRef:
+    """A base a class names (`extends`, `implements`, `: IFoo`, `impl Trait for`), where and bound to what."""
+
+    path: str
+    scope: str  # the class (or impl block) naming it
+    line: int
+    name: str
+    target_id: int | None
+    label: str
+
+
+def base_refs(conn: sqlite3.Connection) -> dict[str, list[BaseRef]]:
+    """Every base reference, by the qualified name of the class naming it."""
+    rows = conn.execute(
+        "SELECT f.path, r.scope, r.line, r.name, r.target_id, r.label FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.kind = 'inherit' AND r.scope IS NOT NULL"
+    )
+    found: dict[str, list[BaseRef]] = {}
+    for row in rows:
+        found.setdefault(row[1], []).append(BaseRef(*row))
+    return found
+
+
+def class_blocks(conn: sqlite3.Connection, path: str, qualified: str) -> list[tuple[int, int]]:
+    """(first, last line) of each class-like unit of a file named `qualified`: a class, or a Rust impl
+    block (which has no symbol), the parts of a long one joined."""
+    rows = conn.execute(
+        "SELECT u.start_line, u.end_line, u.part FROM units u JOIN files f ON f.id = u.file_id"
+        " WHERE f.path = ? AND u.qualified_name = ? AND u.kind = 'class' ORDER BY u.start_line, u.part",
+        (path, qualified),
+    )
+    blocks: list[tuple[int, int]] = []
+    for start, end, part in rows:
+        if part > 1 and blocks:
+            blocks[-1] = (blocks[-1][0], max(blocks[-1][1], end))
+        else:
+            blocks.append((start, end))
+    return blocks
 
 
 def ambiguous_names(conn: sqlite3.Connection) -> dict[str, int]:
@@ -566,6 +713,50 @@ def rank_inputs(conn: sqlite3.Connection) -> tuple[list[int], list[tuple[int, in
         if a is not None
     ]
     return files, file_edges, symbols, symbol_edges
+
+
+def rank_inputs_of(lookup: GraphLookup, bound: Iterable[BoundRef]) -> RankInputs:
+    """What `rank_inputs` reads, from the references just bound (in id order) and the preloaded
+    symbols: the same nodes and edges in the same order, each weight summed in the same order, so
+    that PageRank gives the same ranks to the last bit."""
+    conn = lookup.conn
+    files = [int(row[0]) for row in conn.execute("SELECT id FROM files WHERE status != 'skipped'")]
+    by_files: dict[tuple[int, int], float] = {}
+    by_symbols: dict[tuple[int, int], float] = {}
+    sources: dict[tuple[int, str | None], list[int]] = {}
+    for file_id, scope, target, confidence in bound:
+        symbol = lookup.symbol(target)
+        if symbol is None:
+            continue  # not in the index (the join in rank_inputs drops it too)
+        if symbol.file_id != file_id:
+            key = (file_id, symbol.file_id)
+            by_files[key] = by_files.get(key, 0.0) + confidence
+        where = (file_id, scope)
+        if where not in sources:
+            sources[where] = _rank_sources(lookup, file_id, scope)
+        for source in sources[where]:
+            edge = (source, target)
+            by_symbols[edge] = by_symbols.get(edge, 0.0) + confidence
+    imported: dict[tuple[int, int], int] = {}
+    for rows in lookup.all_imports():
+        for row in rows:
+            if row.target_file_id is not None and row.target_file_id != row.file_id:
+                key = (row.file_id, row.target_file_id)
+                imported[key] = imported.get(key, 0) + 1
+    file_edges = [(a, b, w) for (a, b), w in sorted(by_files.items())]
+    file_edges += [(a, b, 0.5 * count) for (a, b), count in sorted(imported.items())]
+    symbol_edges = [(a, b, w) for (a, b), w in sorted(by_symbols.items())]
+    return files, file_edges, lookup.symbol_ids(), symbol_edges
+
+
+def _rank_sources(lookup: GraphLookup, file_id: int, scope: str | None) -> list[int]:
+    """The symbols a reference's edge starts from, as rank_inputs' left joins give them: the
+    definitions of its scope in its file (each one), else the file's module symbol."""
+    defined = [s.id for s in lookup.by_qualified(scope) if s.file_id == file_id] if scope is not None else []
+    modules = lookup.module_symbols(file_id)
+    if defined:
+        return [s for s in defined for _ in range(max(1, len(modules)))]
+    return list(modules)
 
 
 def save_ranks(conn: sqlite3.Connection, files: dict[int, float], symbols: dict[int, float]) -> None:

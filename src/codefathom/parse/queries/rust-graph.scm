@@ -37,6 +37,14 @@
 (trait_item
   bounds: (trait_bounds (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name))) @reference.inherit
 
+; Attributes that may make an item an entry point or register it (`#[test]`, `#[tokio::main]`,
+; `#[no_mangle]`, `#[pyfunction]`): dead code reads them (service/graph.py). Lints, docs, layout,
+; conditions, derives and what goes with a test say nothing of how an item is used and are left out.
+((attribute_item (attribute (identifier) @name)) @reference.decorator
+  (#not-match? @name "^(derive|cfg|cfg_attr|allow|warn|deny|forbid|expect|doc|inline|must_use|deprecated|repr|non_exhaustive|cold|track_caller|automatically_derived|rustfmt|clippy|should_panic|ignore|macro_use|path)$"))
+((attribute_item (attribute (scoped_identifier path: (_) @receiver name: (identifier) @name))) @reference.decorator
+  (#not-match? @receiver "^(rustfmt|clippy)$"))
+
 ; Types written in signatures, fields, bindings, casts, bounds and type arguments (not the type an
 ; impl block is for: the block is that type's own code).
 ([

@@ -1,0 +1,92 @@
+"""Dead code through `codefathom dead --json` on the Java, Rust and C# fixtures: what runs a definition
+without a reference the graph binds is an entry point (constructors, `main`, tests by their annotations
+or attributes, trait implementations, overrides, framework registrations); a method that may implement
+a member of a base outside the project stays listed, at a lower confidence, with that reason."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+from conftest import FIXTURES
+
+
+@pytest.fixture
+def dead(run_cli: Callable[..., Result], tmp_path: Path) -> Callable[..., dict[str, dict[str, Any]]]:
+    """`codefathom dead --json` on a copy of a fixture: qualified name -> item, unused and public alike."""
+
+    def run(fixture: str, *args: str) -> dict[str, dict[str, Any]]:
+        root = tmp_path / fixture
+        if not root.exists():
+            shutil.copytree(FIXTURES / "repos" / fixture, root)
+        result = run_cli("dead", "-p", str(root), "--json", *args)
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        return {d["qualified_name"]: d for d in data["unused"] + data["public_api"]}
+
+    return run
+
+
+def test_java_constructors_overrides_and_tests_are_entry_points(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
+    found = dead("bindings-java", "--include-tests")
+    left_out = {
+        "com.shop.model.Order.Order",  # a constructor: `new Order(...)` binds to its class
+        "com.shop.app.App.App",
+        "com.shop.app.Session.Session",
+        "com.shop.app.Session.toString",  # @Override
+        "com.shop.model.Order.base",  # implements Priced.base, which is called
+        "com.shop.app.SessionTest.printsTheUser",  # @Test
+        "com.shop.app.SessionTest",  # a class of tests
+    }
+    assert not left_out & found.keys()
+    close = found["com.shop.app.Session.close"]
+    assert close["confidence"] == 0.3
+    assert "may implement or override a member of `AutoCloseable`" in close["reason"]
+    assert found["com.shop.app.Session.legacy"]["confidence"] == 0.3  # @Deprecated says nothing of use
+    assert found["com.shop.app.Session.unusedHelper"]["confidence"] == 0.6  # private: overrides nothing
+    assert found["com.shop.app.SessionTest.unusedFixture"]["confidence"] == 0.6
+    assert "com.shop.app.SessionTest.unusedFixture" not in dead("bindings-java")  # tests only when asked
+
+
+def test_rust_trait_impls_and_test_functions_are_entry_points(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
+    found = dead("bindings-rust", "--include-tests")
+    left_out = {
+        "report.Report.fmt",  # impl fmt::Display for Report: called through the trait
+        "model.order.Order.base",  # impl Priced for Order
+        "report.tests.renders",  # #[test]
+        "lib.tests.runs",
+    }
+    assert not left_out & found.keys()
+    assert found["report.Report.unused_helper"]["confidence"] == 0.6  # an inherent impl's method
+    orphan = found["report.orphan"]
+    assert (orphan["confidence"], orphan["reason"]) == (0.9, "no reference in the project binds to it")  # not `pub`
+
+
+def test_csharp_constructors_overrides_attributes_and_tests(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
+    found = dead("bindings-csharp", "--include-tests")
+    left_out = {
+        "Shop.Store.Session.Session",  # constructors, the static one too
+        "Shop.Model.Order.Order",
+        "Shop.Store.Session.ToString",  # `override`
+        "Shop.Model.Order.Base",  # implements IPriced.Base, which is called
+        "Shop.Store.Session.Handle",  # [Route(...)]: registered with a framework
+        "Shop.Tests.SessionTests.Disposes",  # [Fact]
+        "Shop.Tests.SessionTests.TakesData",  # [Theory] [InlineData(1)]
+        "Shop.Tests.SessionTests",
+        "Shop.App.App",  # holds Main
+        "Shop.App.App.Main",
+        "Shop.Model.OrderExtensions",  # used through its extension method
+    }
+    assert not left_out & found.keys()
+    dispose = found["Shop.Store.Session.Dispose"]
+    assert dispose["confidence"] == 0.3
+    assert "may implement or override a member of `IDisposable`" in dispose["reason"]
+    assert found["Shop.Store.Session.Close"]["confidence"] == 0.6  # [Obsolete] says nothing of use
+    assert found["Shop.Store.Session.Unused"]["confidence"] == 0.6
+    assert found["Shop.Tests.SessionTests.UnusedFixture"]["confidence"] == 0.6
+    assert {"Shop.Store.Repo.Owner", "Shop.Store.Repo.Reindex"} <= found.keys()

@@ -1,0 +1,74 @@
+"""Binding shared with a helper process: the graph is the one a single binder gives, and a helper
+that dies leaves its share to the caller."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+import codefathom.graph as graph
+import codefathom.service.indexer as indexer
+from codefathom.service import Codefathom
+from codefathom.service.workers import WorkerPool
+
+TESTS = Path(__file__).resolve().parent
+REPOS = TESTS / "fixtures" / "repos"
+
+
+def _graph_dump(db: Path) -> tuple[list[tuple[object, ...]], ...]:
+    with sqlite3.connect(db) as conn:
+        refs = conn.execute(
+            "SELECT f.path, r.line, r.col, r.name, r.kind, r.receiver, t.qualified_name, r.label, r.confidence,"
+            " r.candidates FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.id = r.target_id"
+            " ORDER BY f.path, r.line, r.col, r.name"
+        ).fetchall()
+        ranks = conn.execute(
+            "SELECT f.path, s.qualified_name, s.rank FROM symbols s JOIN files f ON f.id = s.file_id"
+            " ORDER BY f.path, s.qualified_name, s.start_line"
+        ).fetchall()
+        files = conn.execute("SELECT path, rank FROM files ORDER BY path").fetchall()
+    return refs, ranks, files
+
+
+@pytest.mark.parametrize("fixture", ["bindings", "bindings-java", "bindings-rust", "bindings-go", "bindings-ts"])
+def test_a_graph_bound_with_a_helper_is_the_one_bound_alone(
+    fixture: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(REPOS / fixture, repo)
+    dumps = []
+    for helped in (False, True):
+        monkeypatch.setenv("CODEFATHOM_WORKERS", "2" if helped else "0")
+        # Even these few files are parsed by workers, and their references shared with one.
+        monkeypatch.setattr(indexer, "PARALLEL_MIN_FILES", 1)
+        monkeypatch.setattr(graph, "SHARD_MIN_REFS", 1)
+        monkeypatch.setattr(graph, "HELPER_SHARE", 0.5)
+        index_dir = tmp_path / f"index-{helped}"
+        with Codefathom(repo, index_dir=index_dir) as service:
+            report = service.index()
+        assert report.refs_bound > 0
+        dumps.append(_graph_dump(index_dir / "index.db"))
+    assert dumps[0] == dumps[1]
+    assert any(label == "exact" for *_, label, _, _ in dumps[0][0])
+
+
+def dies_in_a_worker(job: int) -> int:
+    if str(os.getpid()) != os.environ["CODEFATHOM_TEST_PARENT"]:
+        os._exit(3)  # a crash in the helper, not in the caller
+    return job * 10
+
+
+def test_a_helper_that_dies_leaves_its_job_to_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert any(Path(p or ".").resolve() == TESTS for p in sys.path)  # the worker imports this module
+    monkeypatch.setenv("CODEFATHOM_TEST_PARENT", str(os.getpid()))
+    with WorkerPool(1) as pool:
+        helper = pool.helper()
+        first, second = helper.submit(dies_in_a_worker, 4), helper.submit(dies_in_a_worker, 5)
+        assert (first.result(), second.result()) == (40, 50)
+        assert not pool.alive
+        assert pool.helper().submit(dies_in_a_worker, 6).result() == 60  # no worker left: done here
