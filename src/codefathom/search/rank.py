@@ -5,6 +5,7 @@ Every factor is kept per result so a ranking can be explained stage by stage.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -36,6 +37,7 @@ _EXAMPLE = re.compile(r"(^|/)(examples?|samples?|demos?|docs?|benchmarks?|bench)
 _VENDORED = re.compile(r"(^|/)(vendor|vendored|third_party|thirdparty|external|extern)/")
 
 
+@functools.lru_cache(maxsize=65536)  # asked for every candidate of every search; paths repeat
 def path_role(path: str) -> str:
     """What a file is for, from its path: test, example, vendored or source."""
     if _TEST.search(path):

@@ -135,9 +135,11 @@ class Store:
         with self._lock:
             return reads.name_candidates(self._conn, keys, scope, limit, prefix)
 
-    def units_by_id(self, ids: Iterable[int], with_rank: bool = False) -> dict[int, StoredUnit]:
+    def units_by_id(
+        self, ids: Iterable[int], with_rank: bool = False, with_content: bool = True
+    ) -> dict[int, StoredUnit]:
         with self._lock:
-            return reads.units_by_id(self._conn, ids, with_rank)
+            return reads.units_by_id(self._conn, ids, with_rank, with_content)
 
     def read(self, query: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run one of the typed read functions of `store.graph` (`query(conn, ...)`) under the lock."""

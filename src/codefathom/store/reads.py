@@ -100,7 +100,11 @@ def name_candidates(
     return found
 
 
-def units_by_id(conn: sqlite3.Connection, ids: Iterable[int], with_rank: bool = False) -> dict[int, StoredUnit]:
+def units_by_id(
+    conn: sqlite3.Connection, ids: Iterable[int], with_rank: bool = False, with_content: bool = True
+) -> dict[int, StoredUnit]:
+    """Units by id; without content (`content` = "") when only ranking needs them: reading the
+    source of every candidate costs more than ranking them all."""
     wanted = sorted(set(ids))
     if not wanted:
         return {}
@@ -113,8 +117,9 @@ def units_by_id(conn: sqlite3.Connection, ids: Iterable[int], with_rank: bool = 
             " LEFT JOIN symbols s"
             " ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
         )
+    columns = _UNIT_COLUMNS if with_content else _UNIT_COLUMNS.replace("u.content", "''")
     sql = (
-        f"SELECT {_UNIT_COLUMNS}, {rank} FROM units u JOIN files f ON f.id = u.file_id{join}"
+        f"SELECT {columns}, {rank} FROM units u JOIN files f ON f.id = u.file_id{join}"
         " WHERE u.id IN (SELECT value FROM json_each(?))"
     )
     result = {}
