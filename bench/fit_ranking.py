@@ -1,7 +1,7 @@
 """Fits the ranking's weights on the quality lab's `tune` split and writes them to
 src/codefathom/search/ranking.toml, the one file the shipped ranking reads its weights from.
 
-    python bench/fit_ranking.py                       # corpora whose indexes have vectors; tune split
+    python bench/fit_ranking.py                       # every corpus (those with vectors use them); tune split
     python bench/fit_ranking.py --corpus urllib3 --corpus cobra --rounds 4
     python bench/fit_ranking.py --dry-run             # print the fit and the check split, write nothing
 
@@ -65,6 +65,7 @@ class Query:
     plan: QueryPlan
     channels: dict[str, list[Candidate]]
     units: dict[int, Any]
+    with_vectors: bool
 
 
 def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> list[Query]:
@@ -77,14 +78,14 @@ def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> l
             store = cf._open(create=False)
             with_vectors, total = store.vector_coverage()
             share = with_vectors / total if total else 0.0
-            if share < min_vectors:
-                print(f"{corpus.id:28} skipped: {100 * share:.0f}% of units have vectors", file=sys.stderr)
-                continue
+            # A corpus without (all its) vectors still tells how the lexical channels should rank:
+            # it takes part without the vector channel, as an index without vectors searches.
+            use_vectors = share >= min_vectors
             started = time.perf_counter()
             items = querygen.load(corpus)
             for item in items:
                 notices: list[str] = []
-                vector = cf._query_vector(store, item["query"], notices, {})
+                vector = cf._query_vector(store, item["query"], notices, {}) if use_vectors else None
                 wide = DEFAULT_RANKING.with_(vector_pool=int(max(GRID["vector_pool"])))
                 request = SearchRequest(item["query"], limit=FETCH_LIMIT, query_vector=vector, ranking=wide)
                 plan = plan_query(item["query"])
@@ -92,9 +93,9 @@ def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> l
                 channels = gather_channels(store, plan, Scope(), request, pool, {})
                 ids = {c.unit_id for candidates in channels.values() for c in candidates}
                 queries.append(Query(item["id"], item["set"], item["split"], item["level"], item["targets"], plan,
-                                     channels, store.units_by_id(ids, with_rank=True)))
+                                     channels, store.units_by_id(ids, with_rank=True), use_vectors))
             print(f"{corpus.id:28} {len(items):4} queries gathered in {time.perf_counter() - started:.1f}s"
-                  f" ({100 * share:.0f}% vectors)", file=sys.stderr)
+                  f" ({100 * share:.0f}% vectors{'' if use_vectors else ': searched without them'})", file=sys.stderr)
     return queries
 
 
@@ -148,7 +149,7 @@ def write(config: RankingConfig, tune: dict[str, float], check: dict[str, float]
     lines = [
         "# The shipped ranking's weights, fitted on the quality lab's tune split. Do not edit by hand:",
         f"#   {command}",
-        f"# corpora: {', '.join(corpora)}",
+        *(f"# corpora {line}" for line in corpora),
         "# mean MRR@10 over the queries, before -> after fitting (and per query set after):",
         *(f"#   {split:5} {baseline_split['all']:.3f} -> {result['all']:.3f}   "
           + "  ".join(f"{k} {result[k]:.3f}" for k in result if k != "all")
@@ -196,7 +197,9 @@ def main() -> None:
     changed = {k: v for k, v in asdict(fitted).items() if asdict(DEFAULT_RANKING)[k] != v}
     print(f"\nchanged: {changed}")
     if not args.dry_run:
-        corpora = sorted({q.id.split(":")[0] for q in queries})
+        with_vectors = sorted({q.id.split(":")[0] for q in queries if q.with_vectors})
+        without = sorted({q.id.split(":")[0] for q in queries if not q.with_vectors})
+        corpora = [f"with vectors: {', '.join(with_vectors) or '-'}", f"without: {', '.join(without) or '-'}"]
         command = "python bench/fit_ranking.py " + " ".join(sys.argv[1:])
         write(fitted, tune, check, baseline, corpora, command.strip())
 
