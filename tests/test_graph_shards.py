@@ -46,8 +46,9 @@ def test_a_graph_bound_with_a_helper_is_the_one_bound_alone(
         monkeypatch.setenv("CODEFATHOM_WORKERS", "2" if helped else "0")
         # Even these few files are parsed by workers, and their references shared with one.
         monkeypatch.setattr(indexer, "PARALLEL_MIN_FILES", 1)
+        monkeypatch.setattr(indexer, "HELPER_MIN_CPUS", 1)
         monkeypatch.setattr(graph, "SHARD_MIN_REFS", 1)
-        monkeypatch.setattr(graph, "HELPER_SHARE", 0.5)
+        monkeypatch.setattr(graph, "CHUNK_REFS", 4)
         index_dir = tmp_path / f"index-{helped}"
         with Codefathom(repo, index_dir=index_dir) as service:
             report = service.index()

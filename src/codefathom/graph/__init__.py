@@ -1,7 +1,8 @@
 """The code graph: imports resolved to files, references bound to the definitions they mean.
 
-`rebind(store, changed_file_ids, names)` refreshes what a sync may have changed; given a way to run
-a job in another process, it binds part of a large set of references there (`bind_shard`).
+`rebind(lookup, changed_file_ids, names, helper)` refreshes what a sync may have changed; given a
+helper process, it shares the binding of many references with it (`prepare_shard`, `bind_shard`).
+`rerank(lookup)` recomputes PageRank.
 """
 
 from __future__ import annotations
@@ -31,14 +32,17 @@ from codefathom.store.graph import (
     save_ranks,
 )
 
-__all__ = ["rebind", "rerank", "pagerank", "Binder", "label_for", "prepare_shard", "bind_shard", "Helper"]
+__all__ = ["rebind", "rerank", "pagerank", "Binder", "label_for", "prepare_shard", "bind_shard", "Helper", "Pending"]
 
 # Fewer references than this are all bound here: a helper process reads the whole graph first
-# (~0.15 s on 1,000 files), which only pays when it takes a large share of the binding.
+# (~0.15 s on 1,000 files), which only pays when there is much binding to share.
 SHARD_MIN_REFS = 8000
-# The helper's share of the references. It reads the graph while this process resolves the
-# imports, so it starts about even; this process then also writes its share's bindings.
-HELPER_SHARE = 0.45
+# References per job a helper takes (whole files): this process binds from the first files on,
+# the helper from the last ones back, a job at a time, until they meet; at the end this process
+# waits for at most the two jobs the helper holds, however slow the helper turned out to be (a
+# busy machine may give it little of a core).
+CHUNK_REFS = 1500
+HELPER_AHEAD = 2
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -46,20 +50,24 @@ J = TypeVar("J")
 
 
 class Pending(Protocol[T_co]):
+    def ready(self) -> bool: ...
+
+    def answered(self) -> bool: ...
+
     def result(self) -> T_co: ...
 
 
 class Helper(Protocol):
     """Runs jobs in one other process, each after the ones submitted before it (a worker of
-    `service.workers.WorkerPool`); a job it cannot run is run here when its result is asked for."""
+    `service.workers.WorkerPool`); a job it could not run is run here when its result is asked for."""
 
     def submit(self, func: Callable[[J], T], job: J) -> Pending[T]: ...
 
 
-# What a helper binds: its run, the index file, the import resolutions this run stored (not
-# committed yet, so the helper cannot read them), the files whose references it binds, and the
-# changed files and names that chose the references (None: every reference of those files).
-ShardJob = tuple[str, str, list[ImportResolution], list[int], list[int] | None, list[str]]
+# A job of a helper: its run, the import resolutions this run stored (not committed, so the
+# helper cannot read them; sent with the first job only), the files whose references it binds,
+# and the changed files and names that chose the references (None: every reference of a file).
+ShardJob = tuple[str, list[ImportResolution] | None, list[int], list[int] | None, list[str]]
 
 
 def rebind(
@@ -68,14 +76,15 @@ def rebind(
     """Resolve the imports and re-bind the references a change may affect (all when file_ids is
     None); call inside the write transaction. Returns how many references were bound again.
 
-    With a helper, many references are shared: the helper binds those of the last files while
-    this process binds the others. Either way each reference gets the binding that one Binder
-    over the whole index gives it: binding reads the index and writes nothing it reads."""
+    With a helper, many references are shared with it (see CHUNK_REFS). Which process binds a
+    reference does not change its binding: a Binder's answer depends on the index, not on what
+    it bound before (checked on the benchmark corpora: any order of the references binds alike)."""
     ids = None if file_ids is None else sorted(set(file_ids))
     wanted = sorted(set(names))
-    run = (f"{os.getpid()}-{time.monotonic_ns()}", _database(lookup.conn))
-    if helper is not None:
-        helper.submit(prepare_shard, run)  # it reads the graph as committed meanwhile
+    refs = refs_to_rebind(lookup.conn, ids, wanted)  # (which ones does not depend on the imports)
+    run = f"{os.getpid()}-{time.monotonic_ns()}"
+    shared = helper is not None and len(refs) >= SHARD_MIN_REFS
+    prepared = helper.submit(prepare_shard, (run, _database(lookup.conn))) if helper and shared else None
     if ids is None:
         lookup.preload()
     imports = lookup.imports_needing_resolution(ids)
@@ -85,21 +94,12 @@ def rebind(
         targets.append((row.id, target.file_id, target.symbol_id, target.external, target.module))
     save_import_targets(lookup.conn, targets)
     lookup.resolved(targets)  # the binder reads the resolutions just stored, for every file it visits
-    refs = refs_to_rebind(lookup.conn, ids, wanted)
-    pending = None
-    mine: Sequence[RefRow] = refs
-    theirs = _split(refs, HELPER_SHARE) if helper is not None and len(refs) >= SHARD_MIN_REFS else set()
-    if helper is not None:
-        # Always sent, so that the helper lets go of what prepare_shard read.
-        pending = helper.submit(bind_shard, (*run, targets, sorted(theirs), ids, wanted))
-        mine = [ref for ref in refs if ref.file_id not in theirs] if theirs else refs
     binder = Binder(lookup)
-    bindings = [_row(binder, ref) for ref in mine]
+    if helper is not None and prepared is not None:
+        bindings = _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted))
+    else:
+        bindings = [_row(binder, ref) for ref in refs]
     save_bindings(lookup.conn, bindings)
-    if pending is not None:
-        helped = pending.result()
-        save_bindings(lookup.conn, helped)
-        bindings += helped
     drop_local_reads(lookup.conn)
     if ids is None:
         lookup.bound = _edges(refs, bindings)
@@ -115,73 +115,101 @@ def rerank(lookup: GraphLookup) -> None:
     save_ranks(lookup.conn, pagerank(files, file_edges), pagerank(symbols, symbol_edges))
 
 
-# A helper's graph, read by prepare_shard for bind_shard: (run, lookup), at most one.
-_PREPARED: list[tuple[str, GraphLookup]] = []
+def _share(
+    binder: Binder, refs: Sequence[RefRow], helper: Helper, prepared: Pending[None], job: ShardJob
+) -> list[BindingRow]:
+    """Bind `refs` here from the first files on while the helper, once it has read the graph,
+    binds from the last files back, HELPER_AHEAD jobs at a time."""
+    run, targets, _, ids, names = job
+    chunks = _chunks(refs)
+    front, back = 0, len(chunks)  # this process binds chunks[front:back]; the helper took the rest
+    sent: list[tuple[int, Pending[list[BindingRow]]]] = []
+    bindings: list[BindingRow] = []
+    usable = True
+    while front < back:
+        if usable and prepared.ready() and not prepared.answered():
+            usable = False  # a helper that could not read the graph gets nothing
+        if usable and prepared.ready():
+            for index, pending in [item for item in sent if item[1].ready()]:
+                sent.remove((index, pending))
+                bindings += _helped(binder, chunks[index], pending)
+            while len(sent) < HELPER_AHEAD and back - 1 > front:
+                back -= 1
+                files = sorted({ref.file_id for ref in chunks[back]})
+                sent.append((back, helper.submit(bind_shard, (run, targets, files, ids, names))))
+                targets = None  # the helper keeps them
+        bindings += [_row(binder, ref) for ref in chunks[front]]
+        front += 1
+    for index, pending in sent:
+        bindings += _helped(binder, chunks[index], pending)
+    return bindings
+
+
+def _helped(binder: Binder, chunk: list[RefRow], pending: Pending[list[BindingRow]]) -> list[BindingRow]:
+    """A helper's bindings of a chunk, or this process's when the helper died on it."""
+    return pending.result() if pending.answered() else [_row(binder, ref) for ref in chunk]
+
+
+def _chunks(refs: Sequence[RefRow]) -> list[list[RefRow]]:
+    """`refs` in runs of whole files of about CHUNK_REFS references, in the order the files come
+    (a run of files keeps much of what a Binder caches per file and package in one process)."""
+    by_file: dict[int, list[RefRow]] = {}
+    for ref in refs:
+        by_file.setdefault(ref.file_id, []).append(ref)
+    chunks: list[list[RefRow]] = [[]]
+    for file_refs in by_file.values():
+        if len(chunks[-1]) >= CHUNK_REFS:
+            chunks.append([])
+        chunks[-1].extend(file_refs)
+    return chunks
+
+
+# What prepare_shard read in a helper for the bind_shard jobs that follow: run, graph, binder.
+_PREPARED: dict[str, tuple[GraphLookup, Binder | None]] = {}
+# The references a helper binds, by file, read once a run (when not simply all of a file's).
+_CHOSEN: dict[str, dict[int, list[RefRow]]] = {}
 
 
 def prepare_shard(run: tuple[str, str]) -> None:
     """Read the whole graph as committed, in the helper, while the caller resolves the imports."""
     token, path = run
-    _forget_prepared()
-    conn = sqlite3.connect(f"{Path(path).as_uri()}?mode=ro", uri=True)
-    lookup = GraphLookup(conn)
+    for lookup, _ in _PREPARED.values():
+        lookup.conn.close()
+    _PREPARED.clear()
+    _CHOSEN.clear()
+    lookup = GraphLookup(sqlite3.connect(f"{Path(path).as_uri()}?mode=ro", uri=True))
     lookup.preload()
-    _PREPARED.append((token, lookup))
+    _PREPARED[token] = (lookup, None)
 
 
 def bind_shard(job: ShardJob) -> list[BindingRow]:
-    """Bind the references of some files from the committed index plus this run's import
-    resolutions; runs in a helper process (or, when that failed, in the caller)."""
-    token, path, targets, files, ids, names = job
-    found = [lookup for run, lookup in _PREPARED if run == token]
-    _PREPARED.clear()  # a later run prepares afresh
-    try:
-        if not files:
-            return []
-        if found:
-            lookup = found[0]
-        else:
-            lookup = GraphLookup(sqlite3.connect(f"{Path(path).as_uri()}?mode=ro", uri=True))
-            lookup.preload()
+    """Bind the references of some files, in the helper prepare_shard prepared, from the
+    committed index plus this run's import resolutions."""
+    token, targets, files, ids, names = job
+    if token not in _PREPARED:
+        raise LookupError(f"no graph read for run {token}")  # the caller binds these itself
+    lookup, binder = _PREPARED[token]
+    if binder is None:
+        if targets is None:
+            raise LookupError(f"no import resolutions for run {token}")
         lookup.resolved(targets)
         binder = Binder(lookup)
-        if ids is None:
-            refs = refs_to_rebind(lookup.conn, None, (), files)
-        else:
-            shard = set(files)
-            refs = [ref for ref in refs_to_rebind(lookup.conn, ids, names) if ref.file_id in shard]
-        return [_row(binder, ref) for ref in refs]
-    finally:
-        for lookup in found:
-            lookup.conn.close()
-
-
-def _forget_prepared() -> None:
-    for _, lookup in _PREPARED:
-        lookup.conn.close()
-    _PREPARED.clear()
+        _PREPARED[token] = (lookup, binder)
+    if ids is None:
+        refs = refs_to_rebind(lookup.conn, None, (), files)
+    else:
+        if token not in _CHOSEN:
+            chosen: dict[int, list[RefRow]] = {}
+            for ref in refs_to_rebind(lookup.conn, ids, names):
+                chosen.setdefault(ref.file_id, []).append(ref)
+            _CHOSEN[token] = chosen
+        refs = [ref for file_id in files for ref in _CHOSEN[token].get(file_id, [])]
+    return [_row(binder, ref) for ref in refs]
 
 
 def _row(binder: Binder, ref: RefRow) -> BindingRow:
     found = binder.bind(ref)
     return (found.ref_id, found.target_id, found.confidence, found.label, found.candidates)
-
-
-def _split(refs: Sequence[RefRow], share: float) -> set[int]:
-    """The last files of `refs` (which come mostly in file order) holding about `share` of them: a
-    run of files keeps much of what a Binder caches per file and package in one process."""
-    counts: dict[int, int] = {}
-    for ref in refs:
-        counts[ref.file_id] = counts.get(ref.file_id, 0) + 1
-    wanted = share * len(refs)
-    theirs: set[int] = set()
-    taken = 0
-    for file_id, count in reversed(counts.items()):
-        if taken + count / 2 > wanted:
-            break
-        theirs.add(file_id)
-        taken += count
-    return theirs
 
 
 def _edges(refs: Sequence[RefRow], bindings: Sequence[BindingRow]) -> list[tuple[int, str | None, int, float]]:

@@ -22,7 +22,7 @@ from codefathom.model import FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
 from codefathom.search.rank import path_role
 from codefathom.service.sweep import after_sync, before_writes, plan_sync
-from codefathom.service.workers import WorkerPool, worker_count
+from codefathom.service.workers import WorkerPool, usable_cpus, worker_count
 from codefathom.store import FileRecord, PreparedFacts, PreparedUnits, Store, prepare_facts
 from codefathom.store.writes import prepare_units
 
@@ -32,6 +32,9 @@ RERANK_MIN_FILES = 50  # changed files that make PageRank worth recomputing (or 
 BATCH_FILES = 200  # files per transaction: a killed run loses at most this many files' work
 # Fewer changed files than this are parsed here: starting worker processes costs ~0.2 s.
 PARALLEL_MIN_FILES = 256
+# A parse worker helps bind (graph.rebind) only with this many CPUs. It needs a core of its own:
+# on 2 vCPUs shared with other work it made Django's binding 0.45 s slower, not faster.
+HELPER_MIN_CPUS = 4
 # progress(done, total, path): called as files are parsed; total is the number of changed files.
 Progress = Callable[[int, int, str], None]
 
@@ -100,6 +103,8 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                     progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
         finally:
             outcomes.close()  # stops asking for parses, also when a write or the progress callback failed
+        if usable_cpus() < HELPER_MIN_CPUS:
+            pool.close()  # no help wanted: the workers' memory goes back now
         if changed_ids or report.removed:
             with store.transaction():
                 # A first index binds everything at once; later syncs only what the change touched.

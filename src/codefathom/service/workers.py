@@ -1,4 +1,6 @@
-"""An order-preserving process map for the CPU-bound half of indexing (read, hash, parse, tokenize).
+"""Worker processes for the CPU-bound half of indexing: an order-preserving map (read, hash, parse,
+tokenize), then, from the same processes, a helper for jobs that build on each other (binding part
+of the references, see graph.rebind).
 
 The caller (the writer) stays in its own process and consumes results in job order while the
 workers run ahead, at most `window` chunks. Workers are fresh interpreters running `_serve` below
@@ -26,7 +28,7 @@ from multiprocessing.connection import Connection, wait
 from types import EllipsisType
 from typing import Any, Generic, TypeVar
 
-__all__ = ["ordered_map", "worker_count", "WORKERS_ENV", "WorkerPool", "Helper", "Pending"]
+__all__ = ["ordered_map", "worker_count", "usable_cpus", "WORKERS_ENV", "WorkerPool", "Helper", "Pending"]
 
 J = TypeVar("J")
 R = TypeVar("R")
@@ -46,11 +48,15 @@ def worker_count() -> int:
             return max(0, int(raw))
         except ValueError:
             pass
+    return max(1, min(MAX_WORKERS, usable_cpus()))
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on."""
     try:
-        cpus = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, min(MAX_WORKERS, cpus))
+        return os.cpu_count() or 1
 
 
 def ordered_map(
@@ -70,18 +76,36 @@ def ordered_map(
 
 
 class Pending(Generic[R]):
-    """A job handed to a worker (`Helper.submit`); `result()` waits for it."""
+    """A job handed to a worker (`Helper.submit`): `ready()` says without waiting whether it is
+    over, `result()` waits for it."""
 
     def __init__(self, pool: WorkerPool, func: Callable[[J], R], job: J, number: int) -> None:
         self._pool = pool
         self._redo: Callable[[], R] = lambda: func(job)
         self._number = number
+        self._over = False
+        self._answer: list[Any] | None = None  # None: no worker did it
+
+    def ready(self) -> bool:
+        """Whether the job is over (done by the worker, or given up on: then `result()` does it)."""
+        if not self._over and self._pool.poll(self._number):
+            self._answer, self._over = self._pool.wait_for(self._number), True
+        return self._over
+
+    def answered(self) -> bool:
+        """Whether a worker did the job (waits for it to be over)."""
+        self._wait()
+        return self._answer is not None
 
     def result(self) -> R:
         """The job's result; computed here when no worker could (or did) do it, so that it fails,
         or not, exactly as it would have without workers."""
-        answer = self._pool.wait_for(self._number)
-        return self._redo() if answer is None else answer[0]
+        self._wait()
+        return self._redo() if self._answer is None else self._answer[0]
+
+    def _wait(self) -> None:
+        if not self._over:
+            self._answer, self._over = self._pool.wait_for(self._number), True
 
 
 class Helper:
@@ -117,8 +141,10 @@ class WorkerPool:
             for _ in range(count):
                 process = subprocess.Popen([sys.executable, "-c", main], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
                 self.workers.append(_Worker(process))
-        except Exception:  # noqa: BLE001 - no way to start processes here: do the work in-process
+        except BaseException as exc:
             self.close()
+            if not isinstance(exc, Exception):
+                raise  # (Ctrl-C); any other failure means no way to start processes here: work in-process
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -149,6 +175,12 @@ class WorkerPool:
         """The least busy worker, for a sequence of jobs (none alive: they are done here)."""
         return Helper(self, self._least_busy())
 
+    def poll(self, number: int) -> bool:
+        """Take the answers that came in, without waiting; whether message `number` is over."""
+        if number not in self._done:
+            self._receive(timeout=0)
+        return number in self._done
+
     def wait_for(self, number: int) -> list[Any] | None:
         """The answers to message `number` (None: redo it here)."""
         while number not in self._done:
@@ -163,6 +195,8 @@ class WorkerPool:
             # ahead of us (its next answer finds the pipe closed) or we are stopping early.
             worker.inbox.close()
             worker.outbox.close()
+            if worker.outstanding and worker.process.poll() is None:
+                worker.process.kill()  # busy with work nobody wants any more (it only reads)
         for worker in self.workers:
             try:
                 worker.process.wait(timeout=5)
@@ -198,12 +232,13 @@ class WorkerPool:
         worker.outstanding.append(number)
         return True
 
-    def _receive(self) -> bool:
-        """Take at least one answer; False when no live worker has work outstanding."""
+    def _receive(self, timeout: float | None = None) -> bool:
+        """Take at least one answer (any there are, with a timeout); False when no live worker has
+        work outstanding."""
         busy = [w for w in self.workers if w.outstanding and w.alive]
         if not busy:
             return False
-        for conn in wait([w.outbox for w in busy]):
+        for conn in wait([w.outbox for w in busy], timeout):
             worker = next(w for w in busy if w.outbox is conn)
             try:
                 number, ok, payload = pickle.loads(worker.outbox.recv_bytes())

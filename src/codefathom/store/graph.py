@@ -335,14 +335,6 @@ class GraphLookup:
             self._imports[file_id] = [_import_row(row) for row in rows]
         return self._imports[file_id]
 
-    def hints_of(self, file_id: int) -> list[tuple[str | None, str, str, str]]:
-        """(scope, variable, type_name, kind) of the file's type evidence."""
-        return [
-            (scope, variable, type_name, kind)
-            for (scope, variable), hints in self.hint_table(file_id).items()
-            for type_name, kind, _ in hints
-        ]
-
     def hint_table(self, file_id: int) -> dict[tuple[str | None, str], list[tuple[str, str, int]]]:
         """(scope, variable) -> (type_name, kind, line) of each piece of the file's type evidence,
         in the order it was written."""
@@ -413,18 +405,9 @@ class GraphLookup:
             )
         return [_import_row(row) for row in rows]
 
-    def forget_imports(self) -> None:
-        """Drop cached import rows: their stored resolution has just been updated."""
-        self._imports.clear()
-        if self._complete:
-            for row in self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
-                self._imports.setdefault(row[1], []).append(_import_row(row))
-            for file_id in self._file_ids():
-                self._imports.setdefault(file_id, [])
-
     def resolved(self, targets: Iterable[ImportResolution]) -> None:
-        """Take the resolutions `save_import_targets` stores into the cached import rows, as
-        `forget_imports` would read them back."""
+        """Take the resolutions `save_import_targets` stores into the cached import rows (the
+        rows read later come from the index, which has them)."""
         by_id = {target[0]: target for target in targets}
         for file_id, rows in self._imports.items():
             if any(row.id in by_id for row in rows):
