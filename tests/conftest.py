@@ -84,3 +84,29 @@ def bound_refs(service: Any, names: set[str]) -> dict[tuple[str, int], set[tuple
             if ref.kind in ("call", "inherit"):
                 found.setdefault((ref.path, ref.line), set()).add((qualified, ref.label))
     return found
+
+
+Site = tuple[str, int]
+
+
+def fixture_project(tmp_path: Path, name: str) -> Any:
+    """A service over a fresh copy of the fixture repository `tests/fixtures/repos/<name>`."""
+    from codefathom.service import Codefathom
+
+    shutil.copytree(FIXTURES / "repos" / name, tmp_path / name)
+    return Codefathom(tmp_path / name)
+
+
+def assert_bindings(
+    service: Any, tables: tuple[dict[Site, tuple[str, str]], ...], never_bound: dict[Site, set[str]]
+) -> None:
+    """Each (path, line) of the tables binds to its (qualified name, label); no site of
+    `never_bound` binds to any of its decoys. Indexes the project first."""
+    service.index()
+    names = {q for table in tables for q, _ in table.values()} | {q for d in never_bound.values() for q in d}
+    found = bound_refs(service, names)
+    for table in tables:
+        for site, target in table.items():
+            assert target in found.get(site, set()), f"{site}: {found.get(site)} has no {target}"
+    for site, decoys in never_bound.items():
+        assert not {q for q, _ in found.get(site, set())} & decoys, found[site]

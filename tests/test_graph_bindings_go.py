@@ -5,12 +5,11 @@ embedded structs; two types share the method name `Add` (and a package function 
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, bound_refs
+from conftest import assert_bindings, fixture_project
 
 from codefathom.service import Codefathom
 
@@ -48,19 +47,12 @@ DECOYS = {"store.Store.Add", "store.Index.Add", "util.Add"}
 
 @pytest.fixture
 def service(tmp_path: Path) -> Codefathom:
-    shutil.copytree(FIXTURES / "repos" / "bindings-go", tmp_path / "bindings-go")
-    return Codefathom(tmp_path / "bindings-go")
+    project: Codefathom = fixture_project(tmp_path, "bindings-go")
+    return project
 
 
 def test_go_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
-    service.index()
-    names = {q for q, _ in EXPECTED.values()} | {q for q, _ in EXPECTED_ON_LINE.values()} | DECOYS
-    found = bound_refs(service, names)
-    for table in (EXPECTED, EXPECTED_ON_LINE):
-        for site, target in table.items():
-            assert target in found.get(site, set()), f"{site}: {found.get(site)} has no {target}"
-    for site in NEVER_BOUND:
-        assert not {q for q, _ in found.get(site, set())} & DECOYS, found[site]
+    assert_bindings(service, (EXPECTED, EXPECTED_ON_LINE), {site: DECOYS for site in NEVER_BOUND})
 
 
 def test_two_types_with_one_method_name_keep_their_callers_apart(service: Codefathom) -> None:

@@ -6,12 +6,11 @@ methods (a superclass's, an interface's default), `super.`, nested classes, `Lis
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, bound_refs
+from conftest import assert_bindings, fixture_project
 
 from codefathom.service import Codefathom
 
@@ -72,20 +71,12 @@ DECOYS = {"com.shop.model.Order.save", "com.shop.model.Customer.save", "com.shop
 
 @pytest.fixture
 def service(tmp_path: Path) -> Codefathom:
-    shutil.copytree(FIXTURES / "repos" / "bindings-java", tmp_path / "bindings-java")
-    return Codefathom(tmp_path / "bindings-java")
+    project: Codefathom = fixture_project(tmp_path, "bindings-java")
+    return project
 
 
 def test_java_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
-    service.index()
-    tables = (EXPECTED, EXPECTED_ON_LINE, INHERITS)
-    names = {q for table in tables for q, _ in table.values()} | DECOYS
-    found = bound_refs(service, names)
-    for table in tables:
-        for site, target in table.items():
-            assert target in found.get(site, set()), f"{site}: {found.get(site)} has no {target}"
-    for site in NEVER_BOUND:
-        assert not {q for q, _ in found.get(site, set())} & DECOYS, found[site]
+    assert_bindings(service, (EXPECTED, EXPECTED_ON_LINE, INHERITS), {site: DECOYS for site in NEVER_BOUND})
 
 
 def test_three_classes_with_one_method_name_keep_their_callers_apart(service: Codefathom) -> None:

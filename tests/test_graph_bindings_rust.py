@@ -8,12 +8,11 @@ methods reached through `impl Trait for Type`, enum variants, a `macro_rules!` m
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, bound_refs
+from conftest import assert_bindings, fixture_project
 
 from codefathom.service import Codefathom
 
@@ -73,20 +72,12 @@ NEVER_BOUND = {
 
 @pytest.fixture
 def service(tmp_path: Path) -> Codefathom:
-    shutil.copytree(FIXTURES / "repos" / "bindings-rust", tmp_path / "bindings-rust")
-    return Codefathom(tmp_path / "bindings-rust")
+    project: Codefathom = fixture_project(tmp_path, "bindings-rust")
+    return project
 
 
 def test_rust_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
-    service.index()
-    names = {q for table in (EXPECTED, EXPECTED_ON_LINE) for q, _ in table.values()}
-    names |= {q for decoys in NEVER_BOUND.values() for q in decoys}
-    found = bound_refs(service, names)
-    for table in (EXPECTED, EXPECTED_ON_LINE):
-        for site, target in table.items():
-            assert target in found.get(site, set()), f"{site}: {found.get(site)} has no {target}"
-    for site, decoys in NEVER_BOUND.items():
-        assert not {q for q, _ in found.get(site, set())} & decoys, found[site]
+    assert_bindings(service, (EXPECTED, EXPECTED_ON_LINE), NEVER_BOUND)
 
 
 def test_three_types_with_one_method_name_keep_their_callers_apart(service: Codefathom) -> None:
