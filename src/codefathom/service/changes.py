@@ -21,7 +21,7 @@ from codefathom.errors import CodefathomError, UsageError
 from codefathom.model import Symbol
 from codefathom.parse import parse
 from codefathom.service.context import conventional_test_names
-from codefathom.service.graph import _check_dep_types, _check_depth
+from codefathom.service.graph import ServiceBase, _check_dep_types, _check_depth
 from codefathom.service.related import _find_tests, _is_test
 from codefathom.store import Store
 from codefathom.store import graph as g
@@ -127,21 +127,11 @@ class ChangeImpactResponse:
     truncated: list[str] = field(default_factory=list)  # what was cut, and how much
 
 
-class _ServiceBase(Protocol):
-    @property
-    def root(self) -> Path: ...
-
-    @property
-    def within(self) -> str: ...
-
-    def _graph_store(self, fresh: bool) -> Store: ...
-
-
 class ChangeVerbs:
     """The change-impact half of `Codefathom`."""
 
     def change_impact(
-        self: _ServiceBase, rev: str = "HEAD", *, staged: bool = False, diff_text: str | None = None,
+        self: ServiceBase, rev: str = "HEAD", *, staged: bool = False, diff_text: str | None = None,
         depth: int = DEFAULT_DEPTH, max_results: int = DEFAULT_MAX_RESULTS, max_symbols: int = MAX_SYMBOLS,
         dep_types: Iterable[str] = (), fresh: bool = True,
     ) -> ChangeImpactResponse:

@@ -13,13 +13,10 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Protocol
 
 from codefathom.errors import UsageError
 from codefathom.search.rank import path_role
-from codefathom.service.graph import DepNode, _relative
-from codefathom.store import Store
+from codefathom.service.graph import DepNode, ServiceBase, _relative
 from codefathom.store import graph as g
 from codefathom.store.graph import ImportInfo, SymbolInfo
 from codefathom.tokens import IDENTIFIER, split_identifier
@@ -104,16 +101,6 @@ class OutlineSelection:
     files: dict[int, set[int]] = field(default_factory=dict)
 
 
-class _ServiceBase(Protocol):
-    @property
-    def root(self) -> Path: ...
-
-    @property
-    def within(self) -> str: ...
-
-    def _graph_store(self, fresh: bool) -> Store: ...
-
-
 # -- file brief --------------------------------------------------------------------------------
 
 
@@ -156,7 +143,7 @@ class ContextVerbs:
     """The context half of `Codefathom`: outline and brief."""
 
     def outline(
-        self: _ServiceBase, path: str | None = None, *, tokens: int = 1500, focus: str | None = None,
+        self: ServiceBase, path: str | None = None, *, tokens: int = 1500, focus: str | None = None,
         fresh: bool = True,
     ) -> OutlineResponse:
         """Directories, files and their most important definitions, ranked by PageRank and the focus."""
@@ -184,7 +171,7 @@ class ContextVerbs:
             cache[key] = ranked
         return replace(ranked, budget=tokens)
 
-    def brief(self: _ServiceBase, path: str, *, fresh: bool = True) -> FileBriefResponse:
+    def brief(self: ServiceBase, path: str, *, fresh: bool = True) -> FileBriefResponse:
         """A file's definitions, imports, dependents, tests, language and parse health."""
         if not path.strip():
             raise UsageError("give a file of the project")

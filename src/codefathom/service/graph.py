@@ -105,7 +105,9 @@ class DeadResponse:
     public_api: list[DeadItem]  # unused inside the project but public: possibly used from outside
 
 
-class _ServiceBase(Protocol):
+class ServiceBase(Protocol):
+    """What the verb mixins (graph, context, related, changes) use of `Codefathom`."""
+
     @property
     def root(self) -> Path: ...  # read-only on Codefathom, so a property here too
 
@@ -118,13 +120,13 @@ class _ServiceBase(Protocol):
 class GraphVerbs:
     """The graph half of `Codefathom` (see service/__init__.py for `_graph_store`)."""
 
-    def symbol(self: _ServiceBase, name: str, *, kinds: Iterable[str] = (), fresh: bool = True) -> SymbolsResponse:
+    def symbol(self: ServiceBase, name: str, *, kinds: Iterable[str] = (), fresh: bool = True) -> SymbolsResponse:
         """Definitions named `name` (simple, qualified tail or full): location, signature, doc."""
         store = self._graph_store(fresh)
         found = store.read(g.find_symbols, _check_name(name), kinds)
         return SymbolsResponse(str(self.root), name, _keep(found, self.within))
 
-    def refs(self: _ServiceBase, name: str, *, kinds: Iterable[str] = (), fresh: bool = True) -> RefsResponse:
+    def refs(self: ServiceBase, name: str, *, kinds: Iterable[str] = (), fresh: bool = True) -> RefsResponse:
         """Every reference bound to the definitions named `name`, with confidence labels."""
         store = self._graph_store(fresh)
         symbols = store.read(g.find_symbols, _check_name(name))
@@ -134,7 +136,7 @@ class GraphVerbs:
         return RefsResponse(str(self.root), name, _keep(symbols, self.within), references, unbound)
 
     def call_hierarchy(
-        self: _ServiceBase, name: str, *, direction: str = "callers", depth: int = 1, fresh: bool = True
+        self: ServiceBase, name: str, *, direction: str = "callers", depth: int = 1, fresh: bool = True
     ) -> HierarchyResponse:
         """Who calls `name` (callers), or what it calls (callees), `depth` levels deep."""
         if direction not in ("callers", "callees"):
@@ -147,7 +149,7 @@ class GraphVerbs:
         return HierarchyResponse(str(self.root), name, direction, depth, roots, walker.truncated)
 
     def deps(
-        self: _ServiceBase, paths: str | Iterable[str], *, depth: int = 1, dep_types: Iterable[str] = (),
+        self: ServiceBase, paths: str | Iterable[str], *, depth: int = 1, dep_types: Iterable[str] = (),
         reverse: bool = False, fresh: bool = True,
     ) -> DepsResponse:
         """What the files depend on (or, reverse, what depends on them), as trees sharing one visited set."""
@@ -172,7 +174,7 @@ class GraphVerbs:
             external, len(walker.visited) - len(relative), walker.truncated,
         )
 
-    def dead(self: _ServiceBase, *, include_tests: bool = False, fresh: bool = True) -> DeadResponse:
+    def dead(self: ServiceBase, *, include_tests: bool = False, fresh: bool = True) -> DeadResponse:
         """Definitions nothing references, with a confidence and the reason for it."""
         store = self._graph_store(fresh)
         context = _DeadContext(store, include_tests)

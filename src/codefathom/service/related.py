@@ -24,7 +24,7 @@ from codefathom.config import Settings
 from codefathom.errors import CodefathomError, UsageError
 from codefathom.search.rank import path_role
 from codefathom.service.context import conventional_test_names
-from codefathom.service.graph import _check_name, _keep, _relative
+from codefathom.service.graph import ServiceBase, _check_name, _keep, _relative
 from codefathom.store import Store
 from codefathom.store import graph as g
 from codefathom.store.graph import RefInfo, SymbolInfo
@@ -90,17 +90,9 @@ class CoChangeResponse:
     read: int  # commits read from git for this answer
 
 
-class _ServiceBase(Protocol):
-    @property
-    def root(self) -> Path: ...
-
-    @property
-    def within(self) -> str: ...
-
+class _ServiceBase(ServiceBase, Protocol):
     @property
     def settings(self) -> Settings: ...
-
-    def _graph_store(self, fresh: bool) -> Store: ...
 
 
 class RelatedVerbs:
