@@ -51,6 +51,7 @@ GRID: dict[str, tuple[float, ...]] = {
     "rrf_k": (5, 10, 20, 30, 45, 60, 90),
     "pagerank_weight": (0.0, 0.05, 0.1, 0.2),
     "file_weight": (0.0, 0.05, 0.1, 0.2, 0.3),
+    "name_bonus_max_words": (2, 3, 4, 5, 99),
 }
 MIN_GAIN = 0.002
 

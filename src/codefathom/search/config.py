@@ -34,6 +34,7 @@ class RankingConfig:
     vector_pool: int = 100  # nearest units the vector channel offers: further ones are weak evidence
     field_weights: tuple[float, ...] | None = None  # BM25F weights per FTS column; None: channels.FIELD_WEIGHTS
     name_bonus: bool = True  # a bonus per name-match grade on top of the fused score
+    name_bonus_max_words: int = 99  # ... for queries in words, only up to this many words
     kind_prior: bool = True  # definitions over module code and line windows
     role_prior: bool = True  # source over examples, vendored code and tests
     # PageRank prior: the score is multiplied by 1 + weight * ln(1 + rank) (rank: the unit's

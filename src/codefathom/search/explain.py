@@ -13,7 +13,7 @@ from codefathom.model import StoredUnit
 from codefathom.search.channels import Candidate
 from codefathom.search.config import RankingConfig
 from codefathom.search.query import QueryPlan
-from codefathom.search.rank import KIND_PRIOR, NAME_BONUS, ROLE_PRIOR, Scored, path_role
+from codefathom.search.rank import KIND_PRIOR, ROLE_PRIOR, Scored, name_bonus, path_role
 from codefathom.store import Scope, Store
 
 __all__ = ["explain_details", "CHANNEL_TOP"]
@@ -64,7 +64,7 @@ def _breakdown(scored: Scored, weights: dict[str, float], config: RankingConfig,
     contributions = {}
     if config.fusion == "rrf":
         contributions = {ch: round(weights.get(ch, 1.0) / (config.rrf_k + r), 5) for ch, r in scored.ranks.items()}
-    bonus = NAME_BONUS.get(scored.name_tier, 0.0) if config.name_bonus and scored.name_tier is not None else 0.0
+    bonus = name_bonus(scored.name_tier, config) * weights.get("name_bonus", 1.0)
     role = path_role(stored.path)
     kind_prior = KIND_PRIOR.get(stored.unit.kind, 1.0) if config.kind_prior else 1.0
     role_prior = ROLE_PRIOR[role] if config.role_prior else 1.0

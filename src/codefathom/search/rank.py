@@ -16,7 +16,9 @@ from codefathom.search.channels import Candidate, NameMatch
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 from codefathom.search.query import QueryPlan
 
-__all__ = ["Scored", "fuse", "apply_priors", "path_role", "diversify", "rank_units", "channel_weights", "RRF_K"]
+__all__ = [
+    "Scored", "fuse", "apply_priors", "path_role", "diversify", "rank_units", "channel_weights", "name_bonus", "RRF_K",
+]
 
 RRF_K = 60
 # Added to the fused score of a unit whose name answers the query, so that naming a symbol
@@ -76,9 +78,16 @@ def fuse(
             if channel == "names":
                 tier = int(-candidate.score)
                 scored.name_tier = tier
-                if config.name_bonus:
-                    scored.score += NAME_BONUS.get(tier, 0.0)
+                scored.score += name_bonus(tier, config) * weights.get("name_bonus", 1.0)
     return fused
+
+
+def name_bonus(tier: int | None, config: RankingConfig) -> float:
+    """The bonus of a name-match grade, on the scale of the fusion: the table is written for
+    k = RRF_K, and a smaller k makes every rank's share larger, so the bonus grows with it."""
+    if tier is None or not config.name_bonus:
+        return 0.0
+    return NAME_BONUS.get(tier, 0.0) * (RRF_K + 1) / (config.rrf_k + 1)
 
 
 def _min_max(candidates: list[Candidate]) -> Callable[[float], float]:
@@ -121,6 +130,9 @@ def channel_weights(plan: QueryPlan, config: RankingConfig) -> dict[str, float]:
         "lexical": config.lexical_weight,
         "names": config.names_weight_identifier if identifier else config.names_weight_phrase,
         "vectors": config.vector_weight_identifier if identifier else config.vector_weight_phrase,
+        # A short phrase that spells a name ("pool manager") asks for it; a sentence that happens
+        # to contain a name's words does not.
+        "name_bonus": 1.0 if identifier or len(plan.words) <= config.name_bonus_max_words else 0.0,
     }
 
 
