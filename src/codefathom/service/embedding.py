@@ -235,8 +235,8 @@ class Embedding:
         if with_vectors < total:
             percent = 100.0 * with_vectors / total if total else 100.0
             notices.append(
-                f"vectors cover {with_vectors:,} of {total:,} units ({percent:.0f}%); embedding continues"
-                " in the background or with `codefathom index`"
+                f"vectors cover {with_vectors:,} of {total:,} units ({percent:.0f}%); `codefathom index` embeds"
+                " the rest, `codefathom serve` does it in the background"
             )
         return vector
 
