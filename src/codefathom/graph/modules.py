@@ -92,14 +92,14 @@ def _python(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
 
 
 def _ecmascript(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
-    """An ES module or CommonJS import: the file a relative specifier names, and in it the member
-    imported. A default import (`name` "default") binds the file's top-level definition of its own
-    name (`import Foo from "./foo"` for `export default class Foo`), when it has one."""
-    if not ecmascript.is_relative(row.module):
-        return ImportTarget(None, None, True)
-    file_id = ecmascript.specifier_file(lookup, row.file_id, row.module)
+    """An ES module or CommonJS import: the file a specifier names (relative, or bare through
+    tsconfig `paths`/`baseUrl`), and in it the member imported. A default import (`name` "default")
+    binds the file's top-level definition of its own name (`import Foo from "./foo"` for `export
+    default class Foo`), when it has one."""
+    file_id = ecmascript.resolve_specifier(lookup, row.file_id, row.module)
     if file_id is None:
-        return ImportTarget(None, None, False)
+        # a bare specifier no tsconfig maps into the project names a package
+        return ImportTarget(None, None, not ecmascript.is_relative(row.module))
     if row.name is None or row.name == "*":
         return ImportTarget(file_id, None, False, True)
     module = lookup.module_of(file_id)
@@ -127,8 +127,7 @@ def _star_origin(lookup: GraphLookup, row: ImportRow, system: str) -> tuple[str,
         module = lookup.module_of(target.file_id) if target.module and target.file_id is not None else None
         return (module.qualified_name, module.file_id) if module is not None else None
     if system == "ecmascript":
-        file_id = ecmascript.specifier_file(lookup, row.file_id, row.module) if ecmascript.is_relative(row.module) \
-            else None
+        file_id = ecmascript.resolve_specifier(lookup, row.file_id, row.module)
         module = lookup.module_of(file_id) if file_id is not None else None
         return (module.qualified_name, file_id) if module is not None and file_id is not None else None
     origin = _absolute_module(lookup, row)
