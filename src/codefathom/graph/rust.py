@@ -35,7 +35,7 @@ _EXTERNAL: Target = (None, None, True, False)
 class _Crate:
     directory: str  # of its Cargo.toml ("" at the project root)
     name: str  # as Rust code spells it (`-` -> `_`)
-    library: int | None  # src/lib.rs
+    lib_file: int | None  # the crate's lib target, src/lib.rs unless [lib] path says otherwise
     dependencies: frozenset[str]
 
 
@@ -73,7 +73,7 @@ def _layout(lookup: GraphLookup) -> _Layout:
             if basename(path) == "Cargo.toml":
                 crates.append(_crate(lookup, file_id, path, files))
         crates.sort(key=lambda c: -len(c.directory))
-        found = _Layout(crates, files, {c.name: c for c in crates if c.name and c.library is not None})
+        found = _Layout(crates, files, {c.name: c for c in crates if c.name and c.lib_file is not None})
         _CACHE[lookup] = found
     return found
 
@@ -81,7 +81,7 @@ def _layout(lookup: GraphLookup) -> _Layout:
 def _crate(lookup: GraphLookup, file_id: int, path: str, files: dict[str, int]) -> _Crate:
     directory = dirname(path)
     text = lookup.file_text(file_id)
-    name, library_path = "", "src/lib.rs"
+    name, lib_path = "", "src/lib.rs"
     dependencies: set[str] = set()
     try:
         manifest = tomllib.loads(text)
@@ -91,10 +91,10 @@ def _crate(lookup: GraphLookup, file_id: int, path: str, files: dict[str, int]) 
     package = manifest.get("package")
     if isinstance(package, dict) and isinstance(package.get("name"), str):
         name = package["name"]
-    library = manifest.get("lib")
-    if isinstance(library, dict):
-        name = library.get("name", name) if isinstance(library.get("name"), str) else name
-        library_path = library.get("path", library_path) if isinstance(library.get("path"), str) else library_path
+    lib_table = manifest.get("lib")
+    if isinstance(lib_table, dict):
+        name = lib_table.get("name", name) if isinstance(lib_table.get("name"), str) else name
+        lib_path = lib_table.get("path", lib_path) if isinstance(lib_table.get("path"), str) else lib_path
     tables = [manifest]
     target = manifest.get("target")
     if isinstance(target, dict):
@@ -104,8 +104,8 @@ def _crate(lookup: GraphLookup, file_id: int, path: str, files: dict[str, int]) 
             listed = table.get(key)
             if isinstance(listed, dict):
                 dependencies.update(listed)
-    library_file = files.get(_join(directory, library_path.removeprefix("./")))
-    return _Crate(directory, name.replace("-", "_"), library_file, frozenset(d.replace("-", "_") for d in dependencies))
+    lib_target = files.get(_join(directory, lib_path.removeprefix("./")))
+    return _Crate(directory, name.replace("-", "_"), lib_target, frozenset(d.replace("-", "_") for d in dependencies))
 
 
 def _join(directory: str, path: str) -> str:
@@ -136,14 +136,14 @@ def _root(lookup: GraphLookup, file_id: int) -> tuple[str, int | None, _Crate | 
             break
     else:
         source = _join(base, "src")
-        library = crate.library if crate is not None else layout.files.get(source + "/lib.rs")
+        lib_file = crate.lib_file if crate is not None else layout.files.get(source + "/lib.rs")
         main = layout.files.get(source + "/main.rs")
-        if crate is not None and library is not None and dirname(lookup.path_of(library)) != source:
-            source = dirname(lookup.path_of(library))  # `[lib] path = "lib.rs"`
+        if crate is not None and lib_file is not None and dirname(lookup.path_of(lib_file)) != source:
+            source = dirname(lookup.path_of(lib_file))  # `[lib] path = "lib.rs"`
         if file_id == main:
             found = (source, main, crate)
         elif path.startswith(source + "/"):
-            found = (source, library if library is not None else main, crate)
+            found = (source, lib_file if lib_file is not None else main, crate)
         else:
             found = (dirname(path), None, crate)  # no crate around it: its own directory
     layout.roots[file_id] = found
@@ -214,8 +214,8 @@ def implicit_import(lookup: GraphLookup, file_id: int, name: str) -> Target | No
         layout = _layout(lookup)
         crate = _root(lookup, file_id)[2]
         own = layout.by_name.get(name)
-        if own is not None and own.library is not None:
-            position = _file_position(lookup, own.library)
+        if own is not None and own.lib_file is not None:
+            position = _file_position(lookup, own.lib_file)
         elif name in STANDARD_CRATES or (crate is not None and name in crate.dependencies):
             return _EXTERNAL
         else:

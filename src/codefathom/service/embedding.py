@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from codefathom.embed import Embedder, EmbedderUnavailable, load_embedder, parse_spec, text_key, unit_text
 from codefathom.embed.base import EmbedderSpec
-from codefathom.errors import CodefathomError, EmbedderMismatch, NotIndexed
+from codefathom.errors import CodefathomError, EmbedderMismatch, NotIndexed, UsageError
 from codefathom.search.rank import path_role
 from codefathom.service.locking import EMBED_LOCK_NAME, IndexLock
 
@@ -117,35 +117,34 @@ class Embedding:
             with_vectors, report.total = store.vector_coverage()
             report.remaining = report.total - with_vectors
             return report
+        def must_stop() -> bool:
+            out_of_time = budget_s is not None and time.perf_counter() - started > budget_s
+            return out_of_time or (stop is not None and stop.is_set())
+
         try:
             self._check_stamp(store, embedder, re_embed)
-            done, total = 0, 0
+            done = 0
             # A sync meanwhile replaces units (new ids): what it wrote is looked up again, until a
             # round finds nothing left, or nothing it listed still exists.
-            while True:
-                order = _by_importance(store.pending_units())
-                if not order:
-                    break
+            while order := _by_importance(store.pending_units()):
                 total = done + len(order)
                 if progress is not None:
                     progress(done, total)
                 handled = 0
                 for start in range(0, len(order), BATCH_UNITS):
-                    out_of_time = budget_s is not None and time.perf_counter() - started > budget_s
-                    if out_of_time or (stop is not None and stop.is_set()):
+                    if must_stop():
                         break
-                    batch = order[start : start + BATCH_UNITS]
-                    embedded, reused = self._embed_batch(store, embedder, batch, cached_only)
+                    embedded, reused = self._embed_batch(
+                        store, embedder, order[start : start + BATCH_UNITS], cached_only
+                    )
                     report.embedded += embedded
                     report.reused += reused
                     handled += embedded + reused
                     done += min(BATCH_UNITS, len(order) - start)
                     if progress is not None:
                         progress(done, total)
-                else:
-                    if handled:
-                        continue
-                break
+                if must_stop() or not handled:
+                    break
         finally:
             lock.release()
         with_vectors, report.total = store.vector_coverage()
@@ -178,7 +177,7 @@ class Embedding:
         """Which embedder, and how much of the index has vectors."""
         try:
             spec = embedder_spec(self.settings)
-        except Exception as exc:  # noqa: BLE001 - a bad config is reported here, raised by the verbs
+        except UsageError as exc:  # a bad config is reported here, raised by the verbs
             return {"state": "misconfigured", "reason": str(exc)}
         if spec is None:
             return {"state": "off", "embedder": "none"}
@@ -204,7 +203,7 @@ class Embedding:
         """The query's vector when vectors can answer it; otherwise None and, where useful, a notice."""
         try:
             spec = embedder_spec(self.settings)
-        except Exception as exc:  # noqa: BLE001 - a bad embedder setting must not stop lexical search
+        except UsageError as exc:  # a bad embedder setting must not stop lexical search
             notices.append(f"semantic search is off: {exc}")
             return None
         if spec is None:
@@ -275,7 +274,7 @@ class Embedding:
 def embedder_spec_or_none(settings: Settings) -> EmbedderSpec | None:
     try:
         return embedder_spec(settings)
-    except CodefathomError:
+    except UsageError:
         return None
 
 
