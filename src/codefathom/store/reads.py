@@ -23,6 +23,13 @@ _UNIT_COLUMNS = (
 )
 
 
+# A unit's rank: its definition's (same file, qualified name and kind), else its file's.
+UNIT_RANK = "coalesce(s.rank, f.rank)"
+UNIT_RANK_JOIN = (
+    " LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
+)
+
+
 @dataclass(frozen=True)
 class Scope:
     """Which units a search may return; None means no restriction on that axis."""
@@ -108,15 +115,8 @@ def units_by_id(
     wanted = sorted(set(ids))
     if not wanted:
         return {}
-    # The unit's definition (same file, qualified name and kind) carries the rank, else its file;
-    # the join is only made when a ranking asks for it.
-    rank, join = "0.0", ""
-    if with_rank:
-        rank = "coalesce(s.rank, f.rank)"
-        join = (
-            " LEFT JOIN symbols s"
-            " ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
-        )
+    # The join is only made when a ranking asks for the rank.
+    rank, join = (UNIT_RANK, UNIT_RANK_JOIN) if with_rank else ("0.0", "")
     columns = _UNIT_COLUMNS if with_content else _UNIT_COLUMNS.replace("u.content", "''")
     sql = (
         f"SELECT {columns}, {rank} FROM units u JOIN files f ON f.id = u.file_id{join}"

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from codefathom.store.reads import UNIT_RANK, UNIT_RANK_JOIN
+
 __all__ = [
     "PendingUnit", "VectorMatrix", "pending_units", "units_to_embed", "cached_vectors", "store_vectors",
     "coverage", "load_matrix", "forget_vectors", "vector_epoch", "prune_vectors",
@@ -51,8 +53,7 @@ class VectorMatrix:
 def pending_units(conn: sqlite3.Connection) -> list[tuple[int, str, str, float]]:
     """(id, path, kind, rank) of every unit without a vector; the caller orders them."""
     sql = (
-        "SELECT u.id, f.path, u.kind, coalesce(s.rank, f.rank) FROM units u JOIN files f ON f.id = u.file_id"
-        " LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
+        f"SELECT u.id, f.path, u.kind, {UNIT_RANK} FROM units u JOIN files f ON f.id = u.file_id{UNIT_RANK_JOIN}"
         " WHERE u.embed_key IS NULL"
     )
     return [(int(r[0]), r[1], r[2], float(r[3] or 0.0)) for r in conn.execute(sql)]
