@@ -5,6 +5,11 @@ src/codefathom/search/ranking.toml, the one file the shipped ranking reads its w
     python bench/fit_ranking.py --corpus urllib3 --corpus cobra --rounds 4
     python bench/fit_ranking.py --dry-run             # print the fit and the check split, write nothing
 
+Then the reranker (search/rerank.py), which orders questions in words searched with a vector:
+a linear model over its features, fitted by listwise softmax (each tune query with a target among
+its candidates weighs the same; L2 penalty `--l2`), its weights written to `[rerank_weights]`.
+`--keep-weights` fits the reranker alone over the shipped fusion weights.
+
 Each query's channel candidates (BM25F, names, vectors) and their units are gathered once through
 the real search code; the ranking is then recomputed from them by `search.rank.rank_units` (the
 function search itself calls) for every configuration tried, so the fit ranks exactly as search
@@ -25,6 +30,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
@@ -32,7 +39,7 @@ from lab import corpora as lab_corpora  # noqa: E402
 from lab import metrics, querygen  # noqa: E402
 from quality import FETCH_LIMIT, prepare  # noqa: E402
 
-from codefathom.search import SearchRequest, gather_channels, plan_query  # noqa: E402
+from codefathom.search import SearchRequest, gather_channels, plan_query, rerank  # noqa: E402
 from codefathom.search.channels import Candidate  # noqa: E402
 from codefathom.search.config import DEFAULT_RANKING, RANKING_FILE, RankingConfig  # noqa: E402
 from codefathom.search.query import QueryPlan  # noqa: E402
@@ -145,6 +152,42 @@ def fit(queries: list[Query], start: RankingConfig, rounds: int) -> RankingConfi
     return best
 
 
+def fit_reranker(queries: list[Query], config: RankingConfig, l2: float, steps: int = 600) -> RankingConfig:
+    """The reranker's weights: for each tune question in words with vectors, the softmax over its
+    candidates' linear scores should put its mass on the target; Adam on the mean cross-entropy."""
+    lists = []
+    for q in queries:
+        if q.split != "tune" or not q.with_vectors or q.plan.identifier_like:
+            continue
+        channels = {**q.channels, "vectors": q.channels["vectors"][: config.vector_pool]}
+        values = rerank.features(q.plan, channels, q.units)
+        ids = list(values)
+        truth = np.array([_is_target(q, uid) for uid in ids], dtype=float)
+        if truth.any():
+            matrix = np.array([[values[uid][f] for f in rerank.FEATURES] for uid in ids])
+            lists.append((matrix, truth / truth.sum()))
+    weights = np.zeros(len(rerank.FEATURES))
+    moment, square = np.zeros_like(weights), np.zeros_like(weights)
+    for step in range(1, steps + 1):
+        gradient = l2 * weights
+        for matrix, target in lists:
+            scores = matrix @ weights
+            share = np.exp(scores - scores.max())
+            gradient += matrix.T @ (share / share.sum() - target) / len(lists)
+        moment = 0.9 * moment + 0.1 * gradient
+        square = 0.999 * square + 0.001 * gradient**2
+        weights -= 0.05 * (moment / (1 - 0.9**step)) / (np.sqrt(square / (1 - 0.999**step)) + 1e-8)
+    print(f"reranker: {len(lists)} tune queries, l2 {l2}", file=sys.stderr)
+    fitted = tuple((f, round(float(w), 4)) for f, w in zip(rerank.FEATURES, weights, strict=True))
+    return config.with_(rerank_weights=fitted)
+
+
+def _is_target(q: Query, unit_id: int) -> bool:
+    stored = q.units[unit_id]
+    result = (stored.path, stored.unit.start_line, stored.unit.end_line)
+    return any(metrics.hits_target(result, t, q.level) for t in q.targets)
+
+
 def write(config: RankingConfig, tune: dict[str, float], check: dict[str, float], baseline: dict[str, float],
           corpora: list[str], command: str) -> None:
     lines = [
@@ -160,8 +203,11 @@ def write(config: RankingConfig, tune: dict[str, float], check: dict[str, float]
     defaults = RankingConfig()
     for f in fields(RankingConfig):
         value = getattr(config, f.name)
-        if f.name in GRID or value != getattr(defaults, f.name):
+        if f.name != "rerank_weights" and (f.name in GRID or value != getattr(defaults, f.name)):
             lines.append(f"{f.name} = {_toml(value)}")
+    if config.rerank_weights:  # a TOML table comes after the plain keys
+        lines += ["", "# reranker features (search/rerank.py) and their weights", "[rerank_weights]"]
+        lines += [f"{name} = {weight!r}" for name, weight in config.rerank_weights]
     RANKING_FILE.write_text("\n".join(lines) + "\n")
     print(f"wrote {RANKING_FILE}", file=sys.stderr)
 
@@ -183,16 +229,23 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--min-vectors", type=float, default=0.99, help="share of units with vectors a corpus needs")
     parser.add_argument("--dry-run", action="store_true", help="print the fit; leave ranking.toml as it is")
+    parser.add_argument("--keep-weights", action="store_true", help="fit the reranker only, over the shipped weights")
+    parser.add_argument("--l2", type=float, default=1e-3, help="the reranker's L2 penalty")
     args = parser.parse_args()
     queries = gather(args.corpus, args.quick, args.min_vectors)
     if not queries:
         raise SystemExit("no corpus has vectors: run `python bench/quality.py embed --quick` first")
     lexical = DEFAULT_RANKING.with_(vectors=False)
     baseline = {split: evaluate(queries, DEFAULT_RANKING, split) for split in ("tune", "check")}
-    fitted = fit(queries, DEFAULT_RANKING, args.rounds)
+    # The fusion weights are fitted with the reranker off: they rank what it does not.
+    fused = DEFAULT_RANKING.with_(rerank=False)
+    fitted = fused if args.keep_weights else fit(queries, fused, args.rounds)
+    fitted = fit_reranker(queries, fitted, args.l2).with_(rerank=True)
     tune, check = evaluate(queries, fitted, "tune"), evaluate(queries, fitted, "check")
     print("\nMRR@10 by set (tune / check):")
-    for name, config in (("lexical only", lexical), ("shipped before", DEFAULT_RANKING), ("fitted", fitted)):
+    runs = (("lexical only", lexical), ("shipped before", DEFAULT_RANKING),
+            ("fitted, no reranker", fitted.with_(rerank=False)), ("fitted", fitted))
+    for name, config in runs:
         t, c = evaluate(queries, config, "tune"), evaluate(queries, config, "check")
         print(f"  {name:15} " + "  ".join(f"{k} {t[k]:.3f}/{c[k]:.3f}" for k in t))
     changed = {k: v for k, v in asdict(fitted).items() if asdict(DEFAULT_RANKING)[k] != v}

@@ -45,6 +45,10 @@ class RankingConfig:
     file_weight: float = 0.0
     fusion: str = "rrf"  # "rrf": weight / (k + rank); "sum-of-scores": weighted sum of min-max scores
     rrf_k: int = 60
+    # The reranker (search/rerank.py) for questions in words searched with a vector: feature ->
+    # weight of its linear model; empty leaves every query to fusion and priors.
+    rerank: bool = True
+    rerank_weights: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.fusion not in FUSIONS:
@@ -66,6 +70,8 @@ def _fitted(path: Path = RANKING_FILE) -> RankingConfig:
     if unknown:
         raise ValueError(f"{path}: unknown ranking setting(s) {sorted(unknown)}")
     settings: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+    if "rerank_weights" in settings:
+        settings["rerank_weights"] = tuple((str(k), float(v)) for k, v in settings["rerank_weights"].items())
     return RankingConfig(**settings)
 
 

@@ -5,16 +5,16 @@ Every factor is kept per result so a ranking can be explained stage by stage.
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from codefathom.model import StoredUnit
+from codefathom.search import rerank
 from codefathom.search.channels import Candidate, NameMatch
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 from codefathom.search.query import QueryPlan
+from codefathom.search.roles import path_role
 
 __all__ = [
     "Scored", "fuse", "apply_priors", "path_role", "diversify", "rank_units", "channel_weights", "name_bonus", "RRF_K",
@@ -30,27 +30,6 @@ NAME_BONUS = {
 KIND_PRIOR = {"class": 1.0, "function": 1.0, "method": 1.0, "section": 0.9, "module": 0.85, "chunk": 0.8}
 ROLE_PRIOR = {"source": 1.0, "example": 0.8, "vendored": 0.7, "test": 0.6}
 
-_TEST = re.compile(
-    r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|test_data|fixtures)/|(^|/)test_[^/]*$"
-    r"|(^|/)conftest\.py$|_tests?\.[A-Za-z]+$|\.(test|spec)\.[A-Za-z]+$|_spec\.rb$"
-    r"|(^|/)[^/]*Tests?\.(java|kt|cs|scala|swift|php)$"
-)
-_EXAMPLE = re.compile(r"(^|/)(examples?|samples?|demos?|docs?|benchmarks?|bench)/")
-_VENDORED = re.compile(r"(^|/)(vendor|vendored|third_party|thirdparty|external|extern)/")
-
-
-@functools.lru_cache(maxsize=65536)  # asked for every candidate of every search; paths repeat
-def path_role(path: str) -> str:
-    """What a file is for, from its path: test, example, vendored or source."""
-    if _TEST.search(path):
-        return "test"
-    if _VENDORED.search(path):
-        return "vendored"
-    if _EXAMPLE.search(path):
-        return "example"
-    return "source"
-
-
 @dataclass
 class Scored:
     unit_id: int
@@ -59,6 +38,7 @@ class Scored:
     evidence: dict[str, str] = field(default_factory=dict)
     name_tier: int | None = None
     prior: float = 1.0
+    features: dict[str, float] | None = None  # set when the reranker ordered this result
 
 
 def fuse(
@@ -145,6 +125,9 @@ def rank_units(
     Pure over its inputs, so the ranking's weights can be fitted offline (bench/fit_ranking.py)."""
     weights = channel_weights(plan, config)
     fused = fuse(channels, weights, config)
+    model = dict(config.rerank_weights) if config.rerank else {}
+    if rerank.applies(plan, channels, model):
+        return _reranked(fused, channels, plan, units, model, limit, max_per_file, keep), weights
     support = _file_support(fused, units) if config.file_weight else {}
     ranked = []
     for uid, scored in fused.items():
@@ -159,6 +142,27 @@ def rank_units(
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
     return diversify(ranked, limit, max_per_file), weights
+
+
+def _reranked(
+    fused: dict[int, Scored], channels: dict[str, list[Candidate]], plan: QueryPlan, units: dict[int, StoredUnit],
+    model: dict[str, float], limit: int, max_per_file: int | None, keep: Callable[[StoredUnit], bool] | None,
+) -> list[Scored]:
+    """The reranker's order; each result's score is the model's softmax share over the candidates
+    (positive, the best first), so directory nodes and other indexes' hits still interleave by score."""
+    values = rerank.features(plan, channels, units)
+    raw = {uid: rerank.score(v, model) for uid, v in values.items() if keep is None or keep(units[uid])}
+    if not raw:
+        return []
+    top = max(raw.values())
+    total = sum(math.exp(s - top) for s in raw.values())
+    ranked = []
+    for uid, value in raw.items():
+        scored = fused[uid]
+        scored.score, scored.prior, scored.features = math.exp(value - top) / total, 1.0, values[uid]
+        ranked.append((scored, units[uid].path))
+    ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
+    return diversify(ranked, limit, max_per_file)
 
 
 def _file_support(fused: dict[int, Scored], units: dict[int, StoredUnit], top: int = 100) -> dict[str, int]:

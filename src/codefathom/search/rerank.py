@@ -1,0 +1,121 @@
+"""The reranker: for a question in words that has a query vector, a linear model over a few
+interpretable features of each candidate replaces the fused score.
+
+Its weights are fitted on the quality lab's tune split (`bench/fit_ranking.py`, listwise softmax)
+and kept in `ranking.toml`'s `[rerank_weights]`; each result keeps its feature values for `explain`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import Counter
+
+from codefathom.model import StoredUnit
+from codefathom.search.channels import Candidate
+from codefathom.search.query import IRREGULAR, QueryPlan
+from codefathom.search.roles import path_role
+from codefathom.tokens import split_identifier
+
+__all__ = ["FEATURES", "LEXICAL_DEPTH", "applies", "features", "score", "candidate_ids"]
+
+# What each feature measures (all are 0 when it does not apply):
+#   similarity       the unit's cosine with the query less the best candidate's, in standard deviations
+#                    of the query's cosine over the index (0 for the nearest unit)
+#   vector_rank      10 / (10 + its rank in the vector channel)
+#   lexical_rank     10 / (10 + its rank in BM25F)
+#   in_lexical       1 when BM25F ranks it within LEXICAL_DEPTH
+#   name_words       share of the query's words found in the unit's name
+#   signature_words  ... in its signature
+#   owner_words      ... in the name of the class or module it belongs to
+#   path_words       ... in its file's path
+#   name_match       the name channel's grade, 1 (qualified name) down to 1/6 (prefix)
+#   test, example    its file is a test / an example, doc or vendored copy
+#   module_or_chunk  it is module-level code, a doc section or a line window, not a definition
+#   file_support     ln(1 + the other candidates of its file)
+FEATURES = (
+    "similarity", "vector_rank", "lexical_rank", "in_lexical", "name_words", "signature_words", "owner_words",
+    "path_words", "name_match", "test", "example", "module_or_chunk", "file_support",
+)
+LEXICAL_DEPTH = 100
+_NAME_GRADES = 6
+_SUFFIXES = ("ing", "es", "ed", "s")
+
+
+def applies(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float]) -> bool:
+    """Fitted for questions in words searched with a vector; names and plain lexical search keep RRF."""
+    return bool(weights) and not plan.identifier_like and bool(channels.get("vectors"))
+
+
+def features(
+    plan: QueryPlan, channels: dict[str, list[Candidate]], units: dict[int, StoredUnit],
+) -> dict[int, dict[str, float]]:
+    """Every candidate's features, by unit id. The vector channel scores in standard deviations
+    above the query's mean similarity over the searched units, so similarity reads alike on any index."""
+    vectors, lexical, names = channels["vectors"], channels["lexical"], channels["names"]
+    similarity = {c.unit_id: c.score for c in vectors}
+    floor = min(similarity.values()) if similarity else 0.0
+    top = max(similarity.values()) if similarity else 0.0
+    vector_rank = {c.unit_id: r for r, c in enumerate(vectors, 1)}
+    lexical_rank = {c.unit_id: r for r, c in enumerate(lexical, 1)}
+    grade = {c.unit_id: int(-c.score) for c in names}
+    query = {_stem(w) for w in plan.words}
+    ids = candidate_ids(channels)
+    per_file = Counter(units[u].path for u in ids if u in units)
+    found: dict[int, dict[str, float]] = {}
+    for uid in ids:
+        stored = units.get(uid)
+        if stored is None:
+            continue
+        unit, role = stored.unit, path_role(stored.path)
+        lexical_at, vector_at, tier = lexical_rank.get(uid), vector_rank.get(uid), grade.get(uid)
+        found[uid] = {
+            # Relative to the best candidate: only differences within one query matter to a ranking.
+            "similarity": similarity.get(uid, floor) - top,
+            "vector_rank": 10 / (10 + vector_at) if vector_at else 0.0,
+            "lexical_rank": 10 / (10 + lexical_at) if lexical_at else 0.0,
+            "in_lexical": 1.0 if lexical_at and lexical_at <= LEXICAL_DEPTH else 0.0,
+            "name_words": _share(query, _words(unit.name)),
+            "signature_words": _share(query, _words(unit.signature or "")),
+            "owner_words": _share(query, _words(unit.parent or "")),
+            "path_words": _share(query, _words(stored.path)),
+            "name_match": (_NAME_GRADES - tier) / _NAME_GRADES if tier is not None else 0.0,
+            "test": 1.0 if role == "test" else 0.0,
+            "example": 1.0 if role in ("example", "vendored") else 0.0,
+            "module_or_chunk": 1.0 if unit.kind in ("module", "chunk", "section") else 0.0,
+            "file_support": math.log1p(per_file[stored.path] - 1),
+        }
+    return found
+
+
+def score(values: dict[str, float], weights: dict[str, float]) -> float:
+    return sum(weights.get(name, 0.0) * value for name, value in values.items())
+
+
+def candidate_ids(channels: dict[str, list[Candidate]]) -> list[int]:
+    """The units the reranker orders: BM25F's best LEXICAL_DEPTH, every vector and name candidate."""
+    return list(dict.fromkeys(
+        [c.unit_id for c in channels["lexical"][:LEXICAL_DEPTH]]
+        + [c.unit_id for c in channels["vectors"]]
+        + [c.unit_id for c in channels["names"]]
+    ))
+
+
+def _share(query: set[str], words: frozenset[str]) -> float:
+    return len(query & words) / len(query) if query else 0.0
+
+
+@functools.lru_cache(maxsize=65536)  # names, signatures and paths repeat across searches
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_stem(part) for part in split_identifier(text))
+
+
+@functools.lru_cache(maxsize=16384)
+def _stem(word: str) -> str:
+    """A light stemmer for matching query words to identifier parts (`parsers` ~ `parser`,
+    `written` ~ `write`); both sides go through it, so it only has to be consistent."""
+    word = IRREGULAR.get(word, word)
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
