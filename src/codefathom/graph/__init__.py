@@ -1,8 +1,8 @@
 """The code graph: imports resolved to files, references bound to the definitions they mean.
 
-`rebind(lookup, changed_file_ids, names, helper)` refreshes what a sync may have changed; given a
-helper process, it shares the binding of many references with it (`prepare_shard`, `bind_shard`).
-`rerank(lookup)` recomputes PageRank.
+`rebind(lookup, changed_file_ids, names, helper, configs)` refreshes what a sync may have changed,
+changed config files (`is_config`) included; given a helper process, it shares the binding of many
+references with it (`prepare_shard`, `bind_shard`). `rerank(lookup)` recomputes PageRank.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from codefathom.graph.modules import resolve_import
+from codefathom.graph.manifests import governed_imports, is_config
+from codefathom.graph.modules import resolve_import, same_package
 from codefathom.graph.rank import pagerank
 from codefathom.graph.resolve import Binder, label_for
 from codefathom.graph.specs import spec_for
@@ -22,6 +23,7 @@ from codefathom.store.graph import (
     BindingRow,
     GraphLookup,
     ImportResolution,
+    ImportRow,
     RefRow,
     drop_local_reads,
     rank_inputs,
@@ -32,7 +34,10 @@ from codefathom.store.graph import (
     save_ranks,
 )
 
-__all__ = ["rebind", "rerank", "pagerank", "Binder", "label_for", "prepare_shard", "bind_shard", "Helper", "Pending"]
+__all__ = [
+    "rebind", "rerank", "is_config", "pagerank", "Binder", "label_for", "prepare_shard", "bind_shard", "Helper",
+    "Pending",
+]
 
 # Fewer references than this are all bound here: a helper process reads the whole graph first
 # (~0.15 s on 1,000 files), which only pays when there is much binding to share.
@@ -71,10 +76,13 @@ ShardJob = tuple[str, list[ImportResolution] | None, list[int], list[int] | None
 
 
 def rebind(
-    lookup: GraphLookup, file_ids: Iterable[int] | None, names: Iterable[str], helper: Helper | None = None
+    lookup: GraphLookup, file_ids: Iterable[int] | None, names: Iterable[str], helper: Helper | None = None,
+    configs: Iterable[str] = (),
 ) -> int:
     """Resolve the imports and re-bind the references a change may affect (all when file_ids is
     None); call inside the write transaction. Returns how many references were bound again.
+    `configs` are the paths of changed or removed files that may decide how imports resolve
+    (`manifests.is_config`): the imports they govern are resolved again too.
 
     With a helper, many references are shared with it (see CHUNK_REFS). Which process binds a
     reference does not change its binding: a Binder's answer depends on the index, not on what
@@ -88,12 +96,20 @@ def rebind(
     if ids is None:
         lookup.preload()
     imports = lookup.imports_needing_resolution(ids)
+    if ids is not None and configs:
+        seen = {row.id for row in imports}
+        imports += [row for row in governed_imports(lookup, configs) if row.id not in seen]
     targets: list[ImportResolution] = []
     for row in imports:
         target = resolve_import(lookup, row, spec_for(lookup.language_of(row.file_id)).module_system)
         targets.append((row.id, target.file_id, target.symbol_id, target.external, target.module))
     save_import_targets(lookup.conn, targets)
     lookup.resolved(targets)  # the binder reads the resolutions just stored, for every file it visits
+    if ids is not None:
+        moved = _moved(lookup, imports, targets, ids)
+        if moved:  # their references may now mean something else: bind them all again
+            ids = sorted(set(ids) | moved)
+            refs = refs_to_rebind(lookup.conn, ids, wanted)
     binder = Binder(lookup)
     if helper is not None and prepared is not None:
         bindings = _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted))
@@ -104,6 +120,27 @@ def rebind(
     if ids is None:
         lookup.bound = _edges(refs, bindings)
     return len(refs)
+
+
+def _moved(
+    lookup: GraphLookup, imports: Sequence[ImportRow], targets: Sequence[ImportResolution], changed: Sequence[int]
+) -> set[int]:
+    """Files, other than the changed ones, with an import that now leads elsewhere: another file,
+    into or out of the project (a config changed, a file appeared). Another file of the same Go or
+    Java package is no move (a package is bound as a whole), nor a new symbol id in a changed file
+    (the references to its names are bound again anyway)."""
+    changed_set = set(changed)
+    moved: set[int] = set()
+    for row, (_, file_id, symbol_id, external, module) in zip(imports, targets, strict=True):
+        if row.file_id in changed_set or row.file_id in moved:
+            continue
+        old = row.target_file_id
+        kin = old is not None and file_id is not None and same_package(lookup, old, file_id)
+        if (old != file_id and not kin) or (row.external, row.binds_module) != (external, module) or (
+            row.target_symbol_id != symbol_id and file_id not in changed_set
+        ):
+            moved.add(row.file_id)
+    return moved
 
 
 def rerank(lookup: GraphLookup) -> None:

@@ -5,32 +5,24 @@ directory: the path as written, with each extension, the TypeScript source of a 
 (`./util.js` written for `util.ts`), then the directory's index file. A bare specifier is first
 looked up through the nearest `tsconfig.json` (or `jsconfig.json`) above the importing file, as
 the TypeScript compiler would: `compilerOptions.paths` patterns, then `baseUrl`, probed like a
-relative path. A bare specifier nothing there answers (`react`, `@scope/pkg`, `node:fs`) names a
+relative path; then as a package of the project (`npm`: a workspace package, or the importing
+package itself, by name). A bare specifier nothing there answers (`react`, `node:fs`) names a
 package outside the project: external.
 """
 
 from __future__ import annotations
 
-import json
-import logging
 import posixpath
-import re
 import weakref
 from dataclasses import dataclass, field
 
+from codefathom.graph import npm
+from codefathom.graph.jsfiles import EXTENSIONS, file_map, probe, read_json
 from codefathom.store.graph import GraphLookup
 
-__all__ = ["EXTENSIONS", "is_relative", "specifier_file", "resolve_specifier"]
+__all__ = ["EXTENSIONS", "CONFIG_NAMES", "is_relative", "specifier_file", "resolve_specifier", "config_scope"]
 
-log = logging.getLogger(__name__)
-
-EXTENSIONS = (".ts", ".tsx", ".mts", ".cts", ".d.ts", ".js", ".jsx", ".mjs", ".cjs")
-# A compiled extension written in an import, and the sources it is compiled from.
-_SOURCES = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
-_CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")  # tsconfig wins when a directory has both
-# A string is matched first so that `//`, `/*` and `,` inside one are left alone.
-_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
-_TRAILING_COMMA = re.compile(r'"(?:[^"\\\n]|\\.)*"|,(\s*[}\]])')
+CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")  # tsconfig wins when a directory has both
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,9 +35,9 @@ class _Config:
 
 @dataclass
 class _Configs:
-    files: dict[str, int]  # every indexed file's id, by path: config files are found without a query
     by_directory: dict[str, _Config | None] = field(default_factory=dict)  # nearest config, per directory
-    parsed: dict[str, dict[str, object] | None] = field(default_factory=dict)  # config path -> its JSON
+    chains: dict[str, tuple[str, ...]] = field(default_factory=dict)  # config -> the files its extends chain names
+    files: list[str] | None = None  # every indexed tsconfig.json and jsconfig.json
 
 
 _CACHE: weakref.WeakKeyDictionary[GraphLookup, _Configs] = weakref.WeakKeyDictionary()
@@ -57,49 +49,38 @@ def is_relative(specifier: str) -> bool:
 
 def resolve_specifier(lookup: GraphLookup, importer: int, specifier: str) -> int | None:
     """The file any specifier names from the importing file: relative, or bare through tsconfig
-    `paths` and `baseUrl`; None when no indexed file answers."""
+    `paths` and `baseUrl`, then the project's packages; None when no indexed file answers."""
     if is_relative(specifier):
         return specifier_file(lookup, importer, specifier)
-    config = _config_for(lookup, posixpath.dirname(lookup.path_of(importer)))
-    if config is None:
-        return None
-    for target in _path_targets(config, specifier):
-        file_id = _probe(lookup, posixpath.join(config.paths_base, target))
-        if file_id is not None:
-            return file_id
-    if config.base_url is not None:
-        return _probe(lookup, posixpath.join(config.base_url, specifier))
-    return None
+    directory = posixpath.dirname(lookup.path_of(importer))
+    config = _config_for(lookup, directory)
+    if config is not None:
+        for target in _path_targets(config, specifier):
+            file_id = probe(lookup, posixpath.join(config.paths_base, target))
+            if file_id is not None:
+                return file_id
+        if config.base_url is not None:
+            file_id = probe(lookup, posixpath.join(config.base_url, specifier))
+            if file_id is not None:
+                return file_id
+    return npm.resolve_package(lookup, directory, specifier)
 
 
 def specifier_file(lookup: GraphLookup, importer: int, specifier: str) -> int | None:
     """The file a relative specifier names from the importing file, None when none is indexed."""
     directory = posixpath.dirname(lookup.path_of(importer))
-    return _probe(lookup, posixpath.join(directory, specifier))
+    return probe(lookup, posixpath.join(directory, specifier))
 
 
-def _probe(lookup: GraphLookup, path: str) -> int | None:
-    base = posixpath.normpath(path)
-    if base.startswith(("../", "/")) or base == "..":  # outside the project: never indexed
-        return None
-    for candidate in _candidates(base.removeprefix("./") if base != "." else ""):
-        file_id = lookup.module_file(candidate)  # a file's module symbol is named by its path
-        if file_id is not None and lookup.path_of(file_id) == candidate:
-            return file_id
-    return None
-
-
-def _candidates(base: str) -> list[str]:
-    found: list[str] = []
-    stem, extension = posixpath.splitext(base)
-    if extension in _SOURCES:
-        found.extend(stem + source for source in _SOURCES[extension])
-    if base:
-        found.append(base)
-        found.extend(base + extension for extension in EXTENSIONS)
-    prefix = f"{base}/index" if base else "index"
-    found.extend(prefix + extension for extension in EXTENSIONS)
-    return found
+def config_scope(lookup: GraphLookup, path: str) -> set[str]:
+    """The directories whose bare imports a tsconfig-like file may decide: its own, when it is a
+    tsconfig.json or jsconfig.json, and those of the configs whose `extends` chain names it."""
+    scope = {posixpath.dirname(path)} if posixpath.basename(path) in CONFIG_NAMES else set()
+    configs = _configs(lookup)
+    if configs.files is None:
+        configs.files = [p for p in file_map(lookup) if posixpath.basename(p) in CONFIG_NAMES]
+    scope.update(posixpath.dirname(config) for config in configs.files if path in _chain(lookup, config))
+    return scope
 
 
 def _path_targets(config: _Config, specifier: str) -> list[str]:
@@ -118,18 +99,24 @@ def _path_targets(config: _Config, specifier: str) -> list[str]:
     return best[1] if best is not None else []
 
 
-def _config_for(lookup: GraphLookup, directory: str) -> _Config | None:
+def _configs(lookup: GraphLookup) -> _Configs:
     configs = _CACHE.get(lookup)
     if configs is None:
-        configs = _Configs({p: i for i, p in lookup.paths().items()})
+        configs = _Configs()
         _CACHE[lookup] = configs
+    return configs
+
+
+def _config_for(lookup: GraphLookup, directory: str) -> _Config | None:
+    configs = _configs(lookup)
     if directory in configs.by_directory:
         return configs.by_directory[directory]
     found: _Config | None = None
-    for name in _CONFIG_NAMES:
+    files = file_map(lookup)
+    for name in CONFIG_NAMES:
         path = posixpath.join(directory, name) if directory else name
-        if path in configs.files:
-            found = _load(lookup, configs, path)
+        if path in files:
+            found = _load(lookup, path)
             break
     else:  # no config file here: the parent directory's applies
         if directory:
@@ -138,29 +125,40 @@ def _config_for(lookup: GraphLookup, directory: str) -> _Config | None:
     return found
 
 
-def _load(lookup: GraphLookup, configs: _Configs, path: str) -> _Config | None:
+def _chain(lookup: GraphLookup, path: str) -> tuple[str, ...]:
+    """The config files a config's `extends` chain names (itself first), read or not."""
+    configs = _configs(lookup)
+    if path not in configs.chains:
+        files = file_map(lookup)
+        seen: list[str] = []
+        pending = [path]
+        while pending:
+            current = pending.pop(0)
+            if current in seen:  # an `extends` cycle
+                continue
+            seen.append(current)
+            data = read_json(lookup, current)
+            extends = data.get("extends") if data is not None else None
+            for base in [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []:
+                if isinstance(base, str) and is_relative(base):  # a package's config is outside the project
+                    target = posixpath.normpath(posixpath.join(posixpath.dirname(current), base))
+                    pending.append(target if target in files or target.endswith(".json") else target + ".json")
+        configs.chains[path] = tuple(seen)
+    return configs.chains[path]
+
+
+def _load(lookup: GraphLookup, path: str) -> _Config | None:
     """A config with what it extends merged in; None when it cannot be read (the compiler would
-    refuse it, so the project's bare imports stay external rather than guessed)."""
+    refuse it, so the project's bare imports stay external to tsconfig rather than guessed)."""
     chain: list[tuple[str, dict[str, object]]] = []  # (directory, compilerOptions), most derived first
-    seen: set[str] = set()
-    pending = [path]
-    while pending:
-        current = pending.pop(0)
-        if current in seen:  # an `extends` cycle
-            continue
-        seen.add(current)
-        data = _parse(lookup, configs, current)
+    for current in _chain(lookup, path):
+        data = read_json(lookup, current)
         if data is None:
             if current == path:
                 return None
             continue  # a broken base config: keep what the derived ones say
         options = data.get("compilerOptions")
         chain.append((posixpath.dirname(current), options if isinstance(options, dict) else {}))
-        extends = data.get("extends")
-        for base in [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []:
-            if isinstance(base, str) and is_relative(base):  # a package's config is outside the project
-                target = posixpath.normpath(posixpath.join(posixpath.dirname(current), base))
-                pending.append(target if target in configs.files or target.endswith(".json") else target + ".json")
     base_url: str | None = None
     paths: dict[str, object] | None = None
     paths_directory = ""
@@ -181,21 +179,3 @@ def _load(lookup: GraphLookup, configs: _Configs, path: str) -> _Config | None:
     if base_url == ".":
         base_url = ""
     return _Config(base_url, patterns, base_url if base_url is not None else paths_directory)
-
-
-def _parse(lookup: GraphLookup, configs: _Configs, path: str) -> dict[str, object] | None:
-    if path in configs.parsed:
-        return configs.parsed[path]
-    data: dict[str, object] | None = None
-    file_id = configs.files.get(path)
-    if file_id is not None:
-        text = _COMMENT.sub(lambda m: m.group(0) if m.group(0).startswith('"') else " ", lookup.file_text(file_id))
-        text = _TRAILING_COMMA.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(0), text)
-        try:
-            loaded = json.loads(text)
-        except ValueError as error:
-            log.debug("ignoring unreadable %s: %s", path, error)
-        else:
-            data = loaded if isinstance(loaded, dict) else None
-    configs.parsed[path] = data
-    return data

@@ -93,12 +93,12 @@ def _python(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
 
 def _ecmascript(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
     """An ES module or CommonJS import: the file a specifier names (relative, or bare through
-    tsconfig `paths`/`baseUrl`), and in it the member imported. A default import (`name` "default")
-    binds the file's top-level definition of its own name (`import Foo from "./foo"` for `export
-    default class Foo`), when it has one."""
+    tsconfig `paths`/`baseUrl`, then the project's packages by name), and in it the member
+    imported. A default import (`name` "default") binds the file's top-level definition of its own
+    name (`import Foo from "./foo"` for `export default class Foo`), when it has one."""
     file_id = ecmascript.resolve_specifier(lookup, row.file_id, row.module)
     if file_id is None:
-        # a bare specifier no tsconfig maps into the project names a package
+        # a bare specifier neither tsconfig nor a package of the project answers names a package outside it
         return ImportTarget(None, None, not ecmascript.is_relative(row.module))
     if row.name is None or row.name == "*":
         return ImportTarget(file_id, None, False, True)

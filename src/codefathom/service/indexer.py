@@ -17,7 +17,7 @@ from pathlib import Path
 
 from codefathom.config import Settings
 from codefathom.discover import read_source
-from codefathom.graph import rebind, rerank
+from codefathom.graph import is_config, rebind, rerank
 from codefathom.model import FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
 from codefathom.search.rank import path_role
@@ -75,6 +75,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
         progress(0, len(todo), "")
     changed_ids: set[int] = set()
     changed_names: set[str] = set()  # names defined before or after the change: their refs may rebind
+    configs = [path for path in gone if is_config(path)]  # changed files that decide how imports resolve
     if gone:
         with store.transaction():
             changed_names |= store.symbol_names_of(store.file_ids(gone).values())
@@ -99,6 +100,8 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                             store.replace_facts(file_id, facts)
                             changed_ids.add(file_id)
                             changed_names.update(facts.symbol_names)
+                            if is_config(file.path):
+                                configs.append(file.path)
                 if progress is not None:
                     progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
         finally:
@@ -111,7 +114,9 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 everything = report.unchanged == 0 and not known
                 lookup = store.graph_lookup()
                 helper = pool.helper() if pool.alive else None
-                report.refs_bound = rebind(lookup, None if everything else changed_ids, changed_names, helper)
+                report.refs_bound = rebind(
+                    lookup, None if everything else changed_ids, changed_names, helper, configs
+                )
                 # Ranks move little with a few edits: recompute them when much of the project changed.
                 reranked = everything or len(changed_ids) + report.removed >= max(
                     RERANK_MIN_FILES, report.discovered // 20

@@ -405,6 +405,14 @@ class GraphLookup:
             )
         return [_import_row(row) for row in rows]
 
+    def imports_in(self, file_ids: Iterable[int]) -> list[ImportRow]:
+        """Every import of the given files, in one read."""
+        ids = json.dumps(sorted(set(file_ids)))
+        rows = self.conn.execute(
+            f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id IN (SELECT value FROM json_each(?))", (ids,)
+        )
+        return [_import_row(row) for row in rows]
+
     def resolved(self, targets: Iterable[ImportResolution]) -> None:
         """Take the resolutions `save_import_targets` stores into the cached import rows (the
         rows read later come from the index, which has them)."""
