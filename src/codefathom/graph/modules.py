@@ -10,22 +10,27 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codefathom.graph import csharp, ecmascript, gomod, java, rust
+from codefathom.graph import csharp, ecmascript, gomod, java, php, ruby, rust
 from codefathom.graph.gomod import resolve_go_import
 from codefathom.graph.specs import spec_for
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
-__all__ = ["ImportTarget", "resolve_import", "member_of_module", "package_members", "same_package", "implicit_import"]
+__all__ = [
+    "ImportTarget", "resolve_import", "member_of_module", "package_members", "same_package", "implicit_import",
+    "namespace_of",
+]
 
 MAX_REEXPORT_DEPTH = 3
 # Languages whose top level spans several files (a Go package: its directory; a Java package or a
-# C# namespace: the files that declare it), by language: the top-level definitions of a name there, and whether two
-# files are in one package.
+# C# namespace: the files that declare it; Ruby's one global namespace), by language: the top-level
+# definitions of a name there, and whether two files are in one package.
 _PACKAGE_MEMBERS: dict[str, Callable[[GraphLookup, int, str], list[SymbolRow]]] = {
     "go": gomod.package_members, "java": java.package_members, "csharp": csharp.package_members,
+    "ruby": ruby.package_members, "php": php.package_members,
 }
 _SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
     "go": gomod.same_package, "java": java.same_package, "csharp": csharp.same_package,
+    "ruby": ruby.same_package, "php": php.same_package,
 }
 
 
@@ -51,6 +56,10 @@ def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTa
         return ImportTarget(*rust.resolve_rust_import(lookup, row))
     if system == "csharp":
         return ImportTarget(*csharp.resolve_csharp_import(lookup, row))
+    if system == "ruby":
+        return ImportTarget(*ruby.resolve_ruby_import(lookup, row))
+    if system == "php":
+        return ImportTarget(*php.resolve_php_import(lookup, row))
     return ImportTarget(None, None, False)
 
 
@@ -74,6 +83,12 @@ def implicit_import(lookup: GraphLookup, file_id: int, name: str) -> ImportTarge
         return None
     found = rust.implicit_import(lookup, file_id, name)
     return ImportTarget(*found) if found is not None else None
+
+
+def namespace_of(lookup: GraphLookup, file_id: int, name: str) -> str | None:
+    """The namespace a bare name written as a qualifier means, for languages whose qualified names are
+    namespace paths no import binds (PHP's `Model\\Order`, `\\App\\Model\\Order`); None otherwise."""
+    return php.namespace_of(lookup, file_id, name) if lookup.language_of(file_id) == "php" else None
 
 
 def _python(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
@@ -115,7 +130,7 @@ def _resolve(lookup: GraphLookup, row: ImportRow, system: str, depth: int) -> Im
         return _ecmascript(lookup, row, depth)
     if system == "rust":
         return ImportTarget(*rust.resolve_rust_import(lookup, row, depth))
-    if system in ("go", "java", "csharp"):
+    if system in ("go", "java", "csharp", "ruby", "php"):
         return resolve_import(lookup, row, system)
     return _python(lookup, row, depth)
 

@@ -25,7 +25,14 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from codefathom.graph.modules import ImportTarget, implicit_import, member_of_module, package_members, same_package
+from codefathom.graph.modules import (
+    ImportTarget,
+    implicit_import,
+    member_of_module,
+    namespace_of,
+    package_members,
+    same_package,
+)
 from codefathom.graph.specs import GraphSpec, spec_for
 from codefathom.model import LOCAL_HINT_KINDS
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
@@ -243,6 +250,7 @@ class Binder:
         #    says methods see their class's members: Java)
         current, innermost = scope, True
         beyond_class = False  # a member may come from an enclosing class's base outside the project
+        past_class = False  # a class around the scope has been looked in
         while current and current != module_name:
             row = self._scope_row(file_id, current)
             if row is None:
@@ -258,7 +266,9 @@ class Binder:
                     return _bound(_last(local), DEFINED)
                 current, innermost = current.rpartition(".")[0], False
                 continue
-            if row.kind in CLASS_KINDS and not spec.class_scope:
+            if row.kind in CLASS_KINDS and past_class and not spec.lexical_methods and not name[:1].isupper():
+                pass  # Ruby: only constants are lexical; a method is self's, not an enclosing class's
+            elif row.kind in CLASS_KINDS and not spec.class_scope:
                 pass  # Rust: a type's items are reached through `Self::` and `self.` only
             elif not innermost and row.kind in CLASS_KINDS and spec.members_in_scope:
                 member = self._in_class(row, name, DEFINED)
@@ -268,7 +278,10 @@ class Binder:
                     return _Found(None, 0.0, "local", where=current)
                 beyond_class = beyond_class or self._not_in_class(row).label == "external"
             elif innermost or row.kind not in CLASS_KINDS:  # (a constructor never stands for its class)
-                local = [s for s in lookup.members(current, name) if s.file_id == file_id and not _constructor(s)]
+                local = [
+                    s for s in lookup.members(current, name)
+                    if self._written_with(s, file_id, row, spec) and not _constructor(s)
+                ]
                 if local and row.kind in FUNCTION_KINDS and self._binds(file_id, current, name):
                     return _Found(_last(local), CONDITIONAL, label_for(CONDITIONAL))  # also assigned there
                 if local:
@@ -278,6 +291,7 @@ class Binder:
                     return self._import_found(imported)
                 if (row.kind in FUNCTION_KINDS or spec.members_in_scope) and self._binds(file_id, current, name):
                     return _Found(None, 0.0, "local", where=current)  # (Java: a class's type parameter too)
+            past_class = past_class or row.kind in CLASS_KINDS
             current, innermost = row.parent, False
         # 2. the file's own top level, 3. what the file imports under that name
         top = [s for s in lookup.members(module_name, name) if s.file_id == file_id]
@@ -320,6 +334,8 @@ class Binder:
                     return _Found(found.target, REEXPORTED, label_for(REEXPORTED))
                 if found.label == "external":
                     return found
+        if scope is None and self._binds(file_id, None, name):  # a variable of top-level code, not a constant
+            return _Found(None, 0.0, "local", where=None)
         # 5. what the module system reaches without an import (Rust: `crate`, `super`, crates),
         #    a builtin the project does not redefine
         implicit = implicit_import(lookup, file_id, name)
@@ -343,6 +359,13 @@ class Binder:
             return _bound(everywhere[0], 0.5)
         return _Found(None, 0.0, "unbound", len(everywhere))
 
+    def _written_with(self, member: SymbolRow, file_id: int, scope: SymbolRow, spec: GraphSpec) -> bool:
+        """Whether a member of a scope is seen from a file: written in it, or in another part of a class
+        written in parts (a C# partial class, a reopened Ruby class or module)."""
+        return member.file_id == file_id or (
+            scope.kind in CLASS_KINDS and spec.partial_classes and same_package(self.lookup, member.file_id, file_id)
+        )
+
     def _scope_row(self, file_id: int, qualified: str | None) -> SymbolRow | None:
         if not qualified:
             return None
@@ -352,7 +375,7 @@ class Binder:
             self._scope_rows[key] = rows[0] if rows else None
         return self._scope_rows[key]
 
-    def _binds(self, file_id: int, scope: str, name: str) -> bool:
+    def _binds(self, file_id: int, scope: str | None, name: str) -> bool:
         """Whether the scope binds the name: a parameter, an assignment, a loop or `as` target."""
         return any(kind in LOCAL_HINTS for _, kind, _ in self._hints_at(file_id, scope, name))
 
@@ -374,8 +397,9 @@ class Binder:
         if value.kind == "external":
             return _EXTERNAL
         symbol = value.symbol
-        if symbol is None:  # a namespace package: its modules are reached as `pkg.mod`
-            return _UNBOUND
+        if symbol is None:  # a namespace: its classes and functions by qualified name (modules as `pkg.mod`)
+            named = self._qualified(f"{value.name}.{name}", CALLABLE_KINDS)
+            return _bound(named, min(value.confidence, DEFINED)) if named is not None else _UNBOUND
         if value.kind == "symbol" and symbol.kind == "module":
             target = member_of_module(self.lookup, symbol.qualified_name, symbol.file_id, name)
             if target is None:
@@ -394,13 +418,18 @@ class Binder:
             member = self._in_class(symbol, name, value.confidence)
             if member is not None and (member.target is None or member.target.kind in VARIABLE_KINDS):
                 return member  # a class attribute holding a callable: `highlighter = ReprHighlighter()`
-            if self._set_on_instance(symbol, name, spec):
+            if not spec.separate_namespaces and self._set_on_instance(symbol, name, spec):
                 return _UNBOUND  # `self.name = ...` holds a callable: not a definition we can name
             return member or self._extension(symbol, name, value.confidence, spec) or self._not_in_class(symbol)
         if value.kind == "bound":  # `obj.prop.m()`: a property, typed by its return annotation
             result = self._returns(symbol, value.confidence, spec)
             return self._member_of(result, name, spec) if result is not None else _UNBOUND
         return _UNBOUND
+
+    def _qualified(self, qualified: str, kinds: frozenset[str]) -> SymbolRow | None:
+        """The one definition of one of `kinds` with this qualified name, if exactly one."""
+        found = [s for s in self.lookup.by_qualified(qualified) if s.kind in kinds]
+        return found[0] if len(found) == 1 else None
 
     def _not_in_class(self, cls: SymbolRow) -> _Found:
         """A member the class and its known bases do not define: inherited from a base outside
@@ -615,6 +644,9 @@ class Binder:
                 return _Value("builtin", name=name)
             if name in self._namespaces.get(file_id, ()):
                 return _Value("namespace", None, DEFINED, name)
+            space = namespace_of(self.lookup, file_id, name) if found.label == "unbound" else None
+            if space:  # `Model\Order`: a namespace, written relative to the file's or from the root
+                return _Value("namespace", None, DEFINED, space)
             return _EXTERNAL_VALUE if found.label == "external" else None
         if spec.separate_namespaces and found.target.kind in FUNCTION_KINDS:  # a value is the field of that name
             field = self._namesake(found.target, VARIABLE_KINDS)
@@ -768,6 +800,9 @@ class Binder:
         symbol = value.symbol
         if value.kind == "namespace" or symbol is None:
             path = f"{value.name}.{name}"
+            cls = self._qualified(path, CLASS_KINDS)
+            if cls is not None:  # `App.Model.Order`: a class of a namespace
+                return _Value("symbol", cls, value.confidence)
             file_id = self.lookup.module_file(path)
             module = self.lookup.module_of(file_id) if file_id is not None else None
             if module is not None:

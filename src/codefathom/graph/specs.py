@@ -23,7 +23,8 @@ class GraphSpec:
     builtins: frozenset[str]  # names that are never the project's, unless it defines them
     # Types whose members are never guessed: `x: str` then `x.find()` is str.find, not ours.
     primitive_types: frozenset[str]  # "literal": assigned a literal value
-    module_system: str  # how imports name files: "python" | "ecmascript" | "go" | "java" | "rust" | "csharp" | ""
+    # how imports name files: "python" | "ecmascript" | "go" | "java" | "rust" | "csharp" | "ruby" | "php" | ""
+    module_system: str
     super_receiver: str = ""  # the receiver that means "the same object, as its base class"
     # Method names of builtin and common library types: a receiver of unknown type calling one
     # of these is never bound to the project's only method of that name (`x.items()`).
@@ -42,6 +43,9 @@ class GraphSpec:
     iter_methods: frozenset[str] = frozenset()
     # A method sees its class's members, inherited ones too, by their bare names (Java's implicit `this`).
     members_in_scope: bool = False
+    # Code in a class sees the members of the classes around it too (Java's inner classes); Ruby's
+    # lexical scope holds constants only (upper case): a bare method name is self's.
+    lexical_methods: bool = True
     # Fields and methods may share a name: `x.items()` calls the method, `x.items.f()` reads the field.
     separate_namespaces: bool = False
     # Whether code written in a class body sees the class's members by their bare names; a Rust
@@ -408,6 +412,153 @@ GRAPH_SPECS["csharp"] = GraphSpec(
     attribute_suffix="Attribute",
     extension_methods=True,
     types_apart=True,
+)
+
+# Ruby: Kernel's and Module's methods (called without a receiver everywhere), the core classes and
+# modules, and the global constants.
+_RUBY_BUILTINS = frozenset(
+    """
+    puts print p pp require require_relative load raise fail loop lambda proc format sprintf printf gets
+    sleep rand srand exit exit! abort at_exit catch throw binding block_given? caller caller_locations eval
+    instance_eval instance_exec class_eval module_eval instance_variable_get instance_variable_set
+    instance_variables define_method define_singleton_method attr_accessor attr_reader attr_writer include
+    extend prepend private protected public module_function private_constant public_constant
+    private_class_method public_class_method alias_method remove_method undef_method autoload freeze
+    frozen? dup clone send __send__ public_send respond_to? is_a? kind_of? instance_of? nil? tap then
+    yield_self object_id hash inspect to_s class method methods singleton_class new allocate superclass
+    ancestors name const_get const_set const_defined? warn open system spawn trap select Integer Float
+    String Array Hash Rational Complex __method__ __dir__ __FILE__ __LINE__ nil true false self
+    Object BasicObject Kernel Module Class Comparable Enumerable Enumerator String Symbol Integer Float
+    Numeric Array Hash Set Range Proc Method UnboundMethod IO File Dir Time Struct Exception StandardError
+    RuntimeError ArgumentError TypeError NameError NoMethodError KeyError IndexError StopIteration
+    NotImplementedError IOError EOFError SystemExit Interrupt SignalException ScriptError LoadError
+    FrozenError RangeError FloatDomainError ZeroDivisionError RegexpError ThreadError FiberError
+    SecurityError SystemCallError LocalJumpError EncodingError Errno ENV ARGV ARGF STDOUT STDERR STDIN
+    DATA Math Process Signal GC ObjectSpace Marshal Thread Mutex Queue SizedQueue ConditionVariable Fiber
+    Encoding Regexp MatchData NilClass TrueClass FalseClass Random Data Ractor Warning RUBY_VERSION
+    RUBY_PLATFORM RUBY_ENGINE RUBY_PATCHLEVEL RUBY_RELEASE_DATE
+    JSON YAML Psych Pathname FileUtils Logger OpenStruct StringIO Tempfile URI Net Date DateTime Digest Base64
+    SecureRandom Benchmark Timeout Shellwords ERB CSV Open3 Etc Socket Zlib OptionParser Forwardable
+    Singleton Observable Find Readline Ripper Coverage StringScanner OpenSSL WEBrick TCPServer UNIXServer
+    TCPSocket UNIXSocket IPAddr SyntaxError using refine ruby2_keywords deprecate_constant def_delegators
+    def_delegator
+    describe context it specify let let! subject before after around expect allow receive double
+    instance_double shared_examples include_examples it_behaves_like assert assert_equal assert_nil
+    refute refute_equal assert_raises
+    """.split()
+)  # and the standard library's top-level names, RSpec's and Minitest's
+_RUBY_PRIMITIVES = frozenset(
+    "String Symbol Integer Float Numeric Array Hash Set Range Proc Time NilClass TrueClass FalseClass "
+    "Regexp MatchData literal".split()
+)
+# Methods of Object, String, Symbol, Integer, Array, Hash, Enumerable, IO and Proc: never guessed on a
+# receiver of unknown type.
+_RUBY_COMMON_METHODS = frozenset(
+    """
+    each each_with_index each_with_object each_pair each_key each_value each_slice each_cons each_char
+    each_line map map! flat_map collect select select! filter filter_map reject reject! find detect find_index
+    find_all inject reduce sum count min max min_by max_by minmax sort sort! sort_by sort_by! group_by
+    partition chunk_while slice_when tally zip take take_while drop drop_while first last push pop shift
+    unshift append prepend insert concat << include? member? empty? any? all? none? one? size length keys
+    values key? has_key? value? has_value? fetch fetch_values dig store merge merge! update delete
+    delete_if keep_if compact compact! flatten flatten! uniq uniq! reverse reverse! rotate sample shuffle
+    join split strip strip! lstrip rstrip chomp chop chars bytes lines gsub gsub! sub sub! tr squeeze
+    upcase downcase capitalize swapcase start_with? end_with? match match? scan index rindex slice slice!
+    center ljust rjust to_s to_str to_sym to_i to_f to_r to_a to_h to_proc to_json inspect dup clone
+    freeze frozen? nil? is_a? kind_of? respond_to? send public_send tap then call yield_self hash eql?
+    equal? object_id instance_variable_get instance_variable_set method methods class times upto downto
+    step abs round floor ceil zero? positive? negative? even? odd? succ pred between? clamp read write
+    puts print close open each_entry with_index with_object lazy force entries clear replace fill
+    assoc transform_values transform_keys filter_map sum values_at invert min_by group_by format encode
+    force_encoding unpack pack bytesize empty? length succ next
+    """.split()
+)
+
+GRAPH_SPECS["ruby"] = GraphSpec(
+    self_names=frozenset({"self"}),
+    builtins=_RUBY_BUILTINS,
+    primitive_types=_RUBY_PRIMITIVES,
+    module_system="ruby",
+    super_receiver="super",
+    common_methods=_RUBY_COMMON_METHODS,
+    builtin_constructors=frozenset("Integer Float String Array Hash Rational Complex format sprintf".split()),
+    members_in_scope=True,  # `save` in a method is `self.save`, a method of the class or its ancestors
+    lexical_methods=False,
+    guess_by_name=False,  # every constant and top-level method is in the one global namespace
+    open_namespaces=True,
+    partial_classes=True,  # classes and modules are reopened across files
+)
+
+# PHP: the functions, classes and interfaces of the language and its bundled extensions that code calls
+# most, seen from every namespace (an unqualified function falls back to the global one).
+_PHP_BUILTINS = frozenset(
+    """
+    strlen strtolower strtoupper ucfirst lcfirst ucwords trim ltrim rtrim str_replace str_ireplace substr strpos
+    stripos strrpos str_contains str_starts_with str_ends_with str_repeat str_pad str_split sprintf printf
+    vsprintf number_format implode explode join nl2br htmlspecialchars html_entity_decode strip_tags addslashes
+    stripslashes preg_match preg_match_all preg_replace preg_replace_callback preg_split preg_quote
+    count sizeof array_map array_filter array_reduce array_keys array_values array_merge array_merge_recursive
+    array_combine array_flip array_slice array_splice array_search array_key_exists array_key_first
+    array_key_last array_unique array_reverse array_sum array_push array_pop array_shift array_unshift
+    array_fill array_fill_keys array_column array_diff array_diff_key array_intersect array_intersect_key
+    array_walk array_chunk array_pad array_replace array_is_list in_array range compact extract list sort
+    rsort usort uasort uksort ksort krsort asort arsort iterator_to_array is_array is_string is_int is_integer
+    is_float is_bool is_numeric is_null is_object is_callable is_iterable is_countable is_resource isset
+    unset empty intval floatval boolval strval settype gettype get_class get_parent_class get_object_vars
+    get_debug_type method_exists property_exists class_exists interface_exists function_exists defined
+    define constant call_user_func call_user_func_array func_get_args func_num_args spl_object_hash
+    spl_object_id spl_autoload_register json_encode json_decode serialize unserialize var_export var_dump
+    print_r error_log trigger_error set_error_handler restore_error_handler set_exception_handler
+    error_reporting ini_get ini_set getenv putenv time microtime hrtime date gmdate mktime strtotime
+    date_default_timezone_get usleep sleep uniqid random_int random_bytes mt_rand rand md5 sha1 crc32 hash
+    hash_hmac base64_encode base64_decode bin2hex hex2bin urlencode urldecode rawurlencode http_build_query
+    parse_url parse_str file_get_contents file_put_contents fopen fclose fwrite fread fgets feof fflush
+    file_exists is_file is_dir is_readable is_writable mkdir rmdir unlink rename copy touch realpath dirname
+    basename pathinfo glob scandir tempnam sys_get_temp_dir stream_get_contents ob_start ob_get_clean
+    max min abs floor ceil round sqrt pow intdiv fmod array_flip mb_strlen mb_substr mb_strtolower
+    mb_strtoupper mb_strpos mb_str_pad iconv ctype_digit ctype_alpha ctype_space filter_var
+    debug_backtrace assert exit die echo print header headers_sent function_exists is_a is_subclass_of
+    self static parent true false null
+    Exception ErrorException Error TypeError ValueError ArgumentCountError ArithmeticError DivisionByZeroError
+    RuntimeException LogicException InvalidArgumentException DomainException LengthException
+    OutOfRangeException OutOfBoundsException RangeException OverflowException UnderflowException
+    UnexpectedValueException BadFunctionCallException BadMethodCallException JsonException Throwable
+    Traversable Iterator IteratorAggregate ArrayAccess Countable Stringable JsonSerializable Serializable
+    ArrayIterator ArrayObject Generator Closure stdClass DateTime DateTimeImmutable DateTimeInterface
+    DateTimeZone DateInterval DatePeriod SplObjectStorage SplQueue SplStack SplFixedArray SplFileInfo
+    SplFileObject SplTempFileObject WeakMap WeakReference Reflection ReflectionClass ReflectionMethod
+    ReflectionProperty ReflectionFunction ReflectionNamedType ReflectionObject PDO PDOStatement PDOException
+    UnitEnum BackedEnum Attribute Override Deprecated ReturnTypeWillChange SensitiveParameter AllowDynamicProperties
+    """.split()
+)
+_PHP_PRIMITIVES = frozenset(
+    "int float string bool array mixed void null callable iterable object never false true literal "
+    "Closure Generator stdClass Traversable Iterator IteratorAggregate ArrayAccess ArrayIterator ArrayObject "
+    "DateTime DateTimeImmutable DateTimeInterface Throwable Exception".split()
+)
+# Methods of exceptions, iterators, array objects, dates, closures and generators: never guessed on an
+# unknown receiver.
+_PHP_COMMON_METHODS = frozenset(
+    """
+    getMessage getCode getPrevious getTrace getTraceAsString getFile getLine current key next rewind valid
+    count offsetGet offsetSet offsetExists offsetUnset getIterator jsonSerialize format modify getTimestamp
+    setTimezone getTimezone add sub diff setDate setTime call bind bindTo send getReturn throw __toString
+    __invoke __get __set __isset __unset __call __callStatic getArrayCopy append toArray get set has
+    remove clear all isEmpty first last keys values map filter each push pop
+    """.split()
+)
+
+GRAPH_SPECS["php"] = GraphSpec(
+    self_names=frozenset({"this", "self", "static"}),
+    builtins=_PHP_BUILTINS,
+    primitive_types=_PHP_PRIMITIVES,
+    module_system="php",
+    super_receiver="parent",
+    common_methods=_PHP_COMMON_METHODS,
+    builtin_constructors=frozenset("intval floatval strval boolval sprintf implode json_encode".split()),
+    class_self_names=frozenset({"self", "static"}),  # `self::make()`: the class itself
+    guess_by_name=False,  # a name is declared, imported with `use`, or in the file's namespace
+    separate_namespaces=True,  # `$x->items` is a property, `$x->items()` a method
 )
 
 _DEFAULT = GraphSpec(frozenset({"this", "self"}), frozenset(), frozenset(), "")

@@ -2,7 +2,12 @@
 
 Capture vocabulary of `queries/<lang>-graph.scm` (definitions of classes and functions come from
 the units, so a symbol and its unit always agree):
-    @reference.<kind> with @name (and @receiver)   call | inherit | decorator | type | read
+    @reference.<kind> with @name (and @receiver)   call | inherit | decorator | type | read |
+                                                   maybe_call (a bare name that is a call of the enclosing
+                                                   object's method unless a local binds it: Ruby's `save`;
+                                                   dropped like a local read, else kept as a call) |
+                                                   super (a bare `super`: a call of the enclosing method's
+                                                   namesake in the base, its name the method's)
     @import                                        an import statement, parsed by hooks/<lang>.py
     @hint.<kind> with @variable, @type (@object)   assign (`x = f(...)`, the call) | annotation | parameter | returns |
                                                    alias (`x = y`, `x = a.b`) | literal (a primitive) |
@@ -20,6 +25,8 @@ the units, so a symbol and its unit always agree):
     @definition.<kind> with @name                  constant (module level, or field in a class body) |
                                                    local (a class or function inside a function: a symbol
                                                    and a scope of its own, named inside the one around it)
+    @definition.class                              a unit of kind module that is a class-like symbol (Ruby's
+                                                   `module`, mixed into classes), matched by its first line
     @definition.block                              a class-like unit that adds to a type named like it
                                                    (a Rust `impl`): the scope of what it holds, no symbol,
                                                    so that the type's name means the type
@@ -28,7 +35,8 @@ the units, so a symbol and its unit always agree):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 
@@ -36,7 +44,7 @@ from tree_sitter import Node, Query, QueryCursor
 
 from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
 from codefathom.parse.grammars import grammar_for
-from codefathom.parse.hooks import IMPORT_PARSERS, REWRITERS, Rewriter
+from codefathom.parse.hooks import IMPORT_PARSERS, NAMES, REWRITERS, Rewriter
 from codefathom.parse.languages import LanguageSpec
 
 __all__ = ["extract_facts", "graph_query_text", "has_graph_query"]
@@ -54,6 +62,10 @@ OTHER_CLASS_NODES = frozenset(
      "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item",
      "struct_declaration"}
 )
+# Languages whose grammars name their definitions with words other languages use for something else
+# (Python's root node is a `module`, Ruby's `module` a definition).
+LANGUAGE_CLASS_NODES = {"ruby": frozenset({"class", "module", "singleton_class"})}
+LANGUAGE_FUNCTION_NODES = {"ruby": frozenset({"method", "singleton_method"})}
 # Nodes whose children are targets in turn: `a, (b, *c) = ...`, `for k, v in ...`, `as (x, y)`.
 TARGET_CONTAINERS = frozenset(
     {"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression", "list_splat_pattern",
@@ -62,7 +74,8 @@ TARGET_CONTAINERS = frozenset(
 PARAMETER_LISTS = frozenset({"parameters", "lambda_parameters"})
 MAX_CALL_TEXT = 200  # a call kept as type evidence longer than this keeps only its function
 # When patterns capture one name twice (a decorator is also a call), the more specific kind wins.
-_REF_PRIORITY = {"decorator": 0, "inherit": 1, "call": 2, "type": 3, "read": 4}
+_REF_PRIORITY = {"decorator": 0, "inherit": 1, "call": 2, "type": 3, "read": 4, "maybe_call": 5}
+LOCAL_READ_KINDS = frozenset({"read", "maybe_call"})  # references dropped when a local binds their name
 SCOPE_KINDS = DEFINITION_KINDS
 ECMASCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _NEW = re.compile(r"^new\s+")
@@ -91,15 +104,19 @@ def _graph_query(spec: LanguageSpec) -> Query | None:
 def extract_facts(
     spec: LanguageSpec, root: Node, units: Sequence[Unit], module_name: str, line_count: int
 ) -> FileFacts:
-    symbols = _symbols(units, module_name, line_count)
     query = _graph_query(spec)
     if query is None:
-        return FileFacts(symbols=tuple(symbols))
+        return FileFacts(symbols=tuple(_symbols(units, module_name, line_count)))
     matches = []
     for _, captures in QueryCursor(query).matches(root):
         tag = _tag(captures)
         if tag is not None:
             matches.append((tag, captures))
+    classes = {
+        c["definition.class"][0].start_point.row + 1 for (group, kind), c in matches
+        if group == "definition" and kind == "class"
+    }
+    symbols = _symbols(units, module_name, line_count, classes)
     # Classes and functions inside functions are scopes too: what they bind is theirs alone.
     scopes = _ScopeMap(symbols, line_count)
     local = _local_definitions(
@@ -118,8 +135,13 @@ def extract_facts(
     parse_import = IMPORT_PARSERS.get(spec.name)
     ecmascript = spec.name in ECMASCRIPT_LANGUAGES
     rewrite = REWRITERS.get(spec.name)
+    plain = NAMES.get(spec.name, _same)
     for (group, kind), captures in matches:
-        if group == "reference" and "name" in captures:
+        if group == "reference" and kind == "super" and "name" in captures:
+            ref = _super(captures, scopes)
+            if ref is not None and (ref.line, ref.column) not in refs:
+                refs[(ref.line, ref.column)] = ref
+        elif group == "reference" and "name" in captures:
             ref = _ref(kind, captures, scopes, ecmascript, rewrite)
             key = (ref.line, ref.column)
             if key not in refs or _REF_PRIORITY.get(kind, 9) < _REF_PRIORITY.get(refs[key].kind, 9) or (
@@ -129,19 +151,19 @@ def extract_facts(
         elif group == "import" and parse_import is not None:
             imports.extend(parse_import(captures["import"][0]))
         elif group == "hint" and "variable" in captures and "type" in captures:
-            hints.append(_hint(kind, captures, scopes, ecmascript, rewrite))
+            hints.append(_hint(kind, captures, scopes, ecmascript, rewrite, plain))
         elif group == "binding" and "variable" in captures:
             bindings.extend(_bindings(captures["binding"][0], captures["variable"][0], scopes))
         elif group == "definition" and kind == "block":
             node = captures["definition.block"][0]
             blocks.add((node.start_point.row + 1, node.end_point.row + 1))
-        elif group == "definition" and kind != "local" and "name" in captures:
-            member = _member(kind, captures, scopes, module_name)
+        elif group == "definition" and kind not in ("local", "class") and "name" in captures:
+            member = _member(kind, captures, scopes, module_name, spec.name, plain)
             if member is not None:
                 extra.append(member)
     hints.extend(_untyped(bindings, hints))
     kept = _without_local_reads(refs.values(), hints, symbols)
-    ordered = tuple(sorted(kept, key=lambda r: (r.line, r.column)))
+    ordered = tuple(sorted((_as_call(r) for r in kept), key=lambda r: (r.line, r.column)))
     if blocks:
         symbols = [s for s in symbols if not (s.kind == "class" and _is_block(s, blocks))]
     return FileFacts(tuple(symbols + extra), ordered, tuple(imports), tuple(hints))
@@ -160,12 +182,35 @@ def _without_local_reads(refs: Iterable[RefSite], hints: list[TypeHint], symbols
         (h.scope, h.variable) for h in hints if h.kind in LOCAL_HINT_KINDS and h.scope is not None
     }
     defined = {(s.parent, s.name) for s in symbols}
+    top = {h.variable for h in hints if h.kind in LOCAL_HINT_KINDS and h.scope is None}
     kept = []
     for ref in refs:
-        if ref.kind == "read" and not ref.receiver and _is_local(ref.scope, ref.name, by_name, bound, defined):
+        bare = ref.kind in LOCAL_READ_KINDS and not ref.receiver
+        if bare and _is_local(ref.scope, ref.name, by_name, bound, defined):
             continue
+        if ref.kind == "maybe_call" and ref.scope is None and ref.name in top:
+            continue  # a variable of top-level code (a spec's blocks)
         kept.append(ref)
     return kept
+
+
+def _as_call(ref: RefSite) -> RefSite:
+    """A bare name no local binds is a call (Ruby's `save` is `self.save()`)."""
+    return replace(ref, kind="call") if ref.kind == "maybe_call" else ref
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _super(captures: dict[str, list[Node]], scopes: _ScopeMap) -> RefSite | None:
+    """A bare `super`: a call of the enclosing method's own name, through the base class."""
+    node = captures["name"][0]
+    line = node.start_point.row + 1
+    scope = scopes.scope(line)
+    if scope is None or scope.kind != "method":
+        return None
+    return RefSite(scope.name, "call", line, node.start_point.column, scope.qualified_name, "super")
 
 
 def _is_local(
@@ -185,17 +230,23 @@ def _is_local(
     return False
 
 
-def _symbols(units: Sequence[Unit], module_name: str, line_count: int) -> list[Symbol]:
+def _symbols(
+    units: Sequence[Unit], module_name: str, line_count: int, classes: frozenset[int] | set[int] = frozenset()
+) -> list[Symbol]:
+    """The file's module, and a symbol for each class, function and method unit (and each module unit
+    starting on a line of `classes`: a class-like module)."""
     symbols = [Symbol("module", module_name.rsplit(".", 1)[-1], module_name, 1, max(line_count, 1))]
     for unit in units:
-        if unit.kind not in DEFINITION_KINDS or unit.part > 1:
+        class_like = unit.kind == "module" and unit.start_line in classes and unit.qualified_name != module_name
+        if (unit.kind not in DEFINITION_KINDS and not class_like) or unit.part > 1:
             continue
         end = unit.end_line
         if unit.part == 1:  # a split unit: the symbol spans every part
             end = max(u.end_line for u in units if u.qualified_name == unit.qualified_name and u.kind == unit.kind)
         parent = unit.qualified_name.rsplit(".", 1)[0] if "." in unit.qualified_name else module_name
+        kind = "class" if class_like else unit.kind
         symbols.append(
-            Symbol(unit.kind, unit.name, unit.qualified_name, unit.start_line, end, parent, unit.signature, unit.doc)
+            Symbol(kind, unit.name, unit.qualified_name, unit.start_line, end, parent, unit.signature, unit.doc)
         )
     return symbols
 
@@ -249,9 +300,9 @@ def _ref(
 
 def _hint(
     kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False,
-    rewrite: Rewriter | None = None,
+    rewrite: Rewriter | None = None, plain: Callable[[str], str] = _same,
 ) -> TypeHint:
-    variable = _text(captures["variable"][0])
+    variable = plain(_text(captures["variable"][0]))
     if kind == "attribute_literal":
         kind = "attribute"
         type_name = "literal"
@@ -270,7 +321,9 @@ def _hint(
         elif ecmascript:
             type_name = _ecmascript_type(type_name)
         elif rewrite is not None:
-            type_name = rewrite(type_node, type_name, kind not in ("assign", "alias", "element", "attribute"))
+            type_name = rewrite(
+                type_node, type_name, kind not in ("assign", "alias", "element", "attribute", "attribute_alias")
+            )
         if kind == "literal":
             type_name = "literal"
         elif kind not in ("element", "enter", "caught", "assign", "attribute"):  # a string annotation: `x: "Foo"`
@@ -322,7 +375,8 @@ def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[st
 
 def _target_names(node: Node) -> list[Node]:
     """The identifiers (and `obj.attr` nodes) a target binds."""
-    if node.type in ("identifier", "attribute", "type_identifier", "implicit_parameter"):  # a type parameter too
+    # (a type parameter too; PHP's `$x` is a `name` in a `variable_name`)
+    if node.type in ("identifier", "attribute", "type_identifier", "implicit_parameter", "name"):
         return [node]
     if node.type in PARAMETER_LISTS:
         names = []
@@ -390,18 +444,23 @@ def _local_definitions(
     return found
 
 
-def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str) -> Symbol | None:
+def _member(
+    kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str, language: str = "",
+    plain: Callable[[str], str] = _same,
+) -> Symbol | None:
     """A module constant or a class field."""
-    name = _text(captures["name"][0])
+    name = plain(_text(captures["name"][0]))
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1
-    around = _nearest_definition(node)
-    if around is not None and around.type in ("function_definition", *OTHER_FUNCTION_NODES):
+    functions = OTHER_FUNCTION_NODES | LANGUAGE_FUNCTION_NODES.get(language, frozenset())
+    classes = OTHER_CLASS_NODES | LANGUAGE_CLASS_NODES.get(language, frozenset())
+    around = _nearest_definition(node, functions | classes)
+    if around is not None and around.type in ("function_definition", *functions):
         return None  # a local variable
     owner = scopes.enclosing_class(line) if around is not None else None
     if around is not None and owner is None:
         return None
-    if around is not None and around.type in OTHER_CLASS_NODES and scopes.scope(line) is not owner:
+    if around is not None and around.type in classes and scopes.scope(line) is not owner:
         return None  # in a type declared inside a function body, which is no symbol
     parent = owner.qualified_name if owner else module_name
     signature = " ".join(_text(node).split())[:160]
@@ -409,10 +468,10 @@ def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, modul
                   signature)
 
 
-def _nearest_definition(node: Node) -> Node | None:
+def _nearest_definition(node: Node, others: frozenset[str] = OTHER_FUNCTION_NODES | OTHER_CLASS_NODES) -> Node | None:
     """The class or function definition around a node, if any."""
     current = node.parent
-    while current is not None and current.type not in DEF_NODE_TYPES | OTHER_FUNCTION_NODES | OTHER_CLASS_NODES:
+    while current is not None and current.type not in DEF_NODE_TYPES | others:
         current = current.parent
     return current
 

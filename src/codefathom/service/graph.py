@@ -366,6 +366,29 @@ DEAD_RULES: dict[str, DeadRules] = {
         outside_base_pattern=r"^I[A-Z]",  # an interface, by the naming convention
         dispatch="bases",
     ),
+    "ruby": DeadRules(
+        # The runtime calls these: construction, dynamic dispatch, conversions and the protocols of
+        # printing, comparison, hashing and iteration, the hooks of `include`/`extend`/subclassing.
+        entry_names=frozenset(
+            "initialize initialize_copy method_missing respond_to_missing? to_s inspect to_str to_proc to_h to_a "
+            "to_ary to_hash to_json as_json hash eql? each call coerce included extended prepended inherited "
+            "setup teardown".split()
+        ),
+        entry_pattern=r"^(?:test_\w*|[^\w]+)$",  # Minitest's `test_*` methods; operators (`==`, `<=>`, `[]`)
+        dispatch="bases",  # a method a superclass or an included module of the project declares
+    ),
+    "php": DeadRules(
+        entry_names=frozenset({"setUp", "tearDown", "setUpBeforeClass", "tearDownAfterClass"}),
+        entry_pattern=r"^(?:__\w+|test\w*)$",  # magic methods (`__construct`, `__toString`); PHPUnit's `test*`
+        test_markers=frozenset({"Test", "DataProvider", "Before", "After", "BeforeClass", "AfterClass", "TestWith"}),
+        override_markers=frozenset({"Override"}),
+        inert_markers=frozenset({"Deprecated", "ReturnTypeWillChange", "SensitiveParameter", "AllowDynamicProperties"}),
+        markers_in_signature=True,
+        # A class, interface, trait, enum or function is autoloadable by any code; a method needs `public`.
+        public_pattern=r"\b(?:public|protected)\b|^(?:(?:abstract|final|readonly)\s+)*(?:class|interface|trait|enum"
+        r"|function)\b",
+        dispatch="bases",  # it implements or overrides a method of an interface, class or trait of the project
+    ),
     "rust": DeadRules(
         entry_names=frozenset({"main"}),
         test_markers=frozenset({"test", "bench", "rstest", "test_case", "quickcheck"}),

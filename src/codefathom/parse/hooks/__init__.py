@@ -1,7 +1,8 @@
 """Per-language code for what a query cannot say, looked up by language name.
 
-Today: turning an import statement's node into the names it binds, and (Java, Rust, C#) rewriting a
-receiver or a type as written into the dotted expressions the binder reads.
+Today: turning an import statement's node into the names it binds, (Java, Rust, C#, Ruby, PHP) rewriting a
+receiver or a type as written into the dotted expressions the binder reads, and (Ruby) reading a
+name written with a sigil.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
-from codefathom.parse.hooks import csharp, ecmascript, go, java, python, rust
+from codefathom.parse.hooks import csharp, ecmascript, go, java, php, python, ruby, rust
 
-__all__ = ["IMPORT_PARSERS", "ImportParser", "REWRITERS", "Rewriter"]
+__all__ = ["IMPORT_PARSERS", "ImportParser", "NAMES", "REWRITERS", "Rewriter"]
 
 ImportParser = Callable[[Node], list[ImportSite]]
 # (the node written, its text, whether it is a type) -> the text the binder reads
@@ -28,10 +29,19 @@ IMPORT_PARSERS: dict[str, ImportParser] = {
     "java": java.parse_import,
     "rust": rust.parse_import,
     "csharp": csharp.parse_import,
+    "ruby": ruby.parse_import,
+    "php": php.parse_import,
 }
 
 REWRITERS: dict[str, Rewriter] = {
     "java": java.rewrite,
     "rust": rust.rewrite,
     "csharp": csharp.rewrite,
+    "ruby": ruby.rewrite,
+    "php": php.rewrite,
+}
+
+# A field's or variable's name as written (`:total`, `@repo`) -> the name itself.
+NAMES: dict[str, Callable[[str], str]] = {
+    "ruby": ruby.plain_name,
 }
