@@ -1,7 +1,7 @@
 """Per-language code for what a query cannot say, looked up by language name.
 
-Today: turning an import statement's node into the names it binds, and (Java, Rust, C#) rewriting a
-receiver or a type as written into the dotted expressions the binder reads.
+Today: turning an import statement's node into the names it binds, and (Java, Rust, C#, C, C++)
+rewriting a receiver or a type as written into the dotted expressions the binder reads.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
-from codefathom.parse.hooks import csharp, ecmascript, go, java, python, rust
+from codefathom.parse.hooks import cfamily, csharp, ecmascript, go, java, python, rust
 
 __all__ = ["IMPORT_PARSERS", "ImportParser", "REWRITERS", "Rewriter"]
 
@@ -28,10 +28,14 @@ IMPORT_PARSERS: dict[str, ImportParser] = {
     "java": java.parse_import,
     "rust": rust.parse_import,
     "csharp": csharp.parse_import,
+    "c": cfamily.parse_import,
+    "cpp": cfamily.parse_import,
 }
 
 REWRITERS: dict[str, Rewriter] = {
     "java": java.rewrite,
     "rust": rust.rewrite,
     "csharp": csharp.rewrite,
+    "c": cfamily.rewrite_c,
+    "cpp": cfamily.rewrite_cpp,
 }
