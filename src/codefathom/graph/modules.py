@@ -2,7 +2,8 @@
 
 Unresolved imports are third-party or standard-library modules and are kept as external. Go and
 Java packages and C# namespaces span several files (`package_members`); Rust reaches some modules without an import
-(`implicit_import`: `crate`, `super`, crates).
+(`implicit_import`: `crate`, `super`, crates), C and C++ the project's global definitions (`graph/cfamily.py`);
+a C or C++ `#include` names a header (`graph/cinclude.py`).
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codefathom.graph import csharp, ecmascript, gomod, java, php, ruby, rust
+from codefathom.graph import cfamily, cinclude, csharp, ecmascript, gomod, java, php, ruby, rust
 from codefathom.graph.gomod import resolve_go_import
 from codefathom.graph.specs import spec_for
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
 __all__ = [
     "ImportTarget", "resolve_import", "member_of_module", "package_members", "same_package", "implicit_import",
-    "namespace_of",
+    "namespace_of", "namespace_path", "namespace_members", "nearest_definition",
 ]
 
 MAX_REEXPORT_DEPTH = 3
@@ -31,7 +32,10 @@ _PACKAGE_MEMBERS: dict[str, Callable[[GraphLookup, int, str], list[SymbolRow]]] 
 _SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
     "go": gomod.same_package, "java": java.same_package, "csharp": csharp.same_package,
     "ruby": ruby.same_package, "php": php.same_package,
+    "c": cfamily.same_package, "cpp": cfamily.same_package,
 }
+# Module systems whose imports are resolved once, the same way at any depth of re-exports.
+_DIRECT_SYSTEMS = frozenset({"go", "java", "csharp", "ruby", "php", "c"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +44,8 @@ class ImportTarget:
     symbol_id: int | None  # the imported symbol, when the import names one
     external: bool
     module: bool = False  # the import binds the module itself (`import a.b`, `from a import b` of a submodule)
+    confidence: float = 0.0  # how sure a meaning found without an import is (0: as sure as an import)
+    candidates: int = 0  # no symbol: the number of definitions the name could mean
 
 
 def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTarget:
@@ -60,6 +66,9 @@ def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTa
         return ImportTarget(*ruby.resolve_ruby_import(lookup, row))
     if system == "php":
         return ImportTarget(*php.resolve_php_import(lookup, row))
+    if system == "c":
+        resolved = cinclude.resolve_include(lookup, row) if row.name is None else cfamily.resolve_using(lookup, row)
+        return ImportTarget(*resolved)
     return ImportTarget(None, None, False)
 
 
@@ -78,8 +87,16 @@ def same_package(lookup: GraphLookup, first: int, second: int) -> bool:
 
 def implicit_import(lookup: GraphLookup, file_id: int, name: str) -> ImportTarget | None:
     """What a name means without an import in the file's module system, if anything: Rust's
-    `crate`, `super` and crate names."""
-    if lookup.language_of(file_id) != "rust":
+    `crate`, `super` and crate names; the C and C++ project's global definition of it."""
+    language = lookup.language_of(file_id)
+    if language in cfamily.LANGUAGES:
+        meaning = cfamily.global_definition(lookup, file_id, name)
+        if meaning is None:
+            return None
+        symbol = meaning.symbol
+        return ImportTarget(symbol.file_id if symbol else None, symbol.id if symbol else None, False,
+                            confidence=meaning.confidence, candidates=meaning.candidates)
+    if language != "rust":
         return None
     found = rust.implicit_import(lookup, file_id, name)
     return ImportTarget(*found) if found is not None else None
@@ -89,6 +106,22 @@ def namespace_of(lookup: GraphLookup, file_id: int, name: str) -> str | None:
     """The namespace a bare name written as a qualifier means, for languages whose qualified names are
     namespace paths no import binds (PHP's `Model\\Order`, `\\App\\Model\\Order`); None otherwise."""
     return php.namespace_of(lookup, file_id, name) if lookup.language_of(file_id) == "php" else None
+def namespace_path(lookup: GraphLookup, file_id: int, scope: str | None, name: str) -> str | None:
+    """The namespace a name written in a scope means, in languages whose namespaces are reached by
+    qualified names (C++ `ns::f`)."""
+    return cfamily.namespace_path(lookup, scope, name) if lookup.language_of(file_id) in cfamily.LANGUAGES else None
+
+
+def namespace_members(lookup: GraphLookup, namespace: str, name: str) -> list[SymbolRow]:
+    return cfamily.namespace_members(lookup, namespace, name)
+
+
+def nearest_definition(lookup: GraphLookup, file_id: int, found: list[SymbolRow]) -> ImportTarget:
+    """Of the definitions of one name in an open namespace, the one a file means (C++)."""
+    meaning = cfamily.nearest(lookup, file_id, found)
+    symbol = meaning.symbol
+    return ImportTarget(symbol.file_id if symbol else None, symbol.id if symbol else None, False,
+                        confidence=meaning.confidence, candidates=meaning.candidates)
 
 
 def _python(lookup: GraphLookup, row: ImportRow, depth: int) -> ImportTarget:
@@ -130,13 +163,16 @@ def _resolve(lookup: GraphLookup, row: ImportRow, system: str, depth: int) -> Im
         return _ecmascript(lookup, row, depth)
     if system == "rust":
         return ImportTarget(*rust.resolve_rust_import(lookup, row, depth))
-    if system in ("go", "java", "csharp", "ruby", "php"):
+    if system in _DIRECT_SYSTEMS:
         return resolve_import(lookup, row, system)
     return _python(lookup, row, depth)
 
 
 def _star_origin(lookup: GraphLookup, row: ImportRow, system: str) -> tuple[str, int] | None:
     """The module (name and file) a `*` import brings the names of."""
+    if system == "c":  # an include resolves alike wherever it is read: its stored answer
+        module = lookup.module_of(row.target_file_id) if row.target_file_id is not None else None
+        return (module.qualified_name, module.file_id) if module is not None else None
     if system in ("java", "rust", "csharp"):
         target = resolve_import(lookup, row, system)
         module = lookup.module_of(target.file_id) if target.module and target.file_id is not None else None
@@ -170,6 +206,8 @@ def member_of_module(lookup: GraphLookup, module: str, file_id: int, name: str, 
     if depth >= MAX_REEXPORT_DEPTH:
         return None
     system = spec_for(lookup.language_of(file_id)).module_system
+    if system == "c":
+        return None  # what a header's own includes define is found through the file's include closure (cfamily)
     stars = []
     for again in lookup.imports_of(file_id):
         if again.alias == "*":

@@ -29,7 +29,10 @@ from codefathom.graph.modules import (
     ImportTarget,
     implicit_import,
     member_of_module,
+    namespace_members,
     namespace_of,
+    namespace_path,
+    nearest_definition,
     package_members,
     same_package,
 )
@@ -219,9 +222,11 @@ class Binder:
         return self._spans.get(file_id, [])
 
     def _import_found(self, target: ImportTarget) -> _Found:
+        if target.candidates:
+            return _Found(None, 0.0, "unbound", target.candidates)
         if target.symbol_id is not None:
             symbol = self._row(target.symbol_id)
-            return _bound(symbol, DEFINED) if symbol else _UNBOUND
+            return _bound(symbol, target.confidence or DEFINED) if symbol else _UNBOUND
         if target.module and target.file_id is not None:
             module = self.lookup.module_of(target.file_id)
             return _bound(module, DEFINED) if module else _UNBOUND
@@ -254,6 +259,13 @@ class Binder:
         while current and current != module_name:
             row = self._scope_row(file_id, current)
             if row is None:
+                elsewhere = self._class_elsewhere(current, spec)
+                if elsewhere is not None:  # C++ `void Foo::bar() {}`: Foo's members, then Foo's namespace
+                    member = self._in_class(elsewhere, name, DEFINED) if spec.members_in_scope else None
+                    if member is not None and member.target is not None and not _constructor(member.target):
+                        return member
+                    current, innermost = current.rpartition(".")[0], False
+                    continue
                 if lookup.by_qualified(current):
                     break  # a type whose definition is in another file (a Go method's receiver)
                 # no definition at all: an inline module (Rust `mod tests { }`) or a package name
@@ -262,6 +274,8 @@ class Binder:
                     s for s in lookup.members(current, name) if s.kind != "method" and (s.file_id == file_id or (
                         spec.open_namespaces and lookup.language_of(s.file_id) == lookup.language_of(file_id)))
                 ]  # (a C# namespace is open to every file declaring it or a namespace inside it)
+                if local and spec.qualified_namespaces:  # C++: several files may define the name
+                    return self._import_found(nearest_definition(lookup, file_id, local))
                 if local:
                     return _bound(_last(local), DEFINED)
                 current, innermost = current.rpartition(".")[0], False
@@ -389,14 +403,22 @@ class Binder:
         value = self._evaluate(ref.file_id, scope, ref.receiver, spec, ref.line)
         if value is None:
             return self._unique_method(ref.name, spec)
-        return self._member_of(value, ref.name, spec)
+        return self._member_of(value, ref.name, spec, ref.file_id)
 
-    def _member_of(self, value: _Value, name: str, spec: GraphSpec) -> _Found:
+    def _member_of(self, value: _Value, name: str, spec: GraphSpec, file_id: int | None = None) -> _Found:
+        """`value.name`, for a reference written in `file_id` (which of a namespace's definitions it sees)."""
         if value.kind == "builtin":
             return _BUILTIN
         if value.kind == "external":
             return _EXTERNAL
         symbol = value.symbol
+        if symbol is None and value.kind == "namespace" and spec.qualified_namespaces:  # C++ `ns::f`
+            members = namespace_members(self.lookup, value.name, name)
+            if not members:
+                return _UNBOUND
+            if file_id is None:
+                return _bound(_last(members), min(value.confidence, DEFINED))
+            return self._import_found(nearest_definition(self.lookup, file_id, members))
         if symbol is None:  # a namespace: its classes and functions by qualified name (modules as `pkg.mod`)
             named = self._qualified(f"{value.name}.{name}", CALLABLE_KINDS)
             return _bound(named, min(value.confidence, DEFINED)) if named is not None else _UNBOUND
@@ -474,7 +496,10 @@ class Binder:
         for _ in range(8):
             row = self._scope_row(file_id, current)
             if row is None:
-                return self._written_elsewhere(file_id, current) if method and current else None
+                if not (method and current):
+                    return None
+                return self._class_elsewhere(current, spec_for(self.lookup.language_of(file_id))) \
+                    or self._written_elsewhere(file_id, current)
             if row.kind in CLASS_KINDS:
                 return row
             current, method = row.parent, row.kind == "method"
@@ -487,6 +512,14 @@ class Binder:
         if row is None or row.kind != "method" or not row.parent:
             return ""
         return row.parent.rpartition(".")[2] if self._scope_row(file_id, row.parent) is None else ""
+
+    def _class_elsewhere(self, qualified: str, spec: GraphSpec) -> SymbolRow | None:
+        """The class a method defined outside it belongs to, by the class's qualified name, in
+        languages that define methods out of line (C++ `void ns::Foo::bar() {}` in foo.cpp)."""
+        if not spec.out_of_line_methods:
+            return None
+        classes = [s for s in self.lookup.by_qualified(qualified) if s.kind in CLASS_KINDS]
+        return min(classes, key=lambda s: (self.lookup.path_of(s.file_id), s.start_line)) if classes else None
 
     def _written_elsewhere(self, file_id: int, qualified: str) -> SymbolRow | None:
         """The class a method belongs to when its class is not defined in the method's file (a
@@ -644,6 +677,9 @@ class Binder:
                 return _Value("builtin", name=name)
             if name in self._namespaces.get(file_id, ()):
                 return _Value("namespace", None, DEFINED, name)
+            namespace = namespace_path(self.lookup, file_id, scope, name) if spec.qualified_namespaces else None
+            if namespace is not None:  # C++ `ns::f`
+                return _Value("namespace", None, DEFINED, namespace)
             space = namespace_of(self.lookup, file_id, name) if found.label == "unbound" else None
             if space:  # `Model\Order`: a namespace, written relative to the file's or from the root
                 return _Value("namespace", None, DEFINED, space)
@@ -798,6 +834,11 @@ class Binder:
         if value.kind in ("builtin", "external"):
             return value
         symbol = value.symbol
+        if (value.kind == "namespace" or symbol is None) and spec.qualified_namespaces:  # C++ `ns::Foo`
+            members = namespace_members(self.lookup, value.name, name)
+            if members:
+                return self._symbol_value(_last(members), value.confidence, spec)
+            return _Value("namespace", None, value.confidence, f"{value.name}.{name}")
         if value.kind == "namespace" or symbol is None:
             path = f"{value.name}.{name}"
             cls = self._qualified(path, CLASS_KINDS)

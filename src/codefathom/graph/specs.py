@@ -23,7 +23,7 @@ class GraphSpec:
     builtins: frozenset[str]  # names that are never the project's, unless it defines them
     # Types whose members are never guessed: `x: str` then `x.find()` is str.find, not ours.
     primitive_types: frozenset[str]  # "literal": assigned a literal value
-    # how imports name files: "python" | "ecmascript" | "go" | "java" | "rust" | "csharp" | "ruby" | "php" | ""
+    # how imports name files: "python" | "ecmascript" | "go" | "java" | "rust" | "csharp" | "ruby" | "php" | "c" | ""
     module_system: str
     super_receiver: str = ""  # the receiver that means "the same object, as its base class"
     # Method names of builtin and common library types: a receiver of unknown type calling one
@@ -70,6 +70,12 @@ class GraphSpec:
     # A written type names a type, never a field or method of that name: in C#'s
     # `Color Color { get; }` a `Color` elsewhere in the class is still the type.
     types_apart: bool = False
+    # A method may be defined outside its class's body and file (C++ `void Foo::bar() {}`): its
+    # class is the class of that qualified name, wherever it is.
+    out_of_line_methods: bool = False
+    # Namespaces are reached by qualified names (C++ `ns::f`, `a::b::Foo`): a written `ns` means the
+    # namespace the project's definitions declare, and `ns::f` its member from any file.
+    qualified_namespaces: bool = False
 
 
 _PYTHON_PRIMITIVES = frozenset(
@@ -559,6 +565,90 @@ GRAPH_SPECS["php"] = GraphSpec(
     class_self_names=frozenset({"self", "static"}),  # `self::make()`: the class itself
     guess_by_name=False,  # a name is declared, imported with `use`, or in the file's namespace
     separate_namespaces=True,  # `$x->items` is a property, `$x->items()` a method
+)
+
+# C: the standard library's functions and macros, seen through system headers the project does not
+# index (so `printf` is libc's, not a guess), and its types.
+_C_PRIMITIVES = frozenset(
+    """
+    void char short int long float double signed unsigned bool _Bool size_t ssize_t ptrdiff_t intptr_t
+    uintptr_t int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t off_t pid_t uid_t gid_t
+    mode_t time_t clock_t wchar_t va_list FILE DIR jmp_buf sigset_t pthread_t pthread_mutex_t
+    pthread_cond_t pthread_once_t pthread_key_t pthread_attr_t socklen_t sig_atomic_t literal auto
+    """.split()
+)
+_C_BUILTINS = frozenset(
+    """
+    printf fprintf sprintf snprintf vprintf vfprintf vsprintf vsnprintf scanf fscanf sscanf puts fputs
+    fputc putc putchar fgets fgetc getc getchar ungetc fopen fclose fflush fread fwrite fseek ftell rewind
+    feof ferror clearerr perror remove rename tmpfile fileno fdopen popen pclose setvbuf malloc calloc
+    realloc free aligned_alloc abort exit _exit atexit getenv setenv unsetenv system atoi atol atoll atof
+    strtol strtoul strtoll strtoull strtod strtof qsort bsearch abs labs rand srand memcpy memmove memset
+    memcmp memchr strlen strnlen strcpy strncpy strcat strncat strcmp strncmp strchr strrchr strstr
+    strtok strtok_r strdup strndup strerror strerror_r strspn strcspn strpbrk strcasecmp strncasecmp
+    isalpha isdigit isalnum isspace isupper islower isxdigit isprint ispunct toupper tolower assert
+    va_start va_end va_arg va_copy offsetof sizeof NULL EOF errno stdin stdout stderr true false
+    open close read write lseek pipe dup dup2 fork execv execvp waitpid kill signal sigaction raise
+    getpid getppid sleep usleep nanosleep time clock gettimeofday clock_gettime localtime gmtime mktime
+    strftime select poll socket bind listen accept connect send recv sendto recvfrom setsockopt
+    getsockopt shutdown getaddrinfo freeaddrinfo ioctl fcntl mmap munmap stat fstat lstat unlink mkdir
+    rmdir opendir readdir closedir chdir getcwd pthread_create pthread_join pthread_mutex_lock
+    pthread_mutex_unlock pthread_cond_wait pthread_cond_signal pthread_self setjmp longjmp
+    __attribute__ __builtin_expect __typeof__ typeof static_assert _Static_assert
+    """.split()
+)
+# C++: the standard library is `std::`, read as a builtin; its containers give their elements.
+_CPP_SEQUENCES = frozenset(
+    "vector list deque array set multiset unordered_set forward_list span initializer_list queue stack "
+    "priority_queue optional unique_ptr shared_ptr weak_ptr".split()
+)
+_CPP_MAPPINGS = frozenset("map multimap unordered_map unordered_multimap".split())
+_CPP_PRIMITIVES = _C_PRIMITIVES | _CPP_SEQUENCES | _CPP_MAPPINGS | frozenset(
+    "string string_view wstring pair tuple function nullptr_t byte size_type iterator const_iterator".split()
+)
+_CPP_BUILTINS = _C_BUILTINS | _CPP_PRIMITIVES | frozenset(
+    """
+    std nullptr this static_cast dynamic_cast reinterpret_cast const_cast make_unique make_shared
+    make_pair make_tuple move forward swap min max sort find begin end size cout cerr endl to_string
+    decltype noexcept alignof typeid
+    """.split()
+)
+# Methods of the standard containers, strings and smart pointers: never guessed on an unknown receiver.
+_CPP_COMMON_METHODS = frozenset(
+    """
+    size empty push_back emplace_back pop_back push_front emplace_front pop_front front back at data begin
+    end cbegin cend rbegin rend insert emplace erase clear find count contains reserve resize capacity
+    shrink_to_fit swap get reset release lock unlock c_str substr append compare length first second
+    top push pop value value_or has_value load store exchange wait notify_one notify_all join detach
+    str lower_bound upper_bound equal_range assign fill
+    """.split()
+)
+GRAPH_SPECS["c"] = GraphSpec(
+    self_names=frozenset(),
+    builtins=_C_BUILTINS | _C_PRIMITIVES,
+    primitive_types=_C_PRIMITIVES,
+    builtin_constructors=_C_BUILTINS | _C_PRIMITIVES,
+    module_system="c",
+    guess_by_name=False,  # the global step (graph/cfamily.py) is C's guess, with `static` and headers known
+    types_apart=True,  # a typedef stands for its type: `uv_loop_t *l` is an instance of uv_loop_s
+)
+GRAPH_SPECS["cpp"] = GraphSpec(
+    self_names=frozenset({"this"}),
+    builtins=_CPP_BUILTINS,
+    primitive_types=_CPP_PRIMITIVES,
+    common_methods=_CPP_COMMON_METHODS,
+    builtin_constructors=_CPP_BUILTINS,
+    sequence_types=_CPP_SEQUENCES,
+    mapping_types=_CPP_MAPPINGS,
+    element_methods=frozenset("front back at top value get".split()),
+    iter_methods=frozenset("begin end cbegin cend rbegin rend".split()),
+    members_in_scope=True,
+    guess_by_name=False,
+    open_namespaces=True,
+    out_of_line_methods=True,
+    qualified_namespaces=True,
+    module_system="c",
+    types_apart=True,
 )
 
 _DEFAULT = GraphSpec(frozenset({"this", "self"}), frozenset(), frozenset(), "")

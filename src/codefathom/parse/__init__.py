@@ -37,7 +37,7 @@ def supported_languages() -> list[str]:
 
 def parse(path: str, text: str) -> ParsedFile:
     """Units of one file; grammar failures fall back to line windows with the error recorded."""
-    spec = language_for(path)
+    spec = language_for(path, text)
     if spec == MARKDOWN:
         return ParsedFile(path, MARKDOWN, tuple(markdown_sections(path, text)))
     if spec == TEXT or not isinstance(spec, LanguageSpec):

@@ -51,7 +51,7 @@ __all__ = ["extract_facts", "graph_query_text", "has_graph_query"]
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
 DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
-# Java, Rust and C# definitions around a field (`@definition.field`): a class-like body owns it, a
+# Java, Rust, C# and C/C++ definitions around a field (`@definition.field`): a class-like body owns it, a
 # function body makes it a local.
 OTHER_FUNCTION_NODES = frozenset(
     {"method_declaration", "constructor_declaration", "lambda_expression", "function_item", "closure_expression",
@@ -60,7 +60,7 @@ OTHER_FUNCTION_NODES = frozenset(
 OTHER_CLASS_NODES = frozenset(
     {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
      "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item",
-     "struct_declaration"}
+     "struct_declaration", "struct_specifier", "union_specifier", "class_specifier"}
 )
 # Languages whose grammars name their definitions with words other languages use for something else
 # (Python's root node is a `module`, Ruby's `module` a definition).
@@ -79,6 +79,16 @@ LOCAL_READ_KINDS = frozenset({"read", "maybe_call"})  # references dropped when 
 SCOPE_KINDS = DEFINITION_KINDS
 ECMASCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _NEW = re.compile(r"^new\s+")
+# Languages whose namespace blocks scope what is written in them (not symbols: units of kind module).
+NAMESPACE_LANGUAGES = frozenset({"cpp"})
+# Nodes a namespace block may sit in: `extern "C" {`, `#ifdef` blocks.
+_NAMESPACE_HOLDERS = frozenset(
+    {"linkage_specification", "declaration_list", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"}
+)
+# C and C++: top-level names are not qualified by their file (a macro `MAX` is `MAX`), and a
+# prototype's parameters (`int f(int n);`, an in-class `void m(Foo x);`) bind nothing.
+C_FAMILY = frozenset({"c", "cpp"})
+_PROTOTYPE_NODES = frozenset({"declaration", "field_declaration", "type_definition"})
 _ARRAY_TYPE = re.compile(r"([A-Za-z_$][\w.$]*)\[\]")
 
 
@@ -118,14 +128,15 @@ def extract_facts(
     }
     symbols = _symbols(units, module_name, line_count, classes)
     # Classes and functions inside functions are scopes too: what they bind is theirs alone.
-    scopes = _ScopeMap(symbols, line_count)
+    namespaces = _namespace_spans(root) if spec.name in NAMESPACE_LANGUAGES else []
+    scopes = _ScopeMap(symbols, line_count, namespaces)
     local = _local_definitions(
         [c for (group, kind), c in matches if group == "definition" and kind == "local" and "name" in c],
         scopes, module_name,
     )
     if local:
         symbols.extend(local)
-        scopes = _ScopeMap(symbols, line_count)
+        scopes = _ScopeMap(symbols, line_count, namespaces)
     refs: dict[tuple[int, int], RefSite] = {}  # by position: one name written once is one reference
     imports: list[ImportSite] = []
     hints: list[TypeHint] = []
@@ -136,7 +147,10 @@ def extract_facts(
     ecmascript = spec.name in ECMASCRIPT_LANGUAGES
     rewrite = REWRITERS.get(spec.name)
     plain = NAMES.get(spec.name, _same)
+    c_family = spec.name in C_FAMILY
     for (group, kind), captures in matches:
+        if c_family and _prototype_parameter(group, kind, captures):
+            continue
         if group == "reference" and kind == "super" and "name" in captures:
             ref = _super(captures, scopes)
             if ref is not None and (ref.line, ref.column) not in refs:
@@ -158,7 +172,7 @@ def extract_facts(
             node = captures["definition.block"][0]
             blocks.add((node.start_point.row + 1, node.end_point.row + 1))
         elif group == "definition" and kind not in ("local", "class") and "name" in captures:
-            member = _member(kind, captures, scopes, module_name, spec.name, plain)
+            member = _member(kind, captures, scopes, module_name, spec.name, plain, bare=c_family)
             if member is not None:
                 extra.append(member)
     hints.extend(_untyped(bindings, hints))
@@ -252,11 +266,16 @@ def _symbols(
 
 
 class _ScopeMap:
-    """The innermost definition around each line, and the innermost class."""
+    """The innermost definition around each line, and the innermost class; a C++ namespace block is
+    the scope of what is written in it outside every definition (a stand-in symbol, kind "namespace")."""
 
-    def __init__(self, symbols: list[Symbol], line_count: int) -> None:
+    def __init__(self, symbols: list[Symbol], line_count: int, namespaces: Sequence[tuple[int, int, str]] = ()) -> None:
         self.at: list[Symbol | None] = [None] * (line_count + 2)
         self.cls: list[Symbol | None] = [None] * (line_count + 2)
+        for start, end, qualified in namespaces:  # outermost first: inner blocks overwrite
+            stand_in = Symbol("namespace", qualified.rsplit(".", 1)[-1], qualified, start, end)
+            for line in range(start, min(end, line_count + 1) + 1):
+                self.at[line] = stand_in
         for symbol in sorted(symbols, key=lambda s: (s.start_line, -s.end_line)):
             if symbol.kind not in SCOPE_KINDS:
                 continue
@@ -446,9 +465,10 @@ def _local_definitions(
 
 def _member(
     kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str, language: str = "",
-    plain: Callable[[str], str] = _same,
+    plain: Callable[[str], str] = _same, bare: bool = False,
 ) -> Symbol | None:
-    """A module constant or a class field."""
+    """A module constant or a class field. `bare`: the language's top-level names are not qualified
+    by their file (C, C++: a macro `MAX` is `MAX`, in a namespace `ns.MAX`)."""
     name = plain(_text(captures["name"][0]))
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1
@@ -462,10 +482,51 @@ def _member(
         return None
     if around is not None and around.type in classes and scopes.scope(line) is not owner:
         return None  # in a type declared inside a function body, which is no symbol
-    parent = owner.qualified_name if owner else module_name
+    if kind == "field" and owner is None:
+        return None  # a field no class holds: a struct body the parser could not read (C macros in it)
+    around_scope = scopes.scope(line)
+    namespace = around_scope.qualified_name if around_scope is not None and around_scope.kind == "namespace" else None
+    parent = owner.qualified_name if owner else namespace or module_name
+    qualified = name if bare and parent == module_name else f"{parent}.{name}"
     signature = " ".join(_text(node).split())[:160]
-    return Symbol("field" if owner else "constant", name, f"{parent}.{name}", line, node.end_point.row + 1, parent,
-                  signature)
+    return Symbol("field" if owner else "constant", name, qualified, line, node.end_point.row + 1, parent, signature)
+
+
+def _prototype_parameter(group: str, kind: str, captures: dict[str, list[Node]]) -> bool:
+    """Whether a parameter's hint or binding belongs to a declaration without a body, not a function."""
+    if kind != "parameter" and group != "binding":
+        return False
+    node = captures[f"{group}.{kind}" if kind else group][0]
+    if node.type not in ("parameter_declaration", "optional_parameter_declaration"):
+        return False
+    current = node.parent
+    while current is not None and current.type not in DEF_NODE_TYPES | OTHER_FUNCTION_NODES:
+        if current.type in _PROTOTYPE_NODES:
+            return True
+        current = current.parent
+    return False
+
+
+def _namespace_spans(root: Node) -> list[tuple[int, int, str]]:
+    """(first line, last line, dotted name) of each named namespace block, outermost first;
+    `namespace a::b {` and blocks inside blocks are qualified by the ones around them."""
+    found: list[tuple[int, int, str]] = []
+    pending: list[tuple[Node, str]] = [(root, "")]
+    while pending:
+        node, prefix = pending.pop(0)
+        for child in node.named_children:
+            if child.type == "namespace_definition":
+                name = child.child_by_field_name("name")
+                body = child.child_by_field_name("body")
+                written = "".join(_text(name).split()).replace("::", ".") if name is not None else ""
+                inner = f"{prefix}.{written}".strip(".") if written else prefix
+                if written:
+                    found.append((child.start_point.row + 1, child.end_point.row + 1, inner))
+                if body is not None:
+                    pending.append((body, inner))
+            elif child.type in _NAMESPACE_HOLDERS:
+                pending.append((child, prefix))
+    return found
 
 
 def _nearest_definition(node: Node, others: frozenset[str] = OTHER_FUNCTION_NODES | OTHER_CLASS_NODES) -> Node | None:

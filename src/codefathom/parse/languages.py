@@ -5,6 +5,7 @@ A language is supported iff it has a row here and its query files in `queries/` 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -66,10 +67,10 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
         "rust", (".rs",), "tree_sitter_rust", qualifier="path",
         path_roots=("src",), index_names=("mod", "lib", "main"),
     ),
-    LanguageSpec("c", (".c", ".h"), "tree_sitter_c", wrappers=("type_definition",)),
+    LanguageSpec("c", (".c", ".h"), "tree_sitter_c", wrappers=("type_definition",), queries=("c", "cfamily")),
     LanguageSpec(
         "cpp", (".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp"),
-        "tree_sitter_cpp", wrappers=("template_declaration", "type_definition"),
+        "tree_sitter_cpp", wrappers=("template_declaration", "type_definition"), queries=("cpp", "cfamily"),
     ),
     LanguageSpec("csharp", (".cs",), "tree_sitter_c_sharp", qualifier="package"),
     LanguageSpec(
@@ -86,14 +87,31 @@ LANGUAGES: tuple[LanguageSpec, ...] = (
 )
 
 _BY_EXTENSION = {ext: spec for spec in LANGUAGES for ext in spec.extensions}
+_BY_NAME = {spec.name: spec for spec in LANGUAGES}
+# An extension two languages share, told apart by what the text says: a `.h` header that declares a
+# class, a namespace or a template, or names `std::`, is C++ (C has none of these).
+_DIALECTS: dict[str, tuple[str, re.Pattern[str]]] = {
+    ".h": (
+        "cpp",
+        re.compile(
+            r"^\s*(?:template\s*<|namespace\s+\w*\s*\{|using\s+namespace\s|class\s+\w+[^;()]*\{"
+            r"|(?:public|private|protected)\s*:)|\bstd::",
+            re.MULTILINE,
+        ),
+    ),
+}
 _BY_FILENAME = {name: spec for spec in LANGUAGES for name in spec.filenames}
 _MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
 
 
-def language_for(path: str) -> LanguageSpec | str:
-    """The spec of the grammar that parses `path`, else MARKDOWN or TEXT."""
+def language_for(path: str, text: str | None = None) -> LanguageSpec | str:
+    """The spec of the grammar that parses `path` (its text, when given, settles an extension two
+    languages share), else MARKDOWN or TEXT."""
     pure = PurePosixPath(path)
     spec = _BY_FILENAME.get(pure.name) or _BY_EXTENSION.get(pure.suffix.lower())
+    dialect = _DIALECTS.get(pure.suffix.lower())
+    if spec is not None and dialect is not None and text is not None and dialect[1].search(text):
+        return _BY_NAME[dialect[0]]
     if spec is not None:
         return spec
     if pure.suffix.lower() in _MARKDOWN_EXTENSIONS:

@@ -310,6 +310,14 @@ class DeadRules:
     # What makes a definition public API, in its signature before the parameters (`public`, Rust's
     # `pub` but not `pub(crate)`); without one, a name not starting with `_`.
     public_pattern: str = ""
+    # What makes a definition private to its file, in its signature before the parameters (C's
+    # `static`): unused, it is dead for certain; one without it may still be linked from outside.
+    private_pattern: str = ""
+    # Files whose declarations are public API (C and C++: headers under `include/`): a function
+    # they declare (a prototype) or define is public; when set, nothing else is.
+    public_paths: str = ""
+    # What after the parameters says a method overrides another (C++ `override`, `final`).
+    override_tail_pattern: str = ""
     # Bases outside the project whose members a method may implement without saying so: all of them
     # (Java), or only interfaces (C#, where overriding a class's method takes `override`).
     outside_base_pattern: str = ""
@@ -324,6 +332,19 @@ _DEFAULT_RULES = DeadRules(
     entry_pattern=r"^__\w+__$",  # called by the language (constructors, operators, protocols)
 )
 _GO_RULES = replace(_DEFAULT_RULES, entry_names=_DEFAULT_RULES.entry_names | {"init"})
+# C and C++ (a `.h` may be either): `main` runs; constructors, destructors and operators are called
+# by the language; a `virtual` method or an `override` is reached through its base.
+_C_RULES = DeadRules(
+    entry_names=frozenset({"main", "wmain", "WinMain", "DllMain"}),
+    entry_pattern=r"^(?:~|operator\b)",
+    override_pattern=r"\bvirtual\b",
+    override_tail_pattern=r"\b(?:override|final)\b",
+    constructors=True,
+    private_pattern=r"\bstatic\b",
+    public_paths=r"(?:^|/)include/",
+    dispatch="bases",
+)
+LINKED = 0.7  # a function without `static` nothing in the project calls: another program may link it
 DEAD_RULES: dict[str, DeadRules] = {
     "go": _GO_RULES,
     "java": DeadRules(
@@ -389,6 +410,8 @@ DEAD_RULES: dict[str, DeadRules] = {
         r"|function)\b",
         dispatch="bases",  # it implements or overrides a method of an interface, class or trait of the project
     ),
+    "c": _C_RULES,
+    "cpp": _C_RULES,
     "rust": DeadRules(
         entry_names=frozenset({"main"}),
         test_markers=frozenset({"test", "bench", "rstest", "test_case", "quickcheck"}),
@@ -414,6 +437,17 @@ class _DeadContext:
             rules = DEAD_RULES.get(language_name(marked.path), _DEFAULT_RULES)
             if marked.parent is not None and self.written(marked, rules) & rules.test_markers:
                 self.test_classes.add(marked.parent)
+
+        self._store = store
+        self._declared: dict[str, set[str]] = {}  # public_paths -> the names files matching it declare
+
+    def declared_public(self, symbol: SymbolInfo, public_paths: str) -> bool:
+        """Whether a file of the public API declares the definition, or holds it."""
+        if public_paths not in self._declared:
+            self._declared[public_paths] = {
+                name for path, name in self._store.read(g.prototypes) if re.search(public_paths, path)
+            }
+        return bool(re.search(public_paths, symbol.path)) or symbol.name in self._declared[public_paths]
 
     def written(self, symbol: SymbolInfo, rules: DeadRules) -> set[str]:
         """The decorators written on a definition, without the suffix the language lets one leave out."""
@@ -441,10 +475,15 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
     if symbol.kind == "class" and any(dispatch.declares(symbol.qualified_name, entry) for entry in rules.entry_names):
         return None  # it holds the program's entry point (`class App { static void Main() }`)
     head = symbol.signature.split("(", 1)[0].strip()
-    overrides = rules.override_pattern and re.search(rules.override_pattern, head)
+    tail = symbol.signature.rpartition(")")[2]
+    overrides = (rules.override_pattern and re.search(rules.override_pattern, head)) or (
+        rules.override_tail_pattern and re.search(rules.override_tail_pattern, tail))
     if symbol.kind == "method" and (written & rules.override_markers or overrides):
         return None  # it overrides a method: called through the base's
-    private = not re.search(rules.public_pattern, head) if rules.public_pattern else name.startswith("_")
+    if rules.private_pattern:
+        private = bool(re.search(rules.private_pattern, head)) and symbol.kind != "method"
+    else:
+        private = not re.search(rules.public_pattern, head) if rules.public_pattern else name.startswith("_")
     outside = ""
     if symbol.kind == "method" and rules.dispatch:
         reached, outside = dispatch.reached(symbol, rules.dispatch, rules.outside_base_pattern)
@@ -454,12 +493,17 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
     confidence = 0.9
     reasons = ["no reference in the project binds to it"]
     public = not private and symbol.kind != "method" and not is_test_file
+    if rules.public_paths:
+        public = public and context.declared_public(symbol, rules.public_paths)
     if symbol.kind == "method":
         confidence = 0.6
         reasons.append("a method may still be called through a subclass or dynamically")
     elif public:
         confidence = 0.5
         reasons.append("it is public and may be used by other projects")
+    elif rules.private_pattern and not private:
+        confidence = LINKED
+        reasons.append("it is not `static`: code outside the project may link to it")
     if outside:
         confidence = min(confidence, DISPATCH_OUTSIDE)
         reasons.append(f"it may implement or override a member of `{outside}`, which is outside the project")

@@ -656,6 +656,14 @@ def ambiguous_names(conn: sqlite3.Connection) -> dict[str, int]:
     return {row[0]: int(row[1]) for row in rows}
 
 
+def prototypes(conn: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(path, name) of every function declared without a body (a C or C++ prototype)."""
+    rows = conn.execute(
+        "SELECT DISTINCT f.path, h.variable FROM hints h JOIN files f ON f.id = h.file_id WHERE h.kind = 'prototype'"
+    )
+    return [(row[0], row[1]) for row in rows]
+
+
 def file_id_of(conn: sqlite3.Connection, path: str) -> int | None:
     row = conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
     return int(row[0]) if row else None

@@ -1,8 +1,8 @@
 """Per-language code for what a query cannot say, looked up by language name.
 
-Today: turning an import statement's node into the names it binds, (Java, Rust, C#, Ruby, PHP) rewriting a
-receiver or a type as written into the dotted expressions the binder reads, and (Ruby) reading a
-name written with a sigil.
+Today: turning an import statement's node into the names it binds, (Java, Rust, C#, Ruby, PHP, C, C++)
+rewriting a receiver or a type as written into the dotted expressions the binder reads, and (Ruby)
+reading a name written with a sigil.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
-from codefathom.parse.hooks import csharp, ecmascript, go, java, php, python, ruby, rust
+from codefathom.parse.hooks import cfamily, csharp, ecmascript, go, java, php, python, ruby, rust
 
 __all__ = ["IMPORT_PARSERS", "ImportParser", "NAMES", "REWRITERS", "Rewriter"]
 
@@ -31,6 +31,8 @@ IMPORT_PARSERS: dict[str, ImportParser] = {
     "csharp": csharp.parse_import,
     "ruby": ruby.parse_import,
     "php": php.parse_import,
+    "c": cfamily.parse_import,
+    "cpp": cfamily.parse_import,
 }
 
 REWRITERS: dict[str, Rewriter] = {
@@ -39,6 +41,8 @@ REWRITERS: dict[str, Rewriter] = {
     "csharp": csharp.rewrite,
     "ruby": ruby.rewrite,
     "php": php.rewrite,
+    "c": cfamily.rewrite_c,
+    "cpp": cfamily.rewrite_cpp,
 }
 
 # A field's or variable's name as written (`:total`, `@repo`) -> the name itself.

@@ -1,0 +1,185 @@
+"""C and C++ names no scope of the file defines: the project's flat global namespace, and C++
+namespaces.
+
+C links every non-`static` top-level definition into one namespace, so a name the file's scopes,
+its own top level and its headers do not define means the project's one definition of it. That
+binds exact (REACHED) when a header the file includes declares it (a prototype) or defines it, and
+likely (UNIQUE) when nothing the file includes does; several definitions the file could mean (a
+function per platform) leave the name unbound with their count. A `static` definition is its own
+file's (and an includer's, when a header defines it), never another file's. Prototypes are not
+symbols: a call binds to the definition, wherever it is; a function only declared binds nowhere.
+
+C++ namespaces are not symbols either: a namespace is a qualified name that parents the project's
+C++ definitions without being a class (`ns.Order`'s `ns`); `ns::f` is looked up among those
+members in every file, and `using namespace ns;` adds ns's members to what the global step finds.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass, field
+
+from codefathom.graph.cinclude import included_files
+from codefathom.parse.hooks.cfamily import NAMESPACE_IMPORT
+from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+
+__all__ = [
+    "global_definition", "nearest", "namespace_path", "namespace_members", "resolve_using", "same_package", "LANGUAGES",
+]
+
+LANGUAGES = frozenset({"c", "cpp"})
+# What a top level or a namespace defines (a method too: `int util::pad() {}` is written like one).
+GLOBAL_KINDS = frozenset({"function", "method", "class", "constant"})
+REACHED = 0.9
+UNIQUE = 0.5
+_STATIC = re.compile(r"\bstatic\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Meaning:
+    """What a name means to the global step: a definition and the confidence of it, or the number
+    of definitions it could mean."""
+
+    symbol: SymbolRow | None
+    confidence: float = 0.0
+    candidates: int = 0
+
+
+@dataclass
+class _Namespaces:
+    paths: set[str]  # every namespace of the project's C++ definitions, dotted
+    static: set[int]  # the `static` (file-local) functions, by symbol id
+    used: dict[int, set[str]] = field(default_factory=dict)  # file -> namespaces its `using namespace` names
+
+
+_CACHE: weakref.WeakKeyDictionary[GraphLookup, _Namespaces] = weakref.WeakKeyDictionary()
+
+
+def _namespaces(lookup: GraphLookup) -> _Namespaces:
+    found = _CACHE.get(lookup)
+    if found is None:
+        rows = lookup.conn.execute(
+            "SELECT s.parent, s.qualified_name, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"
+            " WHERE f.language IN ('c', 'cpp') AND s.kind != 'module'"
+        ).fetchall()
+        classes = {qualified for _, qualified, kind in rows if kind == "class"}
+        files = set(lookup.paths().values())
+        paths: set[str] = set()
+        for parent, _, _ in rows:
+            parts = (parent or "").split(".") if parent not in files else []
+            for end in range(1, len(parts) + 1):
+                prefix = ".".join(parts[:end])
+                if prefix in classes:
+                    break  # a class's members, and what is nested in it, are no namespace's
+                paths.add(prefix)
+        static = {
+            symbol_id for symbol_id, signature in lookup.conn.execute(
+                "SELECT s.id, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
+                " WHERE f.language IN ('c', 'cpp') AND s.kind = 'function' AND s.signature LIKE '%static%'"
+            ) if _STATIC.search(signature.split("(", 1)[0])
+        }
+        found = _Namespaces(paths, static)
+        _CACHE[lookup] = found
+    return found
+
+
+def global_definition(lookup: GraphLookup, file_id: int, name: str) -> Meaning | None:
+    """The project-wide definition a bare name means in a C or C++ file, if any could."""
+    spaces = {""} | _used(lookup, file_id)
+    closure = included_files(lookup, file_id)
+    candidates = [s for s in lookup.by_name(name) if _global(lookup, s, spaces, file_id, closure)]
+    if not candidates:
+        return None
+    visible = [s for s in candidates if s.file_id == file_id or s.file_id in closure]
+    if visible and len({s.file_id for s in visible}) == 1:  # (a macro defined in two `#if` branches)
+        return Meaning(max(visible, key=lambda s: s.start_line), REACHED)
+    if len(candidates) == 1:
+        declared = any(_declares(lookup, f, name, spaces) for f in closure | {file_id})
+        return Meaning(candidates[0], REACHED if declared else UNIQUE)
+    return Meaning(None, candidates=len(candidates))
+
+
+def nearest(lookup: GraphLookup, file_id: int, found: list[SymbolRow]) -> Meaning:
+    """Of several definitions of one name in a namespace (one per platform, or a declaration and
+    its definition), the one a file sees: its own, else those of one file it includes, else the
+    only file defining it; definitions in several files it could mean leave the name unbound."""
+    files = {s.file_id for s in found}
+    for chosen in ({file_id} & files, files & included_files(lookup, file_id), files):
+        if len(chosen) == 1:
+            kept = [s for s in found if s.file_id in chosen]
+            return Meaning(max(kept, key=lambda s: s.start_line), REACHED)
+        if chosen:
+            break
+    return Meaning(None, candidates=len(files))
+
+
+def namespace_path(lookup: GraphLookup, scope: str | None, name: str) -> str | None:
+    """The namespace a name written in `scope` means (`util` inside `app` may be `app.util`), if it
+    names one: the innermost enclosing namespace first."""
+    paths = _namespaces(lookup).paths
+    parts = scope.split(".") if scope else []
+    for end in range(len(parts), -1, -1):
+        candidate = ".".join([*parts[:end], name])
+        if candidate in paths:
+            return candidate
+    return None
+
+
+def namespace_members(lookup: GraphLookup, namespace: str, name: str) -> list[SymbolRow]:
+    """The definitions named `name` in a namespace, from every C and C++ file."""
+    return [s for s in lookup.members(namespace, name) if s.kind in GLOBAL_KINDS and _c_family(lookup, s)]
+
+
+def resolve_using(lookup: GraphLookup, row: ImportRow) -> tuple[int | None, int | None, bool, bool]:
+    """(file, symbol, external, binds a module) of `using ns::f;` (f's definition) or `using
+    namespace ns;` (nothing to point at: the binder reads the namespace from the import itself); a
+    namespace the project does not declare (`std`) is external."""
+    if row.module not in _namespaces(lookup).paths:
+        classes = [s for s in lookup.by_qualified(row.module) if s.kind == "class" and _c_family(lookup, s)]
+        if classes and row.name and row.name != NAMESPACE_IMPORT:  # `using Base::f;` in a class
+            members = lookup.members(classes[0].qualified_name, row.name)
+            return (members[0].file_id, members[0].id, False, False) if members else (None, None, False, False)
+        return None, None, True, False
+    if row.name == NAMESPACE_IMPORT or not row.name:
+        return None, None, False, False
+    members = namespace_members(lookup, row.module, row.name)
+    return (members[0].file_id, members[0].id, False, False) if members else (None, None, False, False)
+
+
+def same_package(lookup: GraphLookup, first: int, second: int) -> bool:
+    """A C++ class's methods may be defined in any file (`void Foo::bar() {}` in foo.cpp)."""
+    return lookup.language_of(first) in LANGUAGES and lookup.language_of(second) in LANGUAGES
+
+
+def _used(lookup: GraphLookup, file_id: int) -> set[str]:
+    spaces = _namespaces(lookup)
+    if file_id not in spaces.used:
+        spaces.used[file_id] = {
+            row.module for row in lookup.imports_of(file_id) if row.name == NAMESPACE_IMPORT and not row.external
+        }
+    return spaces.used[file_id]
+
+
+def _global(lookup: GraphLookup, symbol: SymbolRow, spaces: set[str], file_id: int, closure: set[int]) -> bool:
+    """Whether a definition is seen project-wide from a file: a top-level (or used namespace's)
+    function, type, macro or typedef of C or C++, `static` only in its own file and its includers."""
+    if symbol.kind not in GLOBAL_KINDS or not _c_family(lookup, symbol):
+        return False
+    namespace = "" if symbol.parent == lookup.path_of(symbol.file_id) else symbol.parent or ""
+    if namespace not in spaces or (symbol.kind == "method" and not namespace):
+        return False  # (a method's parent is a class, unless it is a namespace the file uses)
+    local = symbol.file_id == file_id or symbol.file_id in closure
+    return local or symbol.id not in _namespaces(lookup).static
+
+
+def _declares(lookup: GraphLookup, file_id: int, name: str, spaces: set[str]) -> bool:
+    """Whether a file declares a function of that name (a prototype) at its top level or in a namespace."""
+    table = lookup.hint_table(file_id)
+    return any(
+        kind == "prototype" for space in spaces for _, kind, _ in table.get((space or None, name), [])
+    )
+
+
+def _c_family(lookup: GraphLookup, symbol: SymbolRow) -> bool:
+    return lookup.language_of(symbol.file_id) in LANGUAGES

@@ -1,0 +1,129 @@
+"""C references bound to the definitions they mean: `#include` resolved next to the includer and in
+include directories (a CMake `target_include_directories`, `src/`), system headers external; a call
+through a header's prototype binds to the definition in another file; two `static` functions named
+`helper` each bound from their own file only; a struct's function-pointer field called through a
+typed receiver; typedefs standing for their struct; macros; libc is builtin."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from conftest import assert_bindings, fixture_project
+
+from codefathom.service import Codefathom
+
+MAIN = "src/main.c"
+ORDER = "src/order.c"
+STORE = "src/store.c"
+ORDER_H = "include/shop/order.h"
+STORE_H = "include/shop/store.h"
+UTIL_H = "src/util.h"
+
+# (path, line) of each reference -> (qualified name of the definition it means, label)
+EXPECTED = {
+    (MAIN, 4): ("store_new", "exact"),  # declared in store.h, defined in store.c
+    (MAIN, 5): ("order_new", "exact"),  # declared in order.h, which store.h includes
+    (MAIN, 6): ("store_add", "exact"),
+    (MAIN, 7): ("order_total", "exact"),
+    (ORDER, 6): ("twice", "exact"),  # a static inline function of an included header
+    (ORDER, 17): ("clamp", "exact"),  # declared in src/util.h, defined in src/util.c
+    (ORDER, 21): ("log_line", "likely"),  # declared nowhere, defined once in the project
+    (STORE, 20): ("order_ops.save", "high"),  # s->ops->save(): a function-pointer field
+    (STORE, 21): ("order_total", "exact"),
+}
+EXPECTED_ON_LINE = {(ORDER, 17): ("ORDER_TOTAL", "exact")}  # a function-like macro
+# Types and names read, not called: (path, line, name) -> (qualified name, label).
+USES = {
+    (STORE, 9, "order_save"): ("order_save", "exact"),  # a function read as a pointer in an initializer
+    (STORE, 9, "order_ops"): ("order_ops", "exact"),
+    (STORE_H, 9, "order_t"): ("order_t", "exact"),  # a typedef, through `#include "order.h"`
+    (STORE_H, 11, "order_ops"): ("order_ops", "exact"),
+    (MAIN, 4, "store_t"): ("store_t", "exact"),
+    (ORDER, 17, "MAX_QTY"): ("MAX_QTY", "exact"),  # a macro constant passed as an argument
+}
+# `s->ops->save(o)` is the field, never the function a default table happens to hold.
+NEVER_BOUND = {(STORE, 21): {"order_save"}, (STORE, 20): {"order_save"}}
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> Codefathom:
+    project: Codefathom = fixture_project(tmp_path, "bindings-c")
+    return project
+
+
+def _rows(service: Codefathom, sql: str, *args: object) -> list[tuple[object, ...]]:
+    with sqlite3.connect(service.settings.db_path) as conn:
+        return conn.execute(sql, args).fetchall()
+
+
+def test_c_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
+    assert_bindings(service, (EXPECTED, EXPECTED_ON_LINE), NEVER_BOUND)
+
+
+def test_types_typedefs_and_function_pointers_read_are_references(service: Codefathom) -> None:
+    service.index()
+    rows = _rows(
+        service,
+        "SELECT f.path, r.line, r.name, s.qualified_name, r.label FROM refs r JOIN files f ON f.id = r.file_id"
+        " LEFT JOIN symbols s ON s.id = r.target_id WHERE r.kind IN ('type', 'read')",
+    )
+    found = {(path, line, name): (target, label) for path, line, name, target, label in rows}
+    assert {site: found.get(site) for site in USES} == USES
+
+
+def test_a_static_function_binds_only_in_its_own_file(service: Codefathom) -> None:
+    service.index()
+    calls = _rows(
+        service,
+        "SELECT f.path, r.line, t.path, r.label FROM refs r JOIN files f ON f.id = r.file_id"
+        " JOIN symbols s ON s.id = r.target_id JOIN files t ON t.id = s.file_id WHERE r.name = 'helper'"
+        " ORDER BY f.path",
+    )
+    assert calls == [(ORDER, 12, ORDER, "exact"), (STORE, 19, STORE, "exact")]
+
+
+def test_libc_is_builtin_and_system_headers_are_external(service: Codefathom) -> None:
+    service.index()
+    labels = dict(_rows(
+        service, "SELECT r.name, r.label FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name IN (?, ?, ?)",
+        "printf", "malloc", "calloc",
+    ))
+    assert labels == {"printf": "builtin", "malloc": "builtin", "calloc": "builtin"}
+    includes = _rows(
+        service,
+        "SELECT f.path, i.module, t.path, i.external FROM imports i JOIN files f ON f.id = i.file_id"
+        " LEFT JOIN files t ON t.id = i.target_file_id ORDER BY f.path, i.line",
+    )
+    assert includes == [
+        (STORE_H, "order.h", ORDER_H, 0),  # next to the includer
+        (MAIN, "shop/store.h", STORE_H, 0),  # the include directory CMakeLists.txt names
+        (ORDER, "<stdlib.h>", None, 1),
+        (ORDER, "shop/order.h", ORDER_H, 0),
+        (ORDER, "util.h", UTIL_H, 0),
+        (STORE, "<stdio.h>", None, 1),
+        (STORE, "<stdlib.h>", None, 1),
+        (STORE, "<shop/store.h>", STORE_H, 0),  # an angle include the project has
+        ("src/util.c", "util.h", UTIL_H, 0),
+    ]
+
+
+def test_deps_and_impact_follow_includes(service: Codefathom) -> None:
+    service.index()
+    deps = service.deps(MAIN, fresh=False)
+    assert {child.path for child in deps.roots[0].children} == {STORE_H, "src/store.c", ORDER, "include/shop/order.h"}
+    dependents = service.deps(ORDER_H, reverse=True, depth=1, fresh=False)
+    assert {STORE_H, ORDER, STORE, MAIN} <= {child.path for child in dependents.roots[0].children}
+    callers = service.call_hierarchy("order_total", fresh=False)
+    assert {c.symbol.qualified_name for c in callers.roots[0].children if c.symbol} == {"main", "store_add"}
+
+
+def test_dead_code_knows_main_static_and_the_public_headers(service: Codefathom) -> None:
+    service.index()
+    dead = service.dead(fresh=False)
+    unused = {d.symbol.qualified_name: d.confidence for d in dead.unused}
+    public = {d.symbol.qualified_name for d in dead.public_api}
+    assert unused == {"order_unused": 0.9, "util_unused": 0.7}  # static; not static, so maybe linked
+    # Declared or defined under include/: the library's API (the struct is used through its typedef only).
+    assert public == {"order_count", "order"}
