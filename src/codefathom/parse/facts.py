@@ -43,16 +43,17 @@ __all__ = ["extract_facts", "graph_query_text", "has_graph_query"]
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
 DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
-# Java, Rust and C# definitions around a field (`@definition.field`): a class-like body owns it, a
+# Java, Kotlin, Rust and C# definitions around a field (`@definition.field`): a class-like body owns it, a
 # function body makes it a local.
 OTHER_FUNCTION_NODES = frozenset(
     {"method_declaration", "constructor_declaration", "lambda_expression", "function_item", "closure_expression",
-     "local_function_statement", "accessor_declaration"}
+     "local_function_statement", "accessor_declaration", "function_declaration", "secondary_constructor",
+     "anonymous_initializer", "getter", "setter", "lambda_literal"}
 )
 OTHER_CLASS_NODES = frozenset(
     {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
      "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item",
-     "struct_declaration"}
+     "struct_declaration", "object_declaration", "companion_object", "object_literal"}
 )
 # Nodes whose children are targets in turn: `a, (b, *c) = ...`, `for k, v in ...`, `as (x, y)`.
 TARGET_CONTAINERS = frozenset(
@@ -89,8 +90,10 @@ def _graph_query(spec: LanguageSpec) -> Query | None:
 
 
 def extract_facts(
-    spec: LanguageSpec, root: Node, units: Sequence[Unit], module_name: str, line_count: int
+    spec: LanguageSpec, root: Node, units: Sequence[Unit], module_name: str, line_count: int, package: str = ""
 ) -> FileFacts:
+    """`package`: the file's package where its top-level definitions are qualified by one (a Kotlin
+    top-level property is `<package>.<name>`, like its functions), else ""."""
     symbols = _symbols(units, module_name, line_count)
     query = _graph_query(spec)
     if query is None:
@@ -136,7 +139,7 @@ def extract_facts(
             node = captures["definition.block"][0]
             blocks.add((node.start_point.row + 1, node.end_point.row + 1))
         elif group == "definition" and kind != "local" and "name" in captures:
-            member = _member(kind, captures, scopes, module_name)
+            member = _member(kind, captures, scopes, module_name, package)
             if member is not None:
                 extra.append(member)
     hints.extend(_untyped(bindings, hints))
@@ -390,8 +393,11 @@ def _local_definitions(
     return found
 
 
-def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str) -> Symbol | None:
-    """A module constant or a class field."""
+def _member(
+    kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str, package: str = ""
+) -> Symbol | None:
+    """A module constant (a package's, where the file's top level is qualified by its package) or a
+    class field."""
     name = _text(captures["name"][0])
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1
@@ -403,7 +409,7 @@ def _member(kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, modul
         return None
     if around is not None and around.type in OTHER_CLASS_NODES and scopes.scope(line) is not owner:
         return None  # in a type declared inside a function body, which is no symbol
-    parent = owner.qualified_name if owner else module_name
+    parent = owner.qualified_name if owner else package or module_name
     signature = " ".join(_text(node).split())[:160]
     return Symbol("field" if owner else "constant", name, f"{parent}.{name}", line, node.end_point.row + 1, parent,
                   signature)
