@@ -103,10 +103,10 @@ def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, 
 
 
 def test_refs_of_a_language_without_references_say_so(shop_repo: Path, graph) -> None:
-    (shop_repo / "web" / "legacy.kt").write_text("fun findUserById(id: Int): Int {\n    return id\n}\n")
+    (shop_repo / "web" / "Legacy.scala").write_text("object Legacy {\n  def findUserById(id: Int): Int = id\n}\n")
     data = graph("refs", "findUserById", "-p", str(shop_repo))
-    assert data["symbols"][0]["path"] == "web/legacy.kt" and data["references"] == []
-    assert "only for" in data["note"] and "kotlin" in data["note"]
+    assert data["symbols"][0]["path"] == "web/Legacy.scala" and data["references"] == []
+    assert "only for" in data["note"] and "scala" in data["note"]
 
 
 def test_callers_walk_up_two_levels(graph_shop: Path, graph, run_cli) -> None:

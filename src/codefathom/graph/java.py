@@ -1,9 +1,13 @@
-"""Java packages: a package is every indexed file whose `package` declaration names it, wherever
-it lies (`src/main/java`, `src/test/java`, generated sources), and an import names a class of one.
+"""Java and Kotlin packages: a package is every indexed Java or Kotlin file whose `package`
+declaration names it, wherever it lies (`src/main/java`, `src/main/kotlin`, `src/test/...`, generated
+sources), and an import names a class (Kotlin: also a top-level function or property) of one.
 
-A Java symbol's qualified name is `<package>.<Class>[.<Nested>].<member>`, so a top-level class's
+A symbol's qualified name is `<package>.<Class>[.<Nested>].<member>`, so a top-level definition's
 parent is its package (a file without a package declaration qualifies by its path instead, and
-forms the default package with the others like it). `java.lang` is imported implicitly.
+forms the default package with the others like it). The two languages share packages: a Kotlin
+file sees the Java classes of its package and imports them, and the other way round; only Kotlin
+sees top-level functions and properties by their bare names. `java.lang` is imported implicitly
+(Kotlin's default imports, `kotlin.*`, `kotlin.collections.*`, ..., too, when the project is them).
 """
 
 from __future__ import annotations
@@ -16,28 +20,43 @@ from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 __all__ = ["resolve_java_import", "package_members", "same_package", "DEFAULT_PACKAGE"]
 
 DEFAULT_PACKAGE = ""
-IMPLICIT_PACKAGE = "java.lang"
+# What a file's own package and imports do not name, it may find here, by language.
+IMPLICIT_PACKAGES = {
+    "java": ("java.lang",),
+    "kotlin": (
+        "kotlin", "kotlin.annotation", "kotlin.collections", "kotlin.comparisons", "kotlin.io", "kotlin.ranges",
+        "kotlin.sequences", "kotlin.text", "kotlin.jvm", "java.lang",
+    ),
+}
+# The kinds of top-level definition a file of each language sees by bare name in a package.
+TOP_LEVEL_KINDS = {"java": frozenset({"class"}), "kotlin": frozenset({"class", "function", "constant"})}
+LANGUAGES = tuple(TOP_LEVEL_KINDS)
+_TOP_LEVEL_ANY = frozenset().union(*TOP_LEVEL_KINDS.values())
 
 
 @dataclass
 class _Packages:
-    files: dict[str, list[int]]  # package -> its Java files (that declare a class), by path
+    files: dict[str, list[int]]  # package -> its Java and Kotlin files (that define something), by path
     package_of: dict[int, str]  # file -> package
-    top_level: dict[int, str]  # file -> the parent its top-level classes have (package or path)
-    named: dict[tuple[str, str], list[SymbolRow]] = field(default_factory=dict)  # (package, name) -> classes
+    top_level: dict[int, str]  # file -> the parent its top-level definitions have (package or path)
+    named: dict[tuple[str, str], list[SymbolRow]] = field(default_factory=dict)  # (package, name) -> top level
 
 
 _CACHE: weakref.WeakKeyDictionary[GraphLookup, _Packages] = weakref.WeakKeyDictionary()
 
 
 def _packages(lookup: GraphLookup) -> _Packages:
-    """The package of every Java file, from its first (outermost) class: the parent of a top-level
-    class is the package its file declares."""
+    """The package of every Java and Kotlin file, from its first (outermost) definition: the parent
+    of a top-level class (Kotlin: function, property) is the package its file declares."""
     found = _CACHE.get(lookup)
     if found is None:
+        marks = ", ".join("?" * len(LANGUAGES))
+        kinds = ", ".join("?" * len(_TOP_LEVEL_ANY))
         rows = lookup.conn.execute(
             "SELECT s.file_id, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
-            " WHERE f.language = 'java' AND s.kind = 'class' ORDER BY s.file_id, s.start_line, s.end_line DESC"
+            f" WHERE f.language IN ({marks}) AND s.kind IN ({kinds})"
+            " ORDER BY s.file_id, s.start_line, s.end_line DESC",
+            (*LANGUAGES, *sorted(_TOP_LEVEL_ANY)),
         )
         top_level: dict[int, str] = {}
         for file_id, parent in rows:
@@ -82,21 +101,28 @@ def resolve_java_import(lookup: GraphLookup, row: ImportRow) -> tuple[int | None
 
 
 def package_members(lookup: GraphLookup, file_id: int, name: str) -> list[SymbolRow]:
-    """The top-level classes named `name` in the package of a Java file, its own file's first;
-    `java.lang`'s when its package has none (the JDK indexes it)."""
+    """The top-level definitions named `name` in the package of a Java or Kotlin file that the file
+    sees by bare name, its own file's first; the implicit packages' when its package has none (the
+    project is the JDK, or Kotlin's standard library)."""
     packages = _packages(lookup)
     if file_id not in packages.package_of:
         return []
+    language = lookup.language_of(file_id)
+    kinds = TOP_LEVEL_KINDS.get(language, frozenset())
     package = packages.package_of[file_id]
-    found = _in_package(lookup, packages, package, name)
-    if not found and package != IMPLICIT_PACKAGE:
-        found = _in_package(lookup, packages, IMPLICIT_PACKAGE, name)
+    found = [s for s in _in_package(lookup, packages, package, name) if s.kind in kinds]
+    for implicit in IMPLICIT_PACKAGES.get(language, ()):
+        if found or implicit == package:
+            break
+        found = [s for s in _in_package(lookup, packages, implicit, name) if s.kind in kinds]
     return sorted(found, key=lambda s: (s.file_id != file_id, lookup.path_of(s.file_id)))
 
 
 def same_package(lookup: GraphLookup, first: int, second: int) -> bool:
-    """A Java class's members are all written in its own file."""
-    return first == second
+    """A Java class's members are all written in its own file; a Kotlin class's in the files that
+    declare it (a multiplatform `expect class` and its `actual` classes, one per platform). An
+    extension function is no member: graph/resolve.py finds it by its receiver's type."""
+    return first == second or lookup.language_of(first) == lookup.language_of(second) == "kotlin"
 
 
 def _in_package(lookup: GraphLookup, packages: _Packages, package: str, name: str) -> list[SymbolRow]:
@@ -110,13 +136,17 @@ def _in_package_uncached(lookup: GraphLookup, packages: _Packages, package: str,
     if package == DEFAULT_PACKAGE:
         return [
             s for file_id in packages.files.get(DEFAULT_PACKAGE, [])
-            for s in lookup.members(packages.top_level[file_id], name) if s.file_id == file_id and s.kind == "class"
+            for s in lookup.members(packages.top_level[file_id], name)
+            if s.file_id == file_id and s.kind in _TOP_LEVEL_ANY
         ]
-    return [s for s in lookup.members(package, name) if s.kind == "class" and lookup.language_of(s.file_id) == "java"]
+    return [
+        s for s in lookup.members(package, name)
+        if s.kind in _TOP_LEVEL_ANY and lookup.language_of(s.file_id) in TOP_LEVEL_KINDS
+    ]
 
 
 def _java_symbol(lookup: GraphLookup, qualified: str) -> SymbolRow | None:
-    found = [s for s in lookup.by_qualified(qualified) if lookup.language_of(s.file_id) == "java"]
+    found = [s for s in lookup.by_qualified(qualified) if lookup.language_of(s.file_id) in TOP_LEVEL_KINDS]
     classes = [s for s in found if s.kind == "class"]
     return (classes or found)[0] if found else None
 

@@ -1,9 +1,10 @@
 """Import resolution: which file (and symbol) an import statement names, per module system.
 
-Unresolved imports are third-party or standard-library modules and are kept as external. Go and
-Java packages and C# namespaces span several files (`package_members`); Rust reaches some modules without an import
-(`implicit_import`: `crate`, `super`, crates), C and C++ the project's global definitions (`graph/cfamily.py`);
-a C or C++ `#include` names a header (`graph/cinclude.py`).
+Unresolved imports are third-party or standard-library modules and are kept as external. Go,
+Java and Kotlin packages (one model for both) and C# namespaces span several files
+(`package_members`); Rust reaches some modules without an import (`implicit_import`: `crate`,
+`super`, crates), C and C++ the project's global definitions (`graph/cfamily.py`); a C or C++
+`#include` names a header (`graph/cinclude.py`).
 """
 
 from __future__ import annotations
@@ -22,15 +23,15 @@ __all__ = [
 ]
 
 MAX_REEXPORT_DEPTH = 3
-# Languages whose top level spans several files (a Go package: its directory; a Java package or a
-# C# namespace: the files that declare it; Ruby's one global namespace), by language: the top-level
-# definitions of a name there, and whether two files are in one package.
+# Languages whose top level spans several files (a Go package: its directory; a Java or Kotlin package
+# or a C# namespace: the files that declare it; Ruby's one global namespace), by language: the
+# top-level definitions of a name there, and whether two files are in one package.
 _PACKAGE_MEMBERS: dict[str, Callable[[GraphLookup, int, str], list[SymbolRow]]] = {
-    "go": gomod.package_members, "java": java.package_members, "csharp": csharp.package_members,
-    "ruby": ruby.package_members, "php": php.package_members,
+    "go": gomod.package_members, "java": java.package_members, "kotlin": java.package_members,
+    "csharp": csharp.package_members, "ruby": ruby.package_members, "php": php.package_members,
 }
 _SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
-    "go": gomod.same_package, "java": java.same_package, "csharp": csharp.same_package,
+    "go": gomod.same_package, "java": java.same_package, "kotlin": java.same_package, "csharp": csharp.same_package,
     "ruby": ruby.same_package, "php": php.same_package,
     "c": cfamily.same_package, "cpp": cfamily.same_package,
 }

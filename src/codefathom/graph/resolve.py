@@ -130,6 +130,7 @@ class Binder:
         self._spans: dict[int, list[tuple[int, int, str, str]]] | None = None
         self._scope_rows: dict[tuple[int, str], SymbolRow | None] = {}
         self._active: set[tuple[object, ...]] = set()  # evaluations in progress: cycles say nothing
+        self._extends: dict[int, SymbolRow | None] = {}  # extension function -> the class it extends
 
     def bind(self, ref: RefRow) -> Binding:
         spec = spec_for(self.lookup.language_of(ref.file_id))
@@ -305,6 +306,10 @@ class Binder:
                     return self._import_found(imported)
                 if (row.kind in FUNCTION_KINDS or spec.members_in_scope) and self._binds(file_id, current, name):
                     return _Found(None, 0.0, "local", where=current)  # (Java: a class's type parameter too)
+                extended = self._extended(row) if spec.extension_this else None
+                member = self._in_class(extended, name, DEFINED) if extended is not None else None
+                if member is not None and member.target is not None:  # Kotlin: `fun Order.f() = total()`
+                    return member
             past_class = past_class or row.kind in CLASS_KINDS
             current, innermost = row.parent, False
         # 2. the file's own top level, 3. what the file imports under that name
@@ -442,6 +447,8 @@ class Binder:
                 return member  # a class attribute holding a callable: `highlighter = ReprHighlighter()`
             if not spec.separate_namespaces and self._set_on_instance(symbol, name, spec):
                 return _UNBOUND  # `self.name = ...` holds a callable: not a definition we can name
+            if member is None and name in spec.universal_methods:
+                return _BUILTIN  # `x.let { }`, `x.use { }`: the library's, on every object
             return member or self._extension(symbol, name, value.confidence, spec) or self._not_in_class(symbol)
         if value.kind == "bound":  # `obj.prop.m()`: a property, typed by its return annotation
             result = self._returns(symbol, value.confidence, spec)
@@ -469,14 +476,14 @@ class Binder:
 
     def _extension(self, cls: SymbolRow, name: str, confidence: float, spec: GraphSpec) -> _Found | None:
         """A method the class does not define, called on an instance: an extension method of that
-        name whose `this` parameter is the class or a base (C#: `static X F(this Foo f)`), when
-        exactly one method (its overloads counted once) is."""
+        name whose `this` parameter is the class or a base (C#: `static X F(this Foo f)`; Kotlin:
+        `fun Foo.f()`), when exactly one method or function (its overloads counted once) is."""
         if not spec.extension_methods:
             return None
         order = {c.qualified_name for c in self.mro(cls)}
         found: dict[str, SymbolRow] = {}
-        for method in self.lookup.by_name(name):
-            if method.kind != "method" or method.qualified_name in found:
+        for method in self.lookup.by_name(name):  # (a Kotlin extension is mostly a top-level function)
+            if method.kind not in FUNCTION_KINDS or method.qualified_name in found:
                 continue
             for type_name, kind, _ in self._hints_at(method.file_id, method.qualified_name, method.name):
                 extended = self._type_value(method.file_id, method.parent, type_name, spec) \
@@ -491,8 +498,10 @@ class Binder:
     # -- classes -----------------------------------------------------------------------------
 
     def _enclosing_class(self, file_id: int, scope: str | None) -> SymbolRow | None:
+        """The class `this` means in a scope: the one around it, or an extension function's receiver."""
         current = scope
         method = False
+        extension_this = spec_for(self.lookup.language_of(file_id)).extension_this
         for _ in range(8):
             row = self._scope_row(file_id, current)
             if row is None:
@@ -502,8 +511,26 @@ class Binder:
                     or self._written_elsewhere(file_id, current)
             if row.kind in CLASS_KINDS:
                 return row
+            extended = self._extended(row) if extension_this else None
+            if extended is not None:
+                return extended
             current, method = row.parent, row.kind == "method"
         return None
+
+    def _extended(self, function: SymbolRow) -> SymbolRow | None:
+        """The project class an extension function extends (`fun Order.label()`), if it is one."""
+        if function.kind not in FUNCTION_KINDS:
+            return None
+        if function.id not in self._extends:
+            self._extends[function.id] = None
+            spec = spec_for(self.lookup.language_of(function.file_id))
+            for type_name, kind, _ in self._hints_at(function.file_id, function.qualified_name, function.name):
+                value = self._type_value(function.file_id, function.parent, type_name, spec) \
+                    if kind == "extension" else None
+                if value is not None and value.kind == "instance" and value.symbol is not None:
+                    self._extends[function.id] = value.symbol
+                    break
+        return self._extends[function.id]
 
     def _method_owner(self, file_id: int, scope: str | None) -> str:
         """The name of the class a method is written for when no class of the file is it (a
@@ -536,7 +563,8 @@ class Binder:
             s for s in self.lookup.members(cls.qualified_name, name)
             if s.file_id == cls.file_id or same_package(self.lookup, s.file_id, cls.file_id)
         ]
-        return _bound(_last(found), confidence) if found else None
+        own = [s for s in found if s.file_id == cls.file_id]  # the part of the class that was named first
+        return _bound(_last(own or found), confidence) if found else None
 
     def _in_class(self, cls: SymbolRow, name: str, confidence: float, skip: int = 0) -> _Found | None:
         """The member as the class (or, from `skip` on, its bases) defines it. Found in a class that
@@ -661,10 +689,20 @@ class Binder:
                 value = _capped(value, VARIABLE)  # declared, like an annotation
             elif trailer_kind == "call":
                 value = self._call(value, spec)
+            elif index + 1 < len(trailers) and trailers[index + 1][0] == "call" and _callable(value, spec):
+                value = self._applied(file_id, scope, value, content, spec)  # `listOf[Order]()`, `Box[T]()`
             else:
                 value = self._item(value, content, spec)
             previous = content if trailer_kind == "attr" else ""
         return value
+
+    def _applied(self, file_id: int, scope: str | None, value: _Value, arguments: str, spec: GraphSpec) -> _Value:
+        """A callable given type arguments (`listOf<Order>()`, read `listOf[Order]()`): a library
+        factory builds the container they type; a class or function is the same callable."""
+        factory = spec.generic_factories.get(value.name) if value.kind == "builtin" and not value.method else None
+        if factory is None:
+            return value
+        return self._container(file_id, scope, factory, _split_top(arguments, ","), spec)
 
     def _name_value(
         self, file_id: int, scope: str | None, name: str, spec: GraphSpec, line: int | None = None
@@ -700,7 +738,10 @@ class Binder:
     def _symbol_value(self, symbol: SymbolRow, confidence: float, spec: GraphSpec) -> _Value | None:
         if symbol.kind in VARIABLE_KINDS:  # a module constant or class field: its type
             module = self.lookup.module_of(symbol.file_id)
-            level = None if module is not None and symbol.parent == module.qualified_name else symbol.parent
+            top = module is not None and symbol.parent == module.qualified_name
+            # (a Kotlin top-level property is its package's, written at the file's top level)
+            top = top or (symbol.kind == "constant" and self._scope_row(symbol.file_id, symbol.parent) is None)
+            level = None if top else symbol.parent
             value = self._variable_value(symbol.file_id, level, symbol.name, spec)
             return _capped(value, confidence)
         return _Value("symbol", symbol, confidence)
@@ -932,6 +973,8 @@ class Binder:
             return value
         if value.kind == "builtin" and value.method:
             return _container_method(value, spec)
+        if value.kind == "builtin" and (value.element or value.item):
+            return value  # a typed container built by a factory (`listOf<Order>()`)
         if value.kind == "builtin":
             return _BUILTIN_VALUE if value.name in spec.builtin_constructors or not value.name else None
         symbol = value.symbol
@@ -1045,6 +1088,15 @@ def _innermost(spans: list[tuple[int, int, str, str]], line: int) -> str | None:
         if line <= end:
             found = qualified
     return found
+
+
+def _callable(value: _Value | None, spec: GraphSpec) -> bool:
+    """Whether type arguments may be applied to a value: a class, a function, a method, a factory."""
+    if value is None:
+        return False
+    if value.kind == "builtin":
+        return not value.method and value.name in spec.generic_factories
+    return value.kind in ("symbol", "bound") and value.symbol is not None and value.symbol.kind in CALLABLE_KINDS
 
 
 def _capped(value: _Value | None, confidence: float) -> _Value | None:

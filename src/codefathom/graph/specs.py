@@ -12,7 +12,7 @@ import io
 import pathlib
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["GraphSpec", "GRAPH_SPECS", "spec_for"]
 
@@ -76,6 +76,15 @@ class GraphSpec:
     # Namespaces are reached by qualified names (C++ `ns::f`, `a::b::Foo`): a written `ns` means the
     # namespace the project's definitions declare, and `ns::f` its member from any file.
     qualified_namespaces: bool = False
+    # An extension function's receiver is its `this`: its members are in scope by bare name (Kotlin's
+    # `fun Order.label() = total()`), unlike a C# extension method's `this` parameter.
+    extension_this: bool = False
+    # Methods every object has that a class does not define itself: the library's unless the class
+    # (or a base) defines one (Kotlin's scope functions `let`, `apply`, `use`).
+    universal_methods: frozenset[str] = frozenset()
+    # Library functions whose type arguments are the element types of the container they build:
+    # Kotlin's `listOf<Order>()` (read `listOf[Order]()`) is a `List[Order]`.
+    generic_factories: dict[str, str] = field(default_factory=dict)
 
 
 _PYTHON_PRIMITIVES = frozenset(
@@ -649,6 +658,111 @@ GRAPH_SPECS["cpp"] = GraphSpec(
     qualified_namespaces=True,
     module_system="c",
     types_apart=True,
+)
+
+# Kotlin: what every file sees without an import (the default imports `kotlin.*`,
+# `kotlin.collections.*`, `kotlin.text.*`, ... and `java.lang.*`), the JVM annotations included.
+_KOTLIN_STDLIB = frozenset(
+    """
+    Any Unit Nothing String Int Long Short Byte Char Boolean Double Float Number CharSequence Comparable
+    Array IntArray LongArray ByteArray CharArray BooleanArray DoubleArray FloatArray ShortArray List
+    MutableList ArrayList Collection MutableCollection Iterable MutableIterable Set MutableSet HashSet
+    LinkedHashSet Map MutableMap HashMap LinkedHashMap Sequence Iterator ListIterator Pair Triple Result
+    Lazy Regex StringBuilder Enum Annotation Throwable Exception RuntimeException Error
+    IllegalStateException IllegalArgumentException UnsupportedOperationException IndexOutOfBoundsException
+    NoSuchElementException NumberFormatException ArithmeticException ClassCastException
+    NullPointerException ConcurrentModificationException AssertionError KotlinNullPointerException
+    Deprecated ReplaceWith Suppress JvmStatic JvmField JvmOverloads JvmName JvmSuppressWildcards
+    JvmWildcard JvmInline JvmRecord Throws Synchronized Volatile Transient Strictfp PublishedApi
+    OptIn RequiresOptIn DslMarker Target Retention Repeatable MustBeDocumented
+    println print readLine readln listOf listOfNotNull mutableListOf arrayListOf emptyList setOf
+    mutableSetOf hashSetOf linkedSetOf sortedSetOf emptySet mapOf mutableMapOf hashMapOf linkedMapOf
+    sortedMapOf emptyMap sequenceOf emptySequence generateSequence sequence iterator arrayOf
+    arrayOfNulls emptyArray intArrayOf longArrayOf byteArrayOf charArrayOf booleanArrayOf doubleArrayOf
+    floatArrayOf shortArrayOf buildList buildSet buildMap buildString lazy lazyOf require
+    requireNotNull check checkNotNull error TODO repeat run with apply also let takeIf takeUnless to
+    maxOf minOf synchronized assert runCatching suspend enumValues enumValueOf
+    """.split()
+) | _JAVA_LANG
+_KOTLIN_SEQUENCES = frozenset(
+    """
+    Array List MutableList ArrayList Collection MutableCollection Iterable MutableIterable Set MutableSet
+    HashSet LinkedHashSet Sequence Iterator MutableIterator ListIterator
+    """.split()
+) | _JAVA_SEQUENCES
+_KOTLIN_MAPPINGS = frozenset("Map MutableMap HashMap LinkedHashMap".split()) | _JAVA_MAPPINGS
+# (Not `Result`, `Pair`, `Lazy`: a project's class of that name is more often meant than the library's.)
+_KOTLIN_PRIMITIVES = frozenset(
+    """
+    Any Unit Nothing String Int Long Short Byte Char Boolean Double Float Number CharSequence
+    IntArray LongArray ByteArray CharArray BooleanArray DoubleArray FloatArray ShortArray StringBuilder
+    Integer Character Object literal
+    """.split()
+) | _KOTLIN_SEQUENCES | _KOTLIN_MAPPINGS
+# The standard library's scope functions and the members of strings, collections, sequences and
+# results: never guessed on an unknown receiver.
+_KOTLIN_COMMON_METHODS = frozenset(
+    """
+    let run also apply takeIf takeUnless use map mapNotNull mapIndexed mapTo flatMap flatten forEach
+    forEachIndexed onEach filter filterNot filterNotNull filterIsInstance first firstOrNull last lastOrNull
+    single singleOrNull find findLast any all none count sumOf maxOf minOf maxBy minBy maxByOrNull
+    minByOrNull sorted sortedBy sortedByDescending sortedWith reversed distinct distinctBy groupBy
+    associate associateBy associateWith partition chunked windowed zip take takeLast takeWhile drop
+    dropLast dropWhile fold reduce joinToString toList toMutableList toSet toMutableSet toMap
+    toMutableMap toTypedArray asSequence asIterable isEmpty isNotEmpty isNullOrEmpty isNullOrBlank
+    orEmpty isBlank isNotBlank contains containsKey containsValue getOrNull getOrElse getOrDefault
+    getOrPut getValue elementAt indexOf lastIndexOf plus minus times div rem inc dec not compareTo
+    rangeTo until downTo step invoke copy component1 component2 component3 trim trimIndent trimMargin
+    split lines substring substringBefore substringAfter startsWith endsWith replace lowercase uppercase
+    capitalize removePrefix removeSuffix padStart padEnd toInt toLong toDouble toFloat toIntOrNull
+    toBoolean toChar toByte toShort format encodeToByteArray toByteArray decodeToString getOrThrow
+    onSuccess onFailure exceptionOrNull isSuccess isFailure putAll removeAll retainAll addAll
+    subList iterator hasNext next withIndex indices lazy await launch async emit collect
+    """.split()
+) | _JAVA_COMMON_METHODS
+_KOTLIN_FACTORIES = {
+    **dict.fromkeys(("listOf", "listOfNotNull", "emptyList", "buildList"), "List"),
+    **dict.fromkeys(("mutableListOf", "arrayListOf"), "MutableList"),
+    **dict.fromkeys(("setOf", "emptySet", "buildSet", "sortedSetOf"), "Set"),
+    **dict.fromkeys(("mutableSetOf", "hashSetOf", "linkedSetOf"), "MutableSet"),
+    **dict.fromkeys(("sequenceOf", "emptySequence"), "Sequence"),
+    **dict.fromkeys(("arrayOf", "arrayOfNulls", "emptyArray"), "Array"),
+    **dict.fromkeys(("mapOf", "emptyMap", "buildMap", "sortedMapOf"), "Map"),
+    **dict.fromkeys(("mutableMapOf", "hashMapOf", "linkedMapOf"), "MutableMap"),
+}
+
+GRAPH_SPECS["kotlin"] = GraphSpec(
+    self_names=frozenset({"this"}),
+    builtins=_KOTLIN_STDLIB,
+    primitive_types=_KOTLIN_PRIMITIVES,
+    module_system="java",  # one package model for Java and Kotlin files: graph/java.py
+    super_receiver="super",
+    common_methods=_KOTLIN_COMMON_METHODS,
+    builtin_constructors=_KOTLIN_STDLIB | _KOTLIN_PRIMITIVES,
+    sequence_types=_KOTLIN_SEQUENCES,
+    mapping_types=_KOTLIN_MAPPINGS,
+    element_methods=frozenset(
+        "first firstOrNull last lastOrNull single singleOrNull get getOrNull getOrElse elementAt elementAtOrNull "
+        "find findLast random randomOrNull removeFirst removeLast removeAt next previous orElseThrow orElse "
+        "orElseGet peek poll".split()
+    ),
+    iter_methods=frozenset(
+        "filter filterNot filterNotNull sorted sortedBy sortedByDescending sortedWith sortedDescending reversed "
+        "asReversed take takeLast takeWhile takeLastWhile drop dropLast dropWhile dropLastWhile distinct "
+        "distinctBy toList toMutableList toSet toMutableSet toSortedSet toHashSet asSequence asIterable "
+        "iterator listIterator shuffled onEach subList plus minus orEmpty".split()
+    ),
+    members_in_scope=True,
+    separate_namespaces=True,
+    guess_by_name=False,
+    extension_methods=True,
+    extension_this=True,
+    partial_classes=True,  # a multiplatform `expect class` and its `actual` classes are one class
+    types_apart=True,  # `val fd: fd`: a written type is never the property
+    universal_methods=frozenset(
+        "let run also apply takeIf takeUnless use to toString equals hashCode javaClass".split()
+    ),
+    generic_factories=_KOTLIN_FACTORIES,
 )
 
 _DEFAULT = GraphSpec(frozenset({"this", "self"}), frozenset(), frozenset(), "")

@@ -78,7 +78,8 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
     module_name = prefix if spec.qualifier == "path" and prefix else path
     warnings: tuple[str, ...] = ()
     try:
-        facts = extract_facts(spec, tree.root_node, units, module_name, len(lines))
+        package_name = prefix if spec.qualifier == "package" else ""
+        facts = extract_facts(spec, tree.root_node, units, module_name, len(lines), package_name)
     except Exception as exc:  # a graph query or hook bug costs the file's graph facts, not its units
         facts = FileFacts()
         warnings = (f"graph facts not extracted: {type(exc).__name__}: {exc}",)

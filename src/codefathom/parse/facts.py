@@ -51,16 +51,18 @@ __all__ = ["extract_facts", "graph_query_text", "has_graph_query"]
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
 DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
-# Java, Rust, C# and C/C++ definitions around a field (`@definition.field`): a class-like body owns it, a
+# Java, Kotlin, Rust, C# and C/C++ definitions around a field (`@definition.field`): a class-like body owns it, a
 # function body makes it a local.
 OTHER_FUNCTION_NODES = frozenset(
     {"method_declaration", "constructor_declaration", "lambda_expression", "function_item", "closure_expression",
-     "local_function_statement", "accessor_declaration"}
+     "local_function_statement", "accessor_declaration", "function_declaration", "secondary_constructor",
+     "anonymous_initializer", "getter", "setter", "lambda_literal"}
 )
 OTHER_CLASS_NODES = frozenset(
     {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
      "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item",
-     "struct_declaration", "struct_specifier", "union_specifier", "class_specifier"}
+     "struct_declaration", "struct_specifier", "union_specifier", "class_specifier", "object_declaration",
+     "companion_object", "object_literal"}
 )
 # Languages whose grammars name their definitions with words other languages use for something else
 # (Python's root node is a `module`, Ruby's `module` a definition).
@@ -112,8 +114,10 @@ def _graph_query(spec: LanguageSpec) -> Query | None:
 
 
 def extract_facts(
-    spec: LanguageSpec, root: Node, units: Sequence[Unit], module_name: str, line_count: int
+    spec: LanguageSpec, root: Node, units: Sequence[Unit], module_name: str, line_count: int, package: str = ""
 ) -> FileFacts:
+    """`package`: the file's package where its top-level definitions are qualified by one (a Kotlin
+    top-level property is `<package>.<name>`, like its functions), else ""."""
     query = _graph_query(spec)
     if query is None:
         return FileFacts(symbols=tuple(_symbols(units, module_name, line_count)))
@@ -172,7 +176,7 @@ def extract_facts(
             node = captures["definition.block"][0]
             blocks.add((node.start_point.row + 1, node.end_point.row + 1))
         elif group == "definition" and kind not in ("local", "class") and "name" in captures:
-            member = _member(kind, captures, scopes, module_name, spec.name, plain, bare=c_family)
+            member = _member(kind, captures, scopes, module_name, spec.name, plain, bare=c_family, package=package)
             if member is not None:
                 extra.append(member)
     hints.extend(_untyped(bindings, hints))
@@ -465,10 +469,11 @@ def _local_definitions(
 
 def _member(
     kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str, language: str = "",
-    plain: Callable[[str], str] = _same, bare: bool = False,
+    plain: Callable[[str], str] = _same, bare: bool = False, package: str = "",
 ) -> Symbol | None:
-    """A module constant or a class field. `bare`: the language's top-level names are not qualified
-    by their file (C, C++: a macro `MAX` is `MAX`, in a namespace `ns.MAX`)."""
+    """A module constant (a package's, where the file's top level is qualified by its package) or a
+    class field. `bare`: the language's top-level names are not qualified by their file (C, C++: a
+    macro `MAX` is `MAX`, in a namespace `ns.MAX`)."""
     name = plain(_text(captures["name"][0]))
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1
@@ -482,11 +487,11 @@ def _member(
         return None
     if around is not None and around.type in classes and scopes.scope(line) is not owner:
         return None  # in a type declared inside a function body, which is no symbol
-    if kind == "field" and owner is None:
-        return None  # a field no class holds: a struct body the parser could not read (C macros in it)
+    if kind == "field" and owner is None and bare:
+        return None  # a C field no struct holds: a struct body the parser could not read (macros in it)
     around_scope = scopes.scope(line)
     namespace = around_scope.qualified_name if around_scope is not None and around_scope.kind == "namespace" else None
-    parent = owner.qualified_name if owner else namespace or module_name
+    parent = owner.qualified_name if owner else namespace or package or module_name
     qualified = name if bare and parent == module_name else f"{parent}.{name}"
     signature = " ".join(_text(node).split())[:160]
     return Symbol("field" if owner else "constant", name, qualified, line, node.end_point.row + 1, parent, signature)

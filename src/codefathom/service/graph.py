@@ -412,6 +412,23 @@ DEAD_RULES: dict[str, DeadRules] = {
     ),
     "c": _C_RULES,
     "cpp": _C_RULES,
+    "kotlin": DeadRules(
+        entry_names=frozenset({"main", "constructor"}),  # a secondary constructor runs when its class is built
+        test_markers=frozenset(
+            "Test ParameterizedTest RepeatedTest TestFactory TestTemplate BeforeEach AfterEach BeforeAll AfterAll "
+            "Before After BeforeClass AfterClass BeforeTest AfterTest".split()
+        ),
+        override_pattern=r"\boverride\b",
+        inert_markers=frozenset(
+            "Deprecated Suppress JvmStatic JvmOverloads JvmName JvmField JvmSynthetic Throws Synchronized "
+            "PublishedApi VisibleForTesting CheckResult CanIgnoreReturnValue OptIn Nullable NonNull "
+            "DelicateCoroutinesApi ExperimentalStdlibApi Contract Volatile Transient Strictfp".split()
+        ),
+        markers_in_signature=True,
+        # Kotlin is public unless it says otherwise.
+        public_pattern=r"^(?!.*\b(?:private|internal)\b)",
+        dispatch="bases",
+    ),
     "rust": DeadRules(
         entry_names=frozenset({"main"}),
         test_markers=frozenset({"test", "bench", "rstest", "test_case", "quickcheck"}),
