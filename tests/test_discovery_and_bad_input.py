@@ -190,12 +190,18 @@ def test_a_killed_indexer_leaves_a_consistent_index_that_the_next_run_completes(
             (folder / f"mod{module}.py").write_text(body)
     env = {**os.environ}
     cmd = [sys.executable, "-m", "codefathom", "index", str(repo), "--quiet"]
+    home = Path(env["CODEFATHOM_HOME"])
     for delay in (0.3, 0.8):
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # Killed while it writes: the delay counts from the index's creation, as start-up time
+        # varies with the machine's load.
+        deadline = time.monotonic() + 60
+        while not list(home.glob("*/index.db")) and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    db_files = list(Path(env["CODEFATHOM_HOME"]).glob("*/index.db"))
+    db_files = list(home.glob("*/index.db"))
     assert len(db_files) == 1
     with sqlite3.connect(db_files[0]) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -116,18 +116,34 @@ def test_explain_shows_every_stage_of_a_hybrid_search(project: Path, run_cli: Ca
     data = json.loads(result.stdout)
     analysis = data["analysis"]
     assert analysis["analysis"]["kind"] == "prose" and analysis["analysis"]["words"] == ["retry", "failed", "uploads"]
+    assert analysis["analysis"]["mode"].startswith("reranked") and analysis["fusion"]["reranker"] is True
     assert analysis["channels"]["vectors"]["weight"] > analysis["channels"]["lexical"]["weight"]
     assert analysis["channels"]["vectors"]["top"][0]["name"].endswith("_resend")
-    first = analysis["results"][0]
-    assert first["name"].endswith("_resend") and "vectors" in first["contributions"]
-    assert first["score"] == pytest.approx(
-        (sum(first["contributions"].values()) + first["name_bonus"]) * first["priors"]["product"], rel=1e-3
-    )
+    results = analysis["results"]
+    first = results[0]
+    assert first["name"].endswith("_resend") and "vectors" in first["ranks"]
+    # The reranker's score is the sum of its features' parts; the results come in its order.
+    model = first["reranker"]
+    assert model["features"]["vector_rank"]["weight"] > 0  # the nearest unit: similarity 0, not shown
+    assert any(r["reranker"]["features"].get("similarity", {}).get("value", 0) < 0 for r in results[1:])
+    assert model["model_score"] == pytest.approx(sum(f["contribution"] for f in model["features"].values()), abs=1e-3)
+    scores = [r["reranker"]["model_score"] for r in results]
+    assert scores == sorted(scores, reverse=True) and 0 < results[-1]["score"] <= first["score"] < 1
     assert analysis["vectors"]["percent"] == 100.0
     assert {"lexical_ms", "names_ms", "vectors_ms", "query_embedding_ms", "total_ms"} <= set(analysis["timings"])
 
     text = run_cli("explain", "retry failed uploads", "--path", str(project)).stdout
-    assert "query: prose" in text and "channel vectors" in text and "x kind" in text and "query_embedding" in text
+    assert "query: prose" in text and "channel vectors" in text and "reranked by" in text and "query_embedding" in text
+    assert "similarity" in text and "model " in text
+
+    # A name is ranked by fusion and priors, not by the reranker.
+    named = json.loads(run_cli("explain", "Invoice.tax", "--path", str(project), "--json").stdout)["analysis"]
+    top = named["results"][0]
+    assert named["fusion"]["reranker"] is False and top["name"].endswith("Invoice.tax")
+    assert top["score"] == pytest.approx(
+        (sum(top["contributions"].values()) + top["name_bonus"]) * top["priors"]["product"], rel=1e-3
+    )
+    assert "x kind" in run_cli("explain", "Invoice.tax", "--path", str(project)).stdout
 
 
 def test_identifier_queries_stay_exact_with_vectors(project: Path, run_cli: Callable[..., Result]) -> None:
@@ -272,6 +288,15 @@ def test_the_shipped_ranking_file_is_read_and_checked(tmp_path: Path) -> None:
     good.write_text("vector_weight_phrase = 2.0\nfield_weights = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]\n")
     fitted = _fitted(good)
     assert fitted.vector_weight_phrase == 2.0 and fitted.field_weights == (1.0,) * 6
+    # The reranker's weights: one per feature in the shipped file, a feature it does not know refused.
+    from codefathom.search.rerank import FEATURES
+
+    assert [name for name, _ in DEFAULT_RANKING.rerank_weights] == list(FEATURES)
+    good.write_text("rrf_k = 10\n\n[rerank_weights]\nsimilarity = 1.5\nname_words = 2.0\n")
+    assert _fitted(good).rerank_weights == (("similarity", 1.5), ("name_words", 2.0))
+    bad.write_text("[rerank_weights]\nsimilarity = 1.5\nlucky_guess = 9.0\n")
+    with pytest.raises(ValueError, match="lucky_guess"):
+        _fitted(bad)
 
 
 def test_background_embedding_reports_its_progress(project: Path, run_cli: Callable[..., Result]) -> None:

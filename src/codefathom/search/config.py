@@ -55,6 +55,11 @@ class RankingConfig:
             raise ValueError(f"fusion must be one of {FUSIONS}, got {self.fusion!r}")
         if self.rrf_k < 0:
             raise ValueError("rrf_k must not be negative")
+        from codefathom.search.rerank import FEATURES  # here: the reranker's module imports the search package
+
+        unknown = sorted({name for name, _ in self.rerank_weights} - set(FEATURES))
+        if unknown:
+            raise ValueError(f"unknown reranker feature(s) {unknown}; features are: {', '.join(FEATURES)}")
 
     def with_(self, **changes: object) -> RankingConfig:
         return replace(self, **changes)  # type: ignore[arg-type]

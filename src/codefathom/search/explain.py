@@ -1,5 +1,6 @@
 """What `explain` and `analyze_query` show of one search: each channel's own ranking, and for the
-top results the fused score taken apart (channel contributions, name bonus, priors).
+top results the fused score taken apart (channel contributions, name bonus, priors), or for a
+reranked query each feature's part in the reranker's score.
 
 Built from the same records the ranking used, so the explanation cannot drift from the ranking.
 """
@@ -10,6 +11,7 @@ import math
 from typing import Any
 
 from codefathom.model import StoredUnit
+from codefathom.search import rerank
 from codefathom.search.channels import Candidate
 from codefathom.search.config import RankingConfig
 from codefathom.search.query import QueryPlan
@@ -25,6 +27,7 @@ def explain_details(
     store: Store, plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float],
     config: RankingConfig, kept: list[Scored], units: dict[int, StoredUnit], scope: Scope,
 ) -> dict[str, Any]:
+    reranked = any(scored.features is not None for scored in kept)
     shown = {c.unit_id for candidates in channels.values() for c in candidates[:CHANNEL_TOP]}
     named = store.units_by_id(shown - set(units))
     named.update(units)
@@ -32,7 +35,8 @@ def explain_details(
         "analysis": {
             "kind": "identifier" if plan.identifier_like else "prose",
             "tokens": list(plan.tokens), "words": list(plan.words), "fts": plan.fts,
-            "mode": "lexical and names lead" if plan.identifier_like else "meaning (vectors) leads",
+            "mode": "lexical and names lead" if plan.identifier_like else (
+                "reranked: meaning and the query's words in names lead" if reranked else "meaning (vectors) leads"),
         },
         "filters": {
             "files": None if scope.file_ids is None else len(scope.file_ids),
@@ -47,7 +51,7 @@ def explain_details(
             }
             for name, candidates in channels.items()
         },
-        "fusion": {"rule": config.fusion, "rrf_k": config.rrf_k},
+        "fusion": {"rule": config.fusion, "rrf_k": config.rrf_k, "reranker": reranked},
         "results": [_breakdown(scored, weights, config, units[scored.unit_id]) for scored in kept],
     }
 
@@ -61,6 +65,8 @@ def _candidate(rank: int, candidate: Candidate, stored: StoredUnit | None) -> di
 
 
 def _breakdown(scored: Scored, weights: dict[str, float], config: RankingConfig, stored: StoredUnit) -> dict[str, Any]:
+    if scored.features is not None:
+        return _reranked(scored, config, stored)
     contributions = {}
     if config.fusion == "rrf":
         contributions = {ch: round(weights.get(ch, 1.0) / (config.rrf_k + r), 5) for ch, r in scored.ranks.items()}
@@ -78,5 +84,22 @@ def _breakdown(scored: Scored, weights: dict[str, float], config: RankingConfig,
             "file": round(scored.prior / (kind_prior * role_prior * rank_prior), 4),  # other hits in its file
             "product": round(scored.prior, 4),
         },
+        "evidence": dict(scored.evidence),
+    }
+
+
+def _reranked(scored: Scored, config: RankingConfig, stored: StoredUnit) -> dict[str, Any]:
+    """The reranker's score taken apart: each feature's value times its weight; the model's sum,
+    and the score shown, its softmax share over the candidates."""
+    model = dict(config.rerank_weights)
+    features = {
+        name: {"value": round(value, 4), "weight": model[name], "contribution": round(model[name] * value, 4)}
+        for name, value in (scored.features or {}).items()
+        if value and model.get(name)
+    }
+    return {
+        "name": stored.unit.qualified_name or stored.unit.name, "path": stored.path, "line": stored.unit.start_line,
+        "score": round(scored.score, 6), "ranks": dict(scored.ranks),
+        "reranker": {"model_score": round(rerank.score(scored.features or {}, model), 4), "features": features},
         "evidence": dict(scored.evidence),
     }

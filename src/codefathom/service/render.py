@@ -1036,6 +1036,15 @@ def _vectors_line(vectors: dict[str, Any]) -> str:
     return line + f", embedder {vectors.get('index_embedder') or vectors.get('embedder')}"
 
 
+def _reranked_lines(number: int, result: dict[str, Any]) -> list[str]:
+    model = result["reranker"]
+    parts = " + ".join(f"{name} {f['value']:g} x {f['weight']:g}" for name, f in model["features"].items())
+    return [
+        f"  {number}. {result['name']}  {result['path']}:{result['line']}  score {result['score']:.4f}",
+        f"     model {model['model_score']:.3f} = {parts or '-'}",
+    ]
+
+
 def explain_json(response: SearchResponse) -> dict[str, Any]:
     data = search_json(response)
     data["analysis"] = data.pop("debug", {})
@@ -1061,8 +1070,14 @@ def explain_text(response: SearchResponse) -> str:
             where = f"{c.get('path')}:{c.get('line')}" if c.get("path") else "?"
             out.append(f"  {c['rank']:>2}. {c.get('name', '?')}  {where}  {c['evidence']}")
     fusion = debug.get("fusion", {})
-    out.append(f"\nfused by {fusion.get('rule')} (k={fusion.get('rrf_k')}); results:")
+    if fusion.get("reranker"):
+        out.append("\nreranked by a linear model over features (score: its softmax share); results:")
+    else:
+        out.append(f"\nfused by {fusion.get('rule')} (k={fusion.get('rrf_k')}); results:")
     for number, result in enumerate(debug.get("results", []), 1):
+        if "reranker" in result:
+            out += _reranked_lines(number, result)
+            continue
         parts = " + ".join(f"{ch} {v:.4f} (#{result['ranks'][ch]})" for ch, v in result["contributions"].items())
         if result["name_bonus"]:
             parts += f" + name bonus {result['name_bonus']:.3f}"
