@@ -94,7 +94,8 @@ def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> l
             for item in items:
                 notices: list[str] = []
                 vector = cf._query_vector(store, item["query"], notices, {}) if use_vectors else None
-                wide = DEFAULT_RANKING.with_(vector_pool=int(max(GRID["vector_pool"])))
+                # Every channel as deep as any configuration tried reads it (the reranker reads fewer).
+                wide = DEFAULT_RANKING.with_(vector_pool=int(max(GRID["vector_pool"])), rerank=False)
                 request = SearchRequest(item["query"], limit=FETCH_LIMIT, query_vector=vector, ranking=wide)
                 plan = plan_query(item["query"])
                 pool = max(50, request.limit * 10) * 5  # as search() takes it for these options

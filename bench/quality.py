@@ -172,6 +172,7 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
             shutil.rmtree(index_dir)
         with Codefathom(lab, index_dir=index_dir) as cf:
             report = cf.index()
+            cf.embed(cached_only=True)  # a parser change re-parsed the corpus: link its cached vectors again
             index_s = time.perf_counter() - t0
             status = cf.status()
             t1 = time.perf_counter()

@@ -13,6 +13,7 @@ from typing import Any
 from codefathom.errors import UsageError
 from codefathom.globs import compile_globs
 from codefathom.model import UNIT_KINDS, Hit
+from codefathom.search import rerank
 from codefathom.search.areas import with_areas
 from codefathom.search.channels import FIELD_WEIGHTS, Candidate, lexical_channel, name_channel
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
@@ -120,15 +121,18 @@ def gather_channels(
     """Each channel's candidates, best first: BM25F, names, and vectors when the query has a vector."""
     config = request.ranking
     t0 = time.perf_counter()
+    use_vectors = config.vectors and request.query_vector is not None
+    vectors = vector_channel(store, request.query_vector, scope, min(pool, config.vector_pool)) if use_vectors else []
+    timings["vectors_ms"] = _ms(t0)
+    # The reranker reads only BM25F's best few: the rest would be read from the index and dropped.
+    if config.rerank and rerank.applies(plan, {"vectors": vectors}, dict(config.rerank_weights)):
+        pool = min(pool, rerank.lexical_depth(request.limit))
+    t0 = time.perf_counter()
     lexical = lexical_channel(store, plan, scope, pool, config.field_weights or FIELD_WEIGHTS) if config.lexical else []
     timings["lexical_ms"] = _ms(t0)
     t0 = time.perf_counter()
     names = name_channel(store, plan, scope, pool) if config.names else []
     timings["names_ms"] = _ms(t0)
-    t0 = time.perf_counter()
-    use_vectors = config.vectors and request.query_vector is not None
-    vectors = vector_channel(store, request.query_vector, scope, min(pool, config.vector_pool)) if use_vectors else []
-    timings["vectors_ms"] = _ms(t0)
     return {"lexical": lexical, "names": names, "vectors": vectors}
 
 

@@ -127,7 +127,8 @@ def rank_units(
     fused = fuse(channels, weights, config)
     model = dict(config.rerank_weights) if config.rerank else {}
     if rerank.applies(plan, channels, model):
-        return _reranked(fused, channels, plan, units, model, limit, max_per_file, keep), weights
+        ordered = {**channels, "lexical": channels["lexical"][: rerank.lexical_depth(limit)]}
+        return _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep), weights
     support = _file_support(fused, units) if config.file_weight else {}
     ranked = []
     for uid, scored in fused.items():

@@ -17,7 +17,7 @@ from codefathom.search.query import IRREGULAR, QueryPlan
 from codefathom.search.roles import path_role
 from codefathom.tokens import split_identifier
 
-__all__ = ["FEATURES", "LEXICAL_DEPTH", "applies", "features", "score", "candidate_ids"]
+__all__ = ["FEATURES", "LEXICAL_DEPTH", "applies", "features", "score", "candidate_ids", "lexical_depth"]
 
 # What each feature measures (all are 0 when it does not apply):
 #   similarity       the unit's cosine with the query less the best candidate's, in standard deviations
@@ -45,6 +45,12 @@ _SUFFIXES = ("ing", "es", "ed", "s")
 def applies(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float]) -> bool:
     """Fitted for questions in words searched with a vector; names and plain lexical search keep RRF."""
     return bool(weights) and not plan.identifier_like and bool(channels.get("vectors"))
+
+
+def lexical_depth(limit: int) -> int:
+    """How many of BM25F's best the reranker orders: LEXICAL_DEPTH, as it was fitted, or more when
+    many results are asked for."""
+    return max(LEXICAL_DEPTH, 5 * limit)
 
 
 def features(
@@ -93,9 +99,9 @@ def score(values: dict[str, float], weights: dict[str, float]) -> float:
 
 
 def candidate_ids(channels: dict[str, list[Candidate]]) -> list[int]:
-    """The units the reranker orders: BM25F's best LEXICAL_DEPTH, every vector and name candidate."""
+    """The units the reranker orders: every candidate of every channel (BM25F's cut to `lexical_depth`)."""
     return list(dict.fromkeys(
-        [c.unit_id for c in channels["lexical"][:LEXICAL_DEPTH]]
+        [c.unit_id for c in channels["lexical"]]
         + [c.unit_id for c in channels["vectors"]]
         + [c.unit_id for c in channels["names"]]
     ))
