@@ -1,8 +1,8 @@
 """TypeScript (and a JavaScript file) bound like Python: the same method name on several classes,
 `extends` and `super`, import aliases, `import * as`, default imports, re-exports through an
 index.ts, a directory's index file, `.js` specifiers of `.ts` files, CommonJS `require`, typed
-fields and constructor parameter properties, `new Foo().m()`, return types, and members of
-primitives (`string[]`, `any`) never guessed."""
+fields and constructor parameter properties, `new Foo().m()`, return types, a module constant made
+by a call, and members of primitives (`string[]`, `any`) never guessed."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ EXPECTED = {
     ("src/legacy.js", 4): ((MODELS, "Order"), "exact"),  # const { Order } = require("./models")
     ("src/legacy.js", 7): ((REPO, "Repo"), "exact"),  # const repo = require("./repo")
     ("src/legacy.js", 11): ((REPO, "Repo.find"), "high"),  # this.repo = new repo.Repo()
+    ("src/usage.ts", 4): ((LIB, "trim"), "exact"),  # `export const trim = makeTrimmer()`: a module constant
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)

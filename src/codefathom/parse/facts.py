@@ -176,7 +176,7 @@ def extract_facts(
             node = captures["definition.block"][0]
             blocks.add((node.start_point.row + 1, node.end_point.row + 1))
         elif group == "definition" and kind not in ("local", "class") and "name" in captures:
-            member = _member(kind, captures, scopes, module_name, spec.name, plain, bare=c_family, package=package)
+            member = _member(kind, captures, scopes, module_name, spec.name, plain, bare=c_family or ecmascript, package=package)
             if member is not None:
                 extra.append(member)
     hints.extend(_untyped(bindings, hints))
@@ -473,7 +473,7 @@ def _member(
 ) -> Symbol | None:
     """A module constant (a package's, where the file's top level is qualified by its package) or a
     class field. `bare`: the language's top-level names are not qualified by their file (C, C++: a
-    macro `MAX` is `MAX`, in a namespace `ns.MAX`)."""
+    macro `MAX` is `MAX`, in a namespace `ns.MAX`; JavaScript and TypeScript, like their functions)."""
     name = plain(_text(captures["name"][0]))
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1

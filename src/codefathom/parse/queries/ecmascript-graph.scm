@@ -54,3 +54,42 @@
   name: (identifier) @variable
   value: [(call_expression) (await_expression) (member_expression) (identifier) (subscript_expression)
           (binary_expression) (ternary_expression) (parenthesized_expression)]) @binding
+
+; Module constants whose value is not a function (`export const action = createActionFactory()`,
+; `var isMap = makePredicate(Map)`): callable or not, code names them. Arrow functions and function
+; expressions assigned at the top level are units already, named as functions; `require()` is an import.
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
+                   (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
+                   (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant))
+(program
+  (variable_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
+                   (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
+                   (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant))
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
+                   (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
+                   (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant)))
+(program
+  (lexical_declaration
+    (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant)
+  (#not-eq? @_callee "require"))
+(program
+  (variable_declaration
+    (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant)
+  (#not-eq? @_callee "require"))
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant))
+  (#not-eq? @_callee "require"))

@@ -32,3 +32,16 @@
 
 (required_parameter pattern: (identifier) @variable) @binding
 (optional_parameter pattern: (identifier) @variable) @binding
+
+; Module constants whose value is a cast or an assertion (`export const x = make() as Foo`).
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: [(as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant)
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: [(as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant))
