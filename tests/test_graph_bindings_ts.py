@@ -2,7 +2,7 @@
 `extends` and `super`, import aliases, `import * as`, default imports, re-exports through an
 index.ts, a directory's index file, `.js` specifiers of `.ts` files, CommonJS `require`, typed
 fields and constructor parameter properties, `new Foo().m()`, return types, a module constant made
-by a call, and members of primitives (`string[]`, `any`) never guessed."""
+by a call, interface members, and members of primitives (`string[]`, `any`) never guessed."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ EXPECTED = {
     ("src/legacy.js", 7): ((REPO, "Repo"), "exact"),  # const repo = require("./repo")
     ("src/legacy.js", 11): ((REPO, "Repo.find"), "high"),  # this.repo = new repo.Repo()
     ("src/usage.ts", 4): ((LIB, "trim"), "exact"),  # `export const trim = makeTrimmer()`: a module constant
+    ("src/usage.ts", 8): ((LIB, "Store.find"), "high"),  # a member of an interface, on a parameter typed by it
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)

@@ -176,7 +176,8 @@ def extract_facts(
             node = captures["definition.block"][0]
             blocks.add((node.start_point.row + 1, node.end_point.row + 1))
         elif group == "definition" and kind not in ("local", "class") and "name" in captures:
-            member = _member(kind, captures, scopes, module_name, spec.name, plain, bare=c_family or ecmascript, package=package)
+            bare = c_family or ecmascript
+            member = _member(kind, captures, scopes, module_name, spec.name, plain, bare=bare, package=package)
             if member is not None:
                 extra.append(member)
     hints.extend(_untyped(bindings, hints))

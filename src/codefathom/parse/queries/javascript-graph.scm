@@ -7,3 +7,4 @@
 
 ; Class fields: `repo = new Repo()`.
 (field_definition property: (property_identifier) @variable value: [(new_expression) (call_expression)] @type) @hint.assign
+(class_body (field_definition property: (property_identifier) @name) @definition.field)

@@ -45,3 +45,10 @@
       (variable_declarator
         name: (identifier) @name
         value: [(as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant))
+
+; Members of interfaces (`observer.next()` on an `Observer` names one) and class properties, which
+; code calls when they hold functions (`this.schedulerActionCtor(...)`).
+(interface_body (method_signature name: (property_identifier) @name) @definition.field)
+(interface_body (property_signature name: (property_identifier) @name) @definition.field)
+(class_body (public_field_definition name: (property_identifier) @name) @definition.field)
+(class_body (abstract_method_signature name: (property_identifier) @name) @definition.field)
