@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import Result
 
@@ -162,6 +163,29 @@ def test_partial_vectors_are_used_and_said(project: Path, run_cli: Callable[...,
         response = service.search("retry failed uploads", fresh=False)
     assert response.results[0].name == "_resend"
     assert any("vectors cover" in n for n in response.notices)
+    # A unit not embedded yet is ranked as if its vector were middling, not as the farthest of all.
+    with Codefathom(project) as service:
+        fresh = service.search("what does shipping cost", fresh=False, include_debug=True, explain=True)
+    assert fresh.results[0].name == "shipping_cost"
+    assert fresh.debug is not None and fresh.debug["fusion"]["reranker"] is True
+    unembedded = next(r for r in fresh.debug["results"] if r["name"].endswith("shipping_cost"))
+    assert "vectors" not in unembedded["ranks"]  # the vector channel cannot offer it
+    assert 0 < unembedded["reranker"]["features"]["vector_rank"]["value"] < 1
+
+
+def test_few_vectors_are_left_out_of_ranking_until_most_units_have_one(
+    project: Path, run_cli: Callable[..., Result]
+) -> None:
+    _index(run_cli, project)
+    # Many units without a vector: the few with one would outrank them all.
+    stages = (f'def stage_{i}(value):\n    """Step {i} of the upload pipeline."""\n    return value + {i}\n'
+              for i in range(60))
+    (project / "pipeline.py").write_text("\n\n".join(stages))
+    _index(run_cli, project, "--no-embed")
+    data = json.loads(run_cli("explain", "retry failed uploads", "--path", str(project), "--json").stdout)
+    assert any("ranked by words and names until 80% have vectors" in n for n in data["notices"])
+    assert data["analysis"]["channels"]["vectors"]["candidates"] == 0 and not data["analysis"]["fusion"]["reranker"]
+    assert "query_embedding_ms" not in data["analysis"]["timings"]  # the query is not embedded for nothing
 
 
 def test_no_vectors_yet_is_said_and_search_still_answers(project: Path, run_cli: Callable[..., Result]) -> None:
@@ -184,6 +208,11 @@ def test_an_embedder_that_is_down_degrades_to_lexical_search(
     # The server was up when the vectors were made, and is down now that a query needs one.
     with Codefathom(project) as service:
         db_path = service.settings.db_path
+        store = service._open(create=False)
+        pending = [uid for uid, *_ in store.pending_units()]
+        vectors = np.random.default_rng(1).standard_normal((len(pending), 768)).astype(np.float32)
+        store.store_vectors({f"made-{uid}": v for uid, v in zip(pending, vectors, strict=True)},
+                            [(uid, f"made-{uid}") for uid in pending])
     with sqlite3.connect(db_path) as conn:
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (down,))
     data = json.loads(run_cli("search", "password hash", "--path", str(project), "--json").stdout)

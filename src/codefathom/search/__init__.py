@@ -20,7 +20,7 @@ from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 from codefathom.search.explain import explain_details
 from codefathom.search.query import QueryPlan, plan_query
 from codefathom.search.rank import channel_weights, path_role, rank_units
-from codefathom.search.vectors import vector_channel
+from codefathom.search.vectors import vector_channel, without_vectors
 from codefathom.store import Scope, Store
 
 __all__ = [
@@ -74,7 +74,10 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     )
     symbol = request.symbol_name
     keep = (lambda u: _name_matches(symbol, u.unit.name, u.unit.qualified_name)) if symbol else None
-    kept, weights = rank_units(channels, plan, units, config, request.limit, request.max_per_file, keep)
+    missing: frozenset[int] = frozenset()
+    if channels["vectors"] and config.rerank and rerank.applies(plan, channels, dict(config.rerank_weights)):
+        missing = without_vectors(store, int(request.query_vector.shape[0]), set(units))
+    kept, weights = rank_units(channels, plan, units, config, request.limit, request.max_per_file, keep, missing)
     lexical, names, vectors = channels["lexical"], channels["names"], channels["vectors"]
     # The source of the results only: the other candidates were ranked without theirs.
     units.update(store.units_by_id([s.unit_id for s in kept], with_rank=config.pagerank_weight > 0))

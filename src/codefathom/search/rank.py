@@ -119,6 +119,7 @@ def channel_weights(plan: QueryPlan, config: RankingConfig) -> dict[str, float]:
 def rank_units(
     channels: dict[str, list[Candidate]], plan: QueryPlan, units: dict[int, StoredUnit], config: RankingConfig,
     limit: int, max_per_file: int | None, keep: Callable[[StoredUnit], bool] | None = None,
+    without_vectors: frozenset[int] = frozenset(),
 ) -> tuple[list[Scored], dict[str, float]]:
     """The channels' candidates fused, weighed by their priors and diversified: the final ranking.
 
@@ -128,7 +129,7 @@ def rank_units(
     model = dict(config.rerank_weights) if config.rerank else {}
     if rerank.applies(plan, channels, model):
         ordered = {**channels, "lexical": channels["lexical"][: rerank.lexical_depth(limit)]}
-        return _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep), weights
+        return _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep, without_vectors), weights
     support = _file_support(fused, units) if config.file_weight else {}
     ranked = []
     for uid, scored in fused.items():
@@ -148,10 +149,11 @@ def rank_units(
 def _reranked(
     fused: dict[int, Scored], channels: dict[str, list[Candidate]], plan: QueryPlan, units: dict[int, StoredUnit],
     model: dict[str, float], limit: int, max_per_file: int | None, keep: Callable[[StoredUnit], bool] | None,
+    without_vectors: frozenset[int],
 ) -> list[Scored]:
     """The reranker's order; each result's score is the model's softmax share over the candidates
     (positive, the best first), so directory nodes and other indexes' hits still interleave by score."""
-    values = rerank.features(plan, channels, units)
+    values = rerank.features(plan, channels, units, without_vectors)
     raw = {uid: rerank.score(v, model) for uid, v in values.items() if keep is None or keep(units[uid])}
     if not raw:
         return []

@@ -55,14 +55,20 @@ def lexical_depth(limit: int) -> int:
 
 def features(
     plan: QueryPlan, channels: dict[str, list[Candidate]], units: dict[int, StoredUnit],
+    without_vectors: frozenset[int] = frozenset(),
 ) -> dict[int, dict[str, float]]:
     """Every candidate's features, by unit id. The vector channel scores in standard deviations
-    above the query's mean similarity over the searched units, so similarity reads alike on any index."""
+    above the query's mean similarity over the searched units, so similarity reads alike on any index.
+    A unit not embedded yet (`without_vectors`) is taken for a middling vector candidate: unknown,
+    not far."""
     vectors, lexical, names = channels["vectors"], channels["lexical"], channels["names"]
     similarity = {c.unit_id: c.score for c in vectors}
     floor = min(similarity.values()) if similarity else 0.0
     top = max(similarity.values()) if similarity else 0.0
+    middle = sorted(similarity.values())[len(similarity) // 2] if similarity else 0.0
     vector_rank = {c.unit_id: r for r, c in enumerate(vectors, 1)}
+    vector_rank.update({uid: (len(vectors) + 1) // 2 for uid in without_vectors if uid not in vector_rank})
+    similarity.update({uid: middle for uid in without_vectors if uid not in similarity})
     lexical_rank = {c.unit_id: r for r, c in enumerate(lexical, 1)}
     grade = {c.unit_id: int(-c.score) for c in names}
     query = {_stem(w) for w in plan.words}

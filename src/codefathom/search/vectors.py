@@ -13,7 +13,7 @@ import numpy.typing as npt
 from codefathom.search.channels import Candidate
 from codefathom.store import Scope, Store, VectorMatrix
 
-__all__ = ["vector_channel"]
+__all__ = ["vector_channel", "without_vectors"]
 
 
 def vector_channel(store: Store, query_vector: npt.NDArray[np.float32], scope: Scope, limit: int) -> list[Candidate]:
@@ -49,3 +49,10 @@ def _scope_mask(matrix: VectorMatrix, scope: Scope) -> npt.NDArray[np.bool_] | N
         keep = np.isin(values, np.array(sorted(allowed)))
         mask = keep if mask is None else mask & keep
     return mask
+
+
+def without_vectors(store: Store, dims: int, unit_ids: set[int]) -> frozenset[int]:
+    """Those of `unit_ids` that have no vector yet (embedding runs after the index)."""
+    matrix = store.vector_matrix(dims)
+    ids = np.fromiter(unit_ids, dtype=np.int64, count=len(unit_ids))
+    return frozenset(int(i) for i in ids[~np.isin(ids, matrix.unit_ids)])

@@ -34,6 +34,9 @@ __all__ = ["Embedding", "EmbedReport", "EmbedProgress", "embedder_spec"]
 BATCH_UNITS = 32  # units per embedder call and per commit: a killed pass loses at most this many
 KEEP_UNLINKED = 20_000  # cached vectors no unit uses now, kept for a branch switch back
 DEFINITIONS = ("class", "function", "method")
+# Below this share of units with vectors, search leaves the vector channel out: the units that have
+# one would outrank better answers that do not yet (measured in docs/benchmarks.md).
+MIN_VECTOR_SHARE = 0.8
 # progress(done, total): units with a vector so far out of those the pass set out to embed.
 EmbedProgress = Callable[[int, int], None]
 
@@ -223,6 +226,16 @@ class Embedding:
         if embedder.id != stamp:
             notices.append(_mismatch_message(stamp, embedder.id) + " Semantic search is off until then.")
             return None
+        with_vectors, total = store.vector_coverage()
+        share = with_vectors / total if total else 1.0
+        if share < MIN_VECTOR_SHARE:
+            # A few vectors mislead more than none: the units that have one would outrank the rest.
+            notices.append(
+                f"vectors cover {with_vectors:,} of {total:,} units ({100 * share:.0f}%): results are ranked by"
+                f" words and names until {100 * MIN_VECTOR_SHARE:.0f}% have vectors; `codefathom index` embeds"
+                " the rest, `codefathom serve` does it in the background"
+            )
+            return None
         t0 = time.perf_counter()
         try:
             vector = embedder.embed_query(query)
@@ -230,11 +243,9 @@ class Embedding:
             notices.append(f"semantic search is off for this query: {exc}")
             return None
         timings["query_embedding_ms"] = round((time.perf_counter() - t0) * 1000, 2)
-        with_vectors, total = store.vector_coverage()
         if with_vectors < total:
-            percent = 100.0 * with_vectors / total if total else 100.0
             notices.append(
-                f"vectors cover {with_vectors:,} of {total:,} units ({percent:.0f}%); `codefathom index` embeds"
+                f"vectors cover {with_vectors:,} of {total:,} units ({100 * share:.0f}%); `codefathom index` embeds"
                 " the rest, `codefathom serve` does it in the background"
             )
         return vector
