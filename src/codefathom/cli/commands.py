@@ -229,10 +229,11 @@ def explain(
     """Show how QUERY is searched, stage by stage, to see why a result ranks where it does.
 
     Query analysis (identifier or prose, its words, the full-text expression), the mode (names
-    lead for identifiers, meaning for prose), each channel's own top candidates (BM25F, names,
-    vectors) with ranks and scores, the fusion, and for each result its score taken apart:
-    what each channel added, the name bonus, and the kind, role and PageRank priors. Then the
-    filters, the vector coverage and the time each stage took.
+    lead for identifiers; prose searched with vectors is reranked), each channel's own top
+    candidates (BM25F, names, vectors) with ranks and scores, and for each result its score taken
+    apart: for fusion what each channel added, the name bonus, and the kind, role and PageRank
+    priors; for the reranker each feature's value times its weight. Then the filters, the vector
+    coverage and the time each stage took.
 
     \b
     Examples:

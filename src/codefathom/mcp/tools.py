@@ -228,10 +228,12 @@ async def analyze_query(
     exclude_glob: Annotated[str | list[str] | None, Field(description="Leave out files these globs name.")] = None,
 ) -> dict[str, Any]:
     """Why search_code ranks what it ranks for a query: the query analysis (identifier or prose, its words),
-    the mode (names lead for identifiers, meaning for prose), each channel's top candidates (BM25F, names,
-    vectors) with ranks and scores, and for the top results their score taken apart (each channel's
-    contribution, the name bonus, kind/role/PageRank priors), the filters, vector coverage and timings.
-    For tuning a query or reporting a bad ranking; use search_code to search.
+    the mode (names lead for identifiers; prose with vectors is reranked), each channel's top candidates
+    (BM25F, names, vectors) with ranks and scores, and for the top results their score taken apart: for
+    identifiers each channel's contribution, the name bonus and kind/role/PageRank priors; for reranked
+    prose each feature's value and weight (similarity, ranks, the query's words in name, signature, owner
+    and path, test/example roles). Also the filters, vector coverage and timings. For tuning a query or
+    reporting a bad ranking; use search_code to search.
     """
     path = project_path_for(project_path, roots, _cache(ctx).roots)
     response = await _call(
