@@ -75,6 +75,7 @@ def test_typescript_references_bind_to_the_definition_they_mean(service: Codefat
             f"{site}: {found.get(site)} has no {target} {label}"
     wrong = {site: found[site] for site in NEVER_BOUND if any(name == "find" for *_, name in found.get(site, ()))}
     assert not wrong, wrong
+    assert ("src/usage.ts", 13) not in found  # a local `const trim = () => ...` hides the module's `trim`
 
 
 def test_typescript_imports_resolve_to_files_and_packages_are_external(service: Codefathom) -> None:

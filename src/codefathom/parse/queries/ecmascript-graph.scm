@@ -50,6 +50,11 @@
 ; Names a scope binds: a local shadows outer names, and one bound without evidence has no type.
 ; (Not a function's own name: `const f = () => f()` binds `f` outside it.)
 (variable_declarator name: (identifier) @variable !value) @binding
+; A function made inside a block is a local of the function around it: `const run = () => ...` in a
+; body hides a module's `run` (at the top level it is a unit, named as a function).
+(statement_block
+  (lexical_declaration
+    (variable_declarator name: (identifier) @variable value: [(arrow_function) (function_expression)]) @binding))
 (variable_declarator
   name: (identifier) @variable
   value: [(call_expression) (await_expression) (member_expression) (identifier) (subscript_expression)
