@@ -8,6 +8,8 @@ codefathom scored beside two baselines, ablations switched by configuration.
     python bench/quality.py embed --quick            # give the corpora's indexes vectors (slow: CPU model)
     python bench/quality.py run --ablations          # every RankingConfig variant in ABLATIONS too
     python bench/quality.py run --ranking names=false,rrf_k=20   # one custom configuration
+    python bench/quality.py run --quick --expand     # also the system "expanded": graph expansion on
+    python bench/quality.py run --expand expand_fraction=0.2     # ... with its knobs set
     python bench/quality.py --compare A.json B.json  # difference per cell, with significance
     python bench/quality.py report RESULTS.json      # the tables of a results file again
 
@@ -46,6 +48,7 @@ from lab.baselines import PlainBM25, TermCount, Units  # noqa: E402
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig  # noqa: E402
 
 FETCH_LIMIT = 20
+EXPANDED = "expanded"  # the system searching with graph expansion on (search/expand.py)
 SPLITS = ("tune", "check")
 BASELINES = ("rg", "bm25")
 
@@ -152,6 +155,8 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.ranking:
         systems["custom"] = parse_ranking(args.ranking)
+    if args.expand is not None:  # the shipped ranking (or the knobs given) with graph expansion on
+        systems[EXPANDED] = parse_ranking(args.expand)
     if args.ablations:
         systems.update(ABLATIONS)
     sets = tuple(args.sets.split(",")) if args.sets else querygen.SETS
@@ -178,7 +183,8 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
             t1 = time.perf_counter()
             for system, config in systems.items():
                 for q in queries:
-                    response = cf.search(q["query"], limit=FETCH_LIMIT, fresh=False, ranking=config)
+                    response = cf.search(q["query"], limit=FETCH_LIMIT, fresh=False, ranking=config,
+                                         expand=system == EXPANDED)
                     # A directory node is marked by a trailing "/"; only a package's own description
                     # credits it (bench/lab/metrics.py).
                     results = [(h.path + "/" if h.kind == "directory" else h.path, h.start_line, h.end_line)
@@ -219,7 +225,8 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
             "quick": bool(args.quick), "seconds": round(time.perf_counter() - started, 1), "timings": timings,
             "fetch_limit": FETCH_LIMIT,
         },
-        "systems": {name: asdict(config) for name, config in systems.items()} | {b: None for b in BASELINES},
+        "systems": {name: asdict(config) | {"expand": name == EXPANDED} for name, config in systems.items()}
+        | {b: None for b in BASELINES},
         "corpora": corpora_out,
         "queries": queries_meta,
         "per_query": per_query,
@@ -269,7 +276,7 @@ def _cell(result: dict[str, Any], system: str, corpus: str, set_name: str, split
 
 def markdown(result: dict[str, Any]) -> str:
     sets = [s for s in (*querygen.SETS, "all") if any(c["set"] == s for c in result["cells"])]
-    main = ["codefathom", *(s for s in ("lexical only", "custom") if s in result["per_query"]), *BASELINES]
+    main = ["codefathom", *(s for s in ("lexical only", "custom", EXPANDED) if s in result["per_query"]), *BASELINES]
     main = [s for s in main if s in result["per_query"]]
     out = ["### Summary (all corpora)", "", "| set | split | n | system | MRR@10 | P@1 | R@5 | R@10 | nDCG@10 |",
            "|---|---|---|---|---|---|---|---|---|"]
@@ -387,6 +394,9 @@ def main(argv: list[str] | None = None) -> None:
             p.add_argument("--markdown", help="write the tables here")
             p.add_argument("--ablations", action="store_true", help="also every configuration in ABLATIONS")
             p.add_argument("--ranking", help="also one custom RankingConfig: key=value,... (e.g. names=false)")
+            p.add_argument("--expand", nargs="?", const="", metavar="KNOBS",
+                           help="also the system 'expanded': graph expansion on, with these RankingConfig"
+                                " settings (e.g. expand_fraction=0.2,expand_per_source=1)")
             p.add_argument("--sets", help="comma-separated sets (default: all)")
             p.add_argument("--no-baselines", action="store_true")
             p.add_argument("--fresh-index", action="store_true", help="delete each corpus's index first")

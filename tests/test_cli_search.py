@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
-from conftest import git
+import pytest
+from conftest import FIXTURES, git
 
 
 def names(data: dict) -> list[str]:
@@ -158,3 +160,85 @@ def test_usage_errors_are_one_line_and_exit_2(shop_repo: Path, run_cli) -> None:
     assert unknown.exit_code == 2 and "unknown language" in unknown.stderr
     empty = run_cli("search", "  ", "-p", str(shop_repo))
     assert empty.exit_code == 2 and "empty" in empty.stderr
+
+
+@pytest.fixture
+def bindings_repo(tmp_path: Path) -> Path:
+    """A copy of the Python project with a real call graph: calls, inheritance and imports across files."""
+    return Path(shutil.copytree(FIXTURES / "repos" / "bindings", tmp_path / "bindings"))
+
+
+def expanded(data: dict) -> dict[str, dict[str, str]]:
+    """Qualified name -> `expanded` of each result graph expansion added."""
+    return {r["qualified_name"]: r["expanded"] for r in data["results"] if "expanded" in r}
+
+
+def position(data: dict, qualified: str) -> int:
+    return names(data).index(qualified)
+
+
+def test_expand_adds_the_graph_neighbours_of_the_first_results_below_them(bindings_repo: Path, search_json) -> None:
+    root = str(bindings_repo)
+    plain = search_json("UserRepo.get", "-p", root)
+    assert expanded(plain) == {}  # off unless asked
+    data = search_json("UserRepo.get", "-p", root, "--expand")
+    assert names(data)[0] == "app.repo.UserRepo.get"
+    # `self.model.find(key)`, the model typed `U()`, i.e. app.models.User, bound exact.
+    assert expanded(data)["app.models.User.find"] == {"from": "app.repo.UserRepo.get", "via": "calls"}
+    found = data["results"][position(data, "app.models.User.find")]
+    assert found["score"] < data["results"][0]["score"]
+    assert found["path"] == "app/models.py" and "def find" in found["content"]
+    by_class = expanded(search_json("Base", "-p", root, "--expand"))  # Base, then User, whose neighbours come
+    assert by_class["app.service.Admin"] == {"from": "app.models.User", "via": "inherited by"}
+    assert by_class["app.repo.make_user"] == {"from": "app.models.User", "via": "called by"}
+    by_module = search_json("app.service", "-p", root, "--expand", "-n", "30", "--all-per-file")
+    assert names(by_module)[0] == "app.service"
+    assert expanded(by_module)["app.models.User"] == {"from": "app.service", "via": "imports"}  # `from app import User`
+
+
+def test_expanded_results_say_how_they_are_connected_in_text(bindings_repo: Path, run_cli) -> None:
+    result = run_cli("search", "UserRepo.get", "-p", str(bindings_repo), "--expand")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    at = lines.index("app/models.py:10-11  method  app.models.User.find")
+    assert lines[at + 1] == "    ^ called by app.repo.UserRepo.get"
+    assert lines.index("app/repo.py:9-10  method  app.repo.UserRepo.get") < at
+
+
+def test_expand_adds_no_result_twice(bindings_repo: Path, shop_repo: Path, search_json) -> None:
+    # make_user's caller `use` is a result of its own: it stays one, not marked as a neighbour.
+    data = search_json("make_user", "-p", str(bindings_repo), "--expand", "-n", "20")
+    assert names(data).count("app.repo.use") == 1 and "app.repo.use" not in expanded(data)
+    assert expanded(data)["app.models.User"] == {"from": "app.repo.make_user", "via": "calls"}
+    identities = [(r["path"], r["qualified_name"], r["kind"]) for r in data["results"]]
+    assert len(identities) == len(set(identities))
+    shop = search_json("refresh_token", "-p", str(shop_repo), "--expand")
+    assert expanded(shop) == {"shop.users.sign_jwt": {"from": "shop.users.UserService.refresh_token", "via": "calls"}}
+    assert names(search_json("sign_jwt", "-p", str(shop_repo), "--expand")).count(
+        "shop.users.UserService.refresh_token"
+    ) == 1
+
+
+def test_expand_keeps_to_the_filters_and_the_limit(bindings_repo: Path, search_json) -> None:
+    root = str(bindings_repo)
+    excluded = search_json("UserRepo.get", "-p", root, "--expand", "-x", "app/models.py")
+    assert excluded["results"] and all(r["path"] != "app/models.py" for r in excluded["results"])
+    methods = search_json("UserRepo.get", "-p", root, "--expand", "-k", "method")
+    assert {r["kind"] for r in methods["results"]} == {"method"}
+    assert "app.models.User.find" in expanded(methods)
+    assert "app.models.User" not in names(methods)  # what __init__ calls is a class: filtered out
+    assert names(search_json("UserRepo.get", "-p", root, "--expand", "-n", "1")) == ["app.repo.UserRepo.get"]
+    # Within the limit, by score: a neighbour scored below the last result is left out, one above it
+    # takes its place, and where there is room it is added.
+    three = search_json("UserRepo.get", "-p", root, "--expand", "-n", "3")
+    assert names(three) == names(search_json("UserRepo.get", "-p", root, "-n", "3"))
+    four = search_json("make_user", "-p", root, "--expand", "-n", "4")
+    plain = names(search_json("make_user", "-p", root, "-n", "4"))
+    assert len(plain) == 3 and names(four) == [*plain, "app.models.User"]
+    two = search_json("UserRepo.get", "-p", root, "--expand", "-n", "2", "-k", "method", "-g", "app/models.py",
+                      "-g", "app/repo.py", "--max-per-file", "1")
+    assert names(two) == ["app.repo.UserRepo.get", "app.models.User.find"]  # with the filters and the cap per file
+    capped = search_json("make_user", "-p", root, "--expand", "--max-per-file", "1", "-n", "20")
+    paths = [r["path"] for r in capped["results"]]
+    assert len(paths) == len(set(paths))  # `use`, make_user's caller in the same file, is left out
+    assert "app.repo.use" not in names(capped) and "app.models.User" in expanded(capped)

@@ -157,7 +157,7 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
         properties = search.input_schema["properties"]
         assert list(properties) == [
             "query", "project_path", "index_names", "limit", "languages", "kinds", "path_glob", "exclude_glob",
-            "symbol_name", "include_debug",
+            "symbol_name", "expand", "include_debug",
         ]
         assert search.input_schema["required"] == ["query"]
         assert all(properties[name].get("description") for name in properties)
@@ -205,6 +205,25 @@ def test_search_code_brings_the_named_definition_first_with_path_and_lines(proje
         # The reply is the dict `codefathom search --json` prints.
         with Codefathom(project) as service:
             assert by_name["results"] == render.search_json(service.search("Store.replace_file"))["results"]
+
+    run(scenario)
+
+
+def test_search_code_with_expand_returns_what_a_found_function_calls(project: Path, home: Path) -> None:
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            asked = {"query": "replace_file", "kinds": ["method"], "limit": 3}
+            plain = reply(await client.call_tool("search_code", asked))
+            expanded = reply(await client.call_tool("search_code", {**asked, "expand": True}))
+
+        assert [hit["qualified_name"] for hit in plain["results"]] == ["pkg.store.Store.replace_file"]
+        assert "expanded" not in plain["results"][0]
+        first, second = expanded["results"]
+        assert first == plain["results"][0]
+        # `self.delete_units(path)` in replace_file: its callee, added below it.
+        assert second["qualified_name"] == "pkg.store.Store.delete_units" and second["kind"] == "method"
+        assert second["expanded"] == {"from": "pkg.store.Store.replace_file", "via": "calls"}
+        assert second["score"] < first["score"]
 
     run(scenario)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 __all__ = [
     "SourceFile", "SkippedFile", "Unit", "ParsedFile", "Symbol", "RefSite", "ImportSite", "TypeHint",
-    "FileFacts", "LOCAL_HINT_KINDS", "StoredUnit", "FileState", "Hit", "UnitKind", "UNIT_KINDS",
+    "FileFacts", "LOCAL_HINT_KINDS", "StoredUnit", "FileState", "Hit", "Expansion", "UnitKind", "UNIT_KINDS",
 ]
 
 UnitKind = str
@@ -157,6 +157,14 @@ class FileState:
 
 
 @dataclass(frozen=True, slots=True)
+class Expansion:
+    """Why a result was added by graph expansion (search/expand.py): the result it is a neighbour of."""
+
+    source: str  # the qualified name of that result
+    via: str  # calls | called by | inherits | inherited by | imports: how the source reaches this one
+
+
+@dataclass(frozen=True, slots=True)
 class Hit:
     """One search result, as both shells render it (the JSON contract's `results` items)."""
 
@@ -174,3 +182,4 @@ class Hit:
     signature: str = ""
     debug: dict[str, object] | None = None
     files: tuple[str, ...] = ()  # a directory hit's top files, best first
+    expanded: Expansion | None = None  # set on a neighbour graph expansion added

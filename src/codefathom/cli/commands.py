@@ -164,6 +164,11 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 @click.option("--jsonl", type=click.File("r"), metavar="FILE",
               help="Read one query per line from FILE ('-' for stdin): plain text or a JSON object with"
                    " the options as keys. Writes one JSON object per line.")
+@click.option("--expand", is_flag=True,
+              help="Also show the code graph's neighbours of the top 3 definitions found: up to 2 each of what"
+                   " a function calls and what calls it, a class's bases and subclasses, what a module imports."
+                   " Each is listed below its source with how it is connected ('^ called by X'); they take"
+                   " the place of the weakest results, within --limit and the filters.")
 @click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
@@ -171,8 +176,8 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 def search(
     query: str | None, path: Path, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
     kinds: tuple[str, ...], path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None,
-    max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, include_debug: bool, no_sync: bool,
-    index_dir: Path | None,
+    max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_debug: bool,
+    no_sync: bool, index_dir: Path | None,
 ) -> None:
     """Search the project for QUERY: words the code would use, or a name.
 
@@ -187,12 +192,13 @@ def search(
       codefathom search Store.replace_file --json
       codefathom search "token refresh" -l python -g 'src/' -x 'tests/'
       codefathom search "retry policy" --index ../shared-lib
+      codefathom search "apply a discount" --expand
       echo 'parse_args' | codefathom search --jsonl -
     """
     options: dict[str, Any] = {
         "limit": limit, "languages": languages, "kinds": kinds, "path_glob": path_glob,
         "exclude_glob": exclude_glob, "symbol_name": symbol_name,
-        "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug,
+        "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug, "expand": expand,
     }
     others = [resolve_index_name(name) for name in indexes]
     with _Services(path, index_dir) as services:

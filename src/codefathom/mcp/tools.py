@@ -172,6 +172,16 @@ async def search_code(
         str | None,
         Field(description="Only units whose name or qualified name matches this glob: 'parse_*', 'Store.*'."),
     ] = None,
+    expand: Annotated[
+        bool,
+        Field(
+            description="Also return the code graph's neighbours of the top 3 definitions found, to see what a"
+            " found function calls and what calls it (a class's bases and subclasses, a module's imports) in"
+            " the same round trip. Each such result has `expanded`: {from: the result it neighbours, via:"
+            " calls | called by | inherits | inherited by | imports}, and ranks below it, within the limit."
+            " For the full call tree use call_hierarchy."
+        ),
+    ] = False,
     include_debug: Annotated[
         bool, Field(description="Add timings and candidate counts per channel; analyze_query shows every stage.")
     ] = False,
@@ -208,7 +218,7 @@ async def search_code(
             cache.call, primary, others,
             lambda service: service.search(
                 query, limit=limit, languages=languages or (), kinds=tuple(kinds or ()), path_glob=path_glob or (),
-                exclude_glob=exclude_glob or (), symbol_name=symbol_name, include_debug=include_debug,
+                exclude_glob=exclude_glob or (), symbol_name=symbol_name, include_debug=include_debug, expand=expand,
             ),
             limit,
         )

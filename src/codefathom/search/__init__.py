@@ -17,6 +17,7 @@ from codefathom.search import rerank
 from codefathom.search.areas import with_areas
 from codefathom.search.channels import FIELD_WEIGHTS, Candidate, lexical_channel, name_channel
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
+from codefathom.search.expand import with_neighbours
 from codefathom.search.explain import explain_details
 from codefathom.search.query import QueryPlan, plan_query
 from codefathom.search.rank import channel_weights, path_role, rank_units
@@ -50,6 +51,9 @@ class SearchRequest:
     content_lines: int = CONTENT_LINES
     ranking: RankingConfig = DEFAULT_RANKING  # channels, priors and fusion; the default is what ships
     query_vector: Any = None  # the query embedded by the index's embedder (numpy float32), or None
+    # Graph expansion: the first results' neighbours (calls, callers, bases, imports) added below them
+    # (search/expand.py). Off by default: on the quality lab it finds no more targets (docs/benchmarks.md).
+    expand: bool = False
 
 
 @dataclass
@@ -101,8 +105,13 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
                 debug=debug,
             )
         )
+    unit_ids = [scored.unit_id for scored in kept]
+    if request.expand:
+        t0 = time.perf_counter()
+        hits = with_neighbours(store, request, scope, hits, unit_ids, keep)
+        timings["expand_ms"] = _ms(t0)
     t0 = time.perf_counter()
-    hits = with_areas(store, plan, request, hits, [scored.unit_id for scored in kept])  # directory nodes
+    hits = with_areas(store, plan, request, hits, unit_ids)  # directory nodes
     timings["areas_ms"] = _ms(t0)
     outcome = SearchOutcome(hits)
     if request.include_debug:

@@ -145,17 +145,19 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         fresh: bool = True,
         ranking: RankingConfig = DEFAULT_RANKING,
         explain: bool = False,
+        expand: bool = False,
     ) -> SearchResponse:
         """Ranked units for `query`; the index is re-synced with the files first when `fresh`.
 
         `explain` adds every stage to the debug: query analysis, each channel's candidates, and the
-        top results' scores taken apart (what `codefathom explain` and `analyze_query` show)."""
+        top results' scores taken apart (what `codefathom explain` and `analyze_query` show).
+        `expand` adds the graph neighbours of the first results below them (search/expand.py)."""
         # Refuse a bad request before any indexing work: a typo must not cost a full index.
         request = SearchRequest(
             query=query, limit=limit, languages=resolve_languages(languages), kinds=tuple(kinds),
             path_glob=_as_tuple(path_glob), exclude_glob=_as_tuple(exclude_glob),
             symbol_name=symbol_name or None, within=self.project.within, max_per_file=max_per_file,
-            include_debug=include_debug or explain, ranking=ranking, explain=explain,
+            include_debug=include_debug or explain, ranking=ranking, explain=explain, expand=expand,
         )
         validate_request(request)
         notices: list[str] = []

@@ -55,6 +55,8 @@ def hit_json(hit: Hit) -> dict[str, Any]:
     }
     if hit.kind == "directory":
         data["files"] = list(hit.files)  # its top files, best first; its summary is the content
+    if hit.expanded is not None:  # added by graph expansion: the result it neighbours, and how
+        data["expanded"] = {"from": hit.expanded.source, "via": hit.expanded.via}
     if hit.debug is not None:
         data["debug"] = hit.debug
     return data
@@ -92,10 +94,19 @@ def search_text(response: SearchResponse, snippet_lines: int = SNIPPET_LINES) ->
             lines.extend(_directory_hit_text(hit, where, snippet_lines))
             continue
         lines.append(f"{where}{hit.path}:{hit.start_line}-{hit.end_line}  {hit.kind}  {hit.qualified_name}")
+        if hit.expanded is not None:
+            lines.append(f"    ^ {_NEIGHBOUR_OF[hit.expanded.via]} {hit.expanded.source}")
         if snippet_lines:
             body = [line for line in hit.content.split("\n") if line.strip()][:snippet_lines]
             lines.extend("    " + line.strip()[:120] for line in body)
     return "\n".join(lines)
+
+
+# How an expanded result relates to its source, said of the result: `via` is said of the source.
+_NEIGHBOUR_OF = {
+    "calls": "called by", "called by": "calls", "inherits": "base class of", "inherited by": "subclass of",
+    "imports": "imported by",
+}
 
 
 def _directory_hit_text(hit: Hit, where: str, snippet_lines: int) -> list[str]:

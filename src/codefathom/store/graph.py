@@ -893,3 +893,127 @@ def file_importers(conn: sqlite3.Connection, file_id: int) -> list[str]:
 
 
 __all__ += ["module_doc", "file_importers"]
+
+
+# -- reads for search expansion: a result's neighbours in the graph ----------------------------
+
+__all__ += ["Neighbour", "graph_neighbours"]
+
+# The units a neighbour may be: definitions and a file's module-level code.
+_DEFINITION_UNITS = ("class", "function", "method", "module")
+
+
+@dataclass(frozen=True, slots=True)
+class Neighbour:
+    """A definition one graph edge from a search result, as the unit that holds it."""
+
+    unit_id: int
+    file_id: int
+    via: str  # calls | called by | inherits | inherited by | imports: how the result reaches it
+    label: str  # the reference's label; an import resolved to a file counts as exact
+    rank: float  # the definition's PageRank, else its file's
+
+
+def graph_neighbours(
+    conn: sqlite3.Connection, unit_id: int, labels: Iterable[str], per_relation: int
+) -> list[Neighbour]:
+    """The neighbours of a unit's definition: what a function calls and what calls it, a class's
+    bases and subclasses (and what constructs it), the files module-level code imports. References
+    count only with one of `labels`; each relation's best `per_relation`, exact before high, then by
+    PageRank. Empty for a unit without a definition (a window, a section).
+
+    Labels sort as they rank (exact < high < likely < possible), so `min(label)` is a pair's best."""
+    source = conn.execute(
+        "SELECT s.id, s.file_id, s.kind, s.qualified_name FROM units u JOIN symbols s ON s.file_id = u.file_id"
+        " AND s.qualified_name = u.qualified_name AND s.kind = u.kind WHERE u.id = ? LIMIT 1",
+        (unit_id,),
+    ).fetchone()
+    if source is None:
+        return []
+    symbol_id, file_id, kind, qualified = int(source[0]), int(source[1]), str(source[2]), str(source[3])
+    wanted = json.dumps(sorted(set(labels)))
+    # (file id, qualified name, via, label, rank, whether an enclosing definition may stand in)
+    edges: list[tuple[int, str, str, str, float, bool]] = []
+    if kind in ("function", "method"):
+        edges += _targets_of(conn, file_id, qualified, "call", wanted, per_relation, nested=True, via="calls")
+    if kind in ("function", "method", "class"):
+        edges += _scopes_reaching(conn, symbol_id, "call", wanted, per_relation, via="called by")
+    if kind == "class":
+        edges += _targets_of(conn, file_id, qualified, "inherit", wanted, per_relation, nested=False, via="inherits")
+        edges += _scopes_reaching(conn, symbol_id, "inherit", wanted, per_relation, via="inherited by")
+    if kind == "module":
+        edges += _imported(conn, file_id, per_relation)
+    found: dict[int, Neighbour] = {}
+    for other_file, other, via, label, rank, enclosing in edges:
+        unit = _unit_of(conn, other_file, other, enclosing)
+        if unit is not None and unit != unit_id and unit not in found:
+            found[unit] = Neighbour(unit, other_file, via, label, rank)
+    return list(found.values())
+
+
+def _targets_of(
+    conn: sqlite3.Connection, file_id: int, qualified: str, ref_kind: str, labels: str, limit: int, *,
+    nested: bool, via: str,
+) -> list[tuple[int, str, str, str, float, bool]]:
+    """The definitions references of `ref_kind` written in `qualified` (and, `nested`, in the
+    functions nested in it) are bound to."""
+    inner = " OR r.scope LIKE ? ESCAPE '\\'" if nested else ""
+    params: tuple[object, ...] = (file_id, qualified) + ((_like_prefix(qualified + "."),) if nested else ())
+    rows = conn.execute(
+        "SELECT t.file_id, t.qualified_name, min(r.label), max(t.rank) FROM refs r JOIN symbols t ON t.id = r.target_id"
+        f" WHERE r.file_id = ? AND (r.scope = ?{inner}) AND r.kind = ? AND r.label IN (SELECT value FROM json_each(?))"
+        " GROUP BY t.id ORDER BY min(r.label) = 'exact' DESC, max(t.rank) DESC, t.file_id, t.start_line LIMIT ?",
+        (*params, ref_kind, labels, limit),
+    )
+    return [(int(f), str(q), via, str(label), float(rank), False) for f, q, label, rank in rows]
+
+
+def _scopes_reaching(
+    conn: sqlite3.Connection, symbol_id: int, ref_kind: str, labels: str, limit: int, *, via: str
+) -> list[tuple[int, str, str, str, float, bool]]:
+    """The definitions whose references of `ref_kind` are bound to `symbol_id` (module-level ones left out)."""
+    rows = conn.execute(
+        "SELECT r.file_id, r.scope, min(r.label), coalesce(max(c.rank), 0) FROM refs r"
+        " LEFT JOIN symbols c ON c.file_id = r.file_id AND c.qualified_name = r.scope"
+        " WHERE r.target_id = ? AND r.kind = ? AND r.scope IS NOT NULL"
+        " AND r.label IN (SELECT value FROM json_each(?))"
+        " GROUP BY r.file_id, r.scope ORDER BY min(r.label) = 'exact' DESC, 4 DESC, r.file_id, min(r.line) LIMIT ?",
+        (symbol_id, ref_kind, labels, limit),
+    )
+    return [(int(f), str(scope), via, str(label), float(rank), True) for f, scope, label, rank in rows]
+
+
+def _imported(conn: sqlite3.Connection, file_id: int, limit: int) -> list[tuple[int, str, str, str, float, bool]]:
+    """What a file's imports resolve to: the symbol imported, else the imported file's module code,
+    else its highest ranked definition."""
+    rows = conn.execute(
+        "SELECT coalesce(t.file_id, i.target_file_id),"
+        " coalesce(t.qualified_name, (SELECT u.qualified_name FROM units u WHERE u.file_id = i.target_file_id"
+        "   AND u.kind = 'module' ORDER BY u.part LIMIT 1), (SELECT s.qualified_name FROM symbols s"
+        "   WHERE s.file_id = i.target_file_id AND s.kind IN ('class', 'function') ORDER BY s.rank DESC LIMIT 1)),"
+        " coalesce(t.rank, f.rank, 0)"
+        " FROM imports i LEFT JOIN symbols t ON t.id = i.target_symbol_id LEFT JOIN files f ON f.id = i.target_file_id"
+        " WHERE i.file_id = ? AND (i.target_symbol_id IS NOT NULL OR i.target_file_id IS NOT NULL)"
+        " AND coalesce(t.file_id, i.target_file_id) != ?"
+        " ORDER BY 3 DESC, i.line LIMIT ?",
+        (file_id, file_id, limit),
+    )
+    return [(int(f), str(q), "imports", "exact", float(rank), False) for f, q, rank in rows if q is not None]
+
+
+def _unit_of(conn: sqlite3.Connection, file_id: int, qualified: str, enclosing: bool) -> int | None:
+    """The unit of a definition (its first part); with `enclosing`, a function nested in another (a
+    symbol without a unit of its own) stands for the definition it is nested in, never the module."""
+    kinds = json.dumps([k for k in _DEFINITION_UNITS if not enclosing or k != "module"])
+    while qualified:
+        row = conn.execute(
+            "SELECT id FROM units WHERE file_id = ? AND qualified_name = ?"
+            " AND kind IN (SELECT value FROM json_each(?)) ORDER BY part, start_line LIMIT 1",
+            (file_id, qualified, kinds),
+        ).fetchone()
+        if row is not None:
+            return int(row[0])
+        if not enclosing or "." not in qualified:
+            return None
+        qualified = qualified.rsplit(".", 1)[0]
+    return None

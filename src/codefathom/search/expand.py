@@ -1,0 +1,116 @@
+"""Graph expansion: the neighbours of the best results (what they call, what calls them, their bases
+and subclasses, what their module imports) added as results of their own, each ranked below its source.
+
+A search asks for it (`SearchRequest.expand`). The first `expand_sources` results that are
+definitions or module code are sources; each brings at most `expand_per_source` neighbours bound
+`exact` or `high` (an import resolved to a file counts as exact), taken in turn from each relation
+(the best callee, then the best caller, ...), within a relation exact before high, then by PageRank.
+A neighbour scores `expand_fraction` of its source's score (a little less for each further one), so
+it never outranks its source and results from several indexes still interleave by score. It must
+pass the search's filters (languages, kinds, globs, the directory searched, symbol_name, the cap per
+file) and not be a result already; the results are then cut to the limit, so neighbours take the
+place of the weakest results rather than adding to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from codefathom.model import Expansion, Hit, StoredUnit
+from codefathom.store import Scope, Store
+from codefathom.store.graph import Neighbour, graph_neighbours
+
+if TYPE_CHECKING:
+    from codefathom.search import SearchRequest
+
+__all__ = ["with_neighbours", "SOURCE_KINDS", "EXPAND_LABELS"]
+
+SOURCE_KINDS = frozenset({"function", "method", "class", "module"})
+# Likely and possible bindings guess at a name: a neighbour shown as fact must be one.
+EXPAND_LABELS = ("exact", "high")
+PER_RELATION = 10  # candidates read per relation, enough to survive the filters
+STEP = 0.99  # each further neighbour of a source scores this much less than the one before
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    hit: Hit
+    unit_id: int
+
+
+def with_neighbours(
+    store: Store, request: SearchRequest, scope: Scope, hits: list[Hit], unit_ids: list[int],
+    keep: Callable[[StoredUnit], bool] | None = None,
+) -> list[Hit]:
+    """`hits` (whose unit row ids are `unit_ids`) with the graph neighbours of the first few merged
+    in by score, at most `request.limit` in all."""
+    config = request.ranking
+    sources = [_Source(h, u) for h, u in zip(hits, unit_ids, strict=True) if h.kind in SOURCE_KINDS]
+    seen_ids = set(unit_ids)
+    seen = {(h.path, h.qualified_name, h.kind) for h in hits}
+    per_file: dict[str, int] = {}
+    for hit in hits:
+        per_file[hit.path] = per_file.get(hit.path, 0) + 1
+    added: list[Hit] = []
+    for source in sources[: config.expand_sources]:
+        neighbours = [n for n in store.read(graph_neighbours, source.unit_id, EXPAND_LABELS, PER_RELATION)
+                      if n.unit_id not in seen_ids and (scope.file_ids is None or n.file_id in scope.file_ids)]
+        units = store.units_by_id([n.unit_id for n in neighbours], with_content=False)
+        picked: list[tuple[Neighbour, StoredUnit]] = []
+        for neighbour in _in_turn(neighbours):
+            stored = units.get(neighbour.unit_id)
+            if stored is None or len(picked) >= config.expand_per_source:
+                continue
+            identity = (stored.path, stored.unit.qualified_name, stored.unit.kind)
+            full = request.max_per_file is not None and per_file.get(stored.path, 0) >= request.max_per_file
+            if identity in seen or full or not _passes(stored, scope, keep):
+                continue
+            seen.add(identity)
+            seen_ids.add(neighbour.unit_id)
+            per_file[stored.path] = per_file.get(stored.path, 0) + 1
+            picked.append((neighbour, stored))
+        with_content = store.units_by_id([n.unit_id for n, _ in picked])
+        for k, (neighbour, stored) in enumerate(picked):
+            score = source.hit.score * config.expand_fraction * STEP**k
+            added.append(_hit(with_content.get(neighbour.unit_id, stored), score, source.hit, neighbour, request))
+    merged = sorted([*hits, *added], key=lambda h: -h.score)  # stable: a neighbour level with a result follows it
+    return merged[: request.limit]
+
+
+def _passes(stored: StoredUnit, scope: Scope, keep: Callable[[StoredUnit], bool] | None) -> bool:
+    """Whether the search's filters let a unit through (its file was checked against the globs)."""
+    unit = stored.unit
+    if scope.kinds is not None and unit.kind not in scope.kinds:
+        return False
+    if scope.languages is not None and unit.language not in scope.languages:
+        return False
+    return keep is None or keep(stored)
+
+
+def _in_turn(neighbours: list[Neighbour]) -> list[Neighbour]:
+    """One of each relation in turn (relations in the order of their best), each in its own order:
+    two neighbours of a function are its best callee and its best caller, not two callees."""
+    by_via: dict[str, list[Neighbour]] = {}
+    for neighbour in sorted(neighbours, key=lambda n: (n.label != "exact", -n.rank)):
+        by_via.setdefault(neighbour.via, []).append(neighbour)
+    ordered: list[Neighbour] = []
+    for turn in range(max((len(v) for v in by_via.values()), default=0)):
+        ordered.extend(v[turn] for v in by_via.values() if turn < len(v))
+    return ordered
+
+
+def _hit(stored: StoredUnit, score: float, source: Hit, neighbour: Neighbour, request: SearchRequest) -> Hit:
+    unit = stored.unit
+    lines = unit.content.split("\n")
+    debug = None
+    if request.include_debug:
+        debug = {"expanded": {"label": neighbour.label, "rank": round(neighbour.rank, 3)}, "part": unit.part}
+    return Hit(
+        path=stored.path, start_line=unit.start_line, end_line=unit.end_line, name=unit.name,
+        qualified_name=unit.qualified_name, kind=unit.kind, language=unit.language, parent=unit.parent,
+        score=round(score, 6), content="\n".join(lines[: request.content_lines]),
+        truncated=len(lines) > request.content_lines, signature=unit.signature, debug=debug,
+        expanded=Expansion(source.qualified_name, neighbour.via),
+    )
