@@ -7,11 +7,12 @@ the lexical spine alone and once with the graph, in turns (the order rotates eve
 that load on a shared machine hits every mode alike; the report gives the medians and their ratio.
 The lexical run is the same indexer with the graph switched off here, in the benchmark: no fact
 extraction in the parse workers (they run `lexical_prepare` below, which this script's `sys.path`
-lets them import), no graph rows written, no binding or PageRank. Directory nodes are built in
-every mode (they serve search, not the graph). `--extraction` adds a third mode: facts extracted
-and written, but not bound or ranked, which says what the graph costs before its final step. With
-the graph on, the time of that final step (imports, binding, PageRank: `rebind` and `rerank` of
-the indexer) is reported too.
+lets them import; their tree query is the units query alone, without the graph's patterns), no
+graph rows written, no binding or PageRank. Directory nodes are built in every mode (they serve
+search, not the graph). `--extraction` adds a third mode: facts extracted and written, but not
+bound or ranked, which says what the graph costs before its final step. With the graph on, the
+time of that final step (imports, binding, PageRank: `rebind` and `rerank` of the indexer) is
+reported too.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from speed import django_core_corpus  # noqa: E402
 
 import codefathom.parse.extract as extract  # noqa: E402
+import codefathom.parse.facts as facts  # noqa: E402
 import codefathom.service.indexer as indexer  # noqa: E402
 from codefathom.model import FileFacts  # noqa: E402
 from codefathom.service import Codefathom  # noqa: E402
@@ -45,10 +47,15 @@ def _no_facts(*args: Any, **kwargs: Any) -> FileFacts:
     return FileFacts()
 
 
+def _units_query(spec: Any, graph: bool = True) -> Any:
+    return facts.units_and_graph_query(spec, graph=False)
+
+
 def lexical_prepare(job: Any) -> Any:
     """The indexer's per-file work without graph facts, in a parse worker (a fresh process for
     each index, so the change does not outlive it) or in this process (see graph_off)."""
     setattr(extract, "extract_facts", _no_facts)  # noqa: B010 - not an exported name, for mypy
+    setattr(extract, "units_and_graph_query", _units_query)  # noqa: B010
     return _ORIGINAL_PREPARE(job)
 
 
@@ -67,6 +74,7 @@ def graph_off(extraction: bool = False) -> Iterator[None]:
         patches += [(indexer, "_prepare", lexical_prepare), (Store, "replace_facts", _nothing)]
     saved = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
     saved.append((extract, "extract_facts", extract.__dict__["extract_facts"]))
+    saved.append((extract, "units_and_graph_query", extract.__dict__["units_and_graph_query"]))
     for owner, name, value in patches:
         setattr(owner, name, value)
     try:

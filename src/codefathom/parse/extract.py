@@ -13,11 +13,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from tree_sitter import Node, QueryCursor
+from tree_sitter import Node, QueryCursor, QueryError
 
 from codefathom.model import FileFacts, ParsedFile, Unit
-from codefathom.parse.facts import extract_facts
-from codefathom.parse.grammars import parser_for, query_for
+from codefathom.parse.facts import Match, extract_facts, units_and_graph_query
+from codefathom.parse.grammars import parser_for
 from codefathom.parse.languages import LanguageSpec
 from codefathom.parse.windows import split_lines, split_unit
 
@@ -63,7 +63,12 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
         data += b"\n"  # a directive on the last line (`#pragma`, `#endif`) needs its newline
     tree = parser_for(spec).parse(data)
     lines = split_lines(text)
-    package, definitions = _collect(spec, tree.root_node, data)
+    try:
+        query, graph = units_and_graph_query(spec), True
+    except QueryError:  # a broken graph query costs the graph facts (below), not the units
+        query, graph = units_and_graph_query(spec, graph=False), False
+    matches = QueryCursor(query.query).matches(tree.root_node)
+    package, definitions = _collect(spec, matches, query.first, data)
     prefix = module_path(spec, path) if spec.qualifier == "path" else package
     units: list[Unit] = []
     for definition in definitions:
@@ -79,7 +84,9 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
     warnings: tuple[str, ...] = ()
     try:
         package_name = prefix if spec.qualifier == "package" else ""
-        facts = extract_facts(spec, tree.root_node, units, module_name, len(lines), package_name)
+        facts = extract_facts(
+            spec, tree.root_node, units, module_name, len(lines), package_name, matches if graph else None
+        )
     except Exception as exc:  # a graph query or hook bug costs the file's graph facts, not its units
         facts = FileFacts()
         warnings = (f"graph facts not extracted: {type(exc).__name__}: {exc}",)
@@ -100,11 +107,14 @@ def module_path(spec: LanguageSpec, path: str) -> str:
     return ".".join(parts)
 
 
-def _collect(spec: LanguageSpec, root: Node, data: bytes) -> tuple[str, list[_Definition]]:
-    """Definitions from the query's matches, nested by containment; the file's package."""
+def _collect(spec: LanguageSpec, matches: list[Match], first: int, data: bytes) -> tuple[str, list[_Definition]]:
+    """Definitions from the units query's matches (those of patterns before `first`; the graph
+    query's come after), nested by containment; the file's package."""
     package = ""
     found: dict[tuple[int, int], _Definition] = {}
-    for _, captures in QueryCursor(query_for(spec)).matches(root):
+    for index, captures in matches:
+        if index >= first:
+            continue
         if "package" in captures and not package:
             parts = (_text(n) for n in captures["package"])  # several in one match: `package a` `package b`
             package = ".".join(parts).replace("::", ".").replace("\\", ".")

@@ -30,24 +30,30 @@ the units, so a symbol and its unit always agree):
     @definition.block                              a class-like unit that adds to a type named like it
                                                    (a Rust `impl`): the scope of what it holds, no symbol,
                                                    so that the type's name means the type
+
+Each pattern names one tag, which every match of it captures: the tag is read from the pattern's text
+once, and the nodes of reference and hint tags are not recorded (nothing reads them). The graph
+query runs after the units query's patterns in one query (`units_and_graph_query`), so that the
+tree is walked once for both.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from operator import itemgetter
 
 from tree_sitter import Node, Query, QueryCursor
 
 from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
-from codefathom.parse.grammars import grammar_for
+from codefathom.parse.grammars import grammar_for, query_text
 from codefathom.parse.hooks import IMPORT_PARSERS, NAMES, REWRITERS, Rewriter
 from codefathom.parse.languages import LanguageSpec
 
-__all__ = ["extract_facts", "graph_query_text", "has_graph_query"]
+__all__ = ["FactsQuery", "Match", "extract_facts", "graph_query_text", "has_graph_query", "units_and_graph_query"]
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
 DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
@@ -64,6 +70,8 @@ OTHER_CLASS_NODES = frozenset(
      "struct_declaration", "struct_specifier", "union_specifier", "class_specifier", "object_declaration",
      "companion_object", "object_literal"}
 )
+_FUNCTION_NODES = DEF_NODE_TYPES | OTHER_FUNCTION_NODES
+_DEFINITION_NODES = DEF_NODE_TYPES | OTHER_FUNCTION_NODES | OTHER_CLASS_NODES
 # Languages whose grammars name their definitions with words other languages use for something else
 # (Python's root node is a `module`, Ruby's `module` a definition).
 LANGUAGE_CLASS_NODES = {"ruby": frozenset({"class", "module", "singleton_class"})}
@@ -107,85 +115,185 @@ def has_graph_query(spec: LanguageSpec) -> bool:
     return graph_query_text(spec) is not None
 
 
+# Where a match goes, by its tag's group (and, for definitions, kind): matches are sorted into these
+# buckets in one pass, each bucket read in match order.
+_REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS = range(8)
+_BUCKETS = 8
+_PER_MATCH = (-1, "")  # a pattern whose tag depends on the match: read from its captures
+_READ_TAG_NODES = frozenset({"hint.parameter"})  # see _prototype_parameter
+_CAPTURE = re.compile(r'"(?:\\.|[^"\\])*"|;[^\n]*|@([\w.]+)')  # strings and comments skipped
+
+
+Match = tuple[int, dict[str, list[Node]]]  # (pattern index, captures), as QueryCursor.matches gives them
+
+
+@dataclass(frozen=True)
+class FactsQuery:
+    """A compiled query whose patterns from `first` on are the language's graph query (those before
+    it, the units query's: one walk of the tree finds both)."""
+
+    query: Query
+    first: int
+    # By pattern index: (bucket, kind) of a graph pattern, None for a pattern without a tag or one
+    # of the units query, _PER_MATCH when the pattern's text names several tags (none does today).
+    buckets: tuple[tuple[int, str] | None, ...]
+
+
 @cache
-def _graph_query(spec: LanguageSpec) -> Query | None:
+def _graph_query(spec: LanguageSpec) -> FactsQuery | None:
     text = graph_query_text(spec)
-    return None if text is None else Query(grammar_for(spec), text)
+    return None if text is None else _facts_query(spec, "", text)
+
+
+@cache
+def units_and_graph_query(spec: LanguageSpec, graph: bool = True) -> FactsQuery:
+    """The units query (`queries/<lang>.scm`) followed by the graph query, when the language has one
+    and `graph`: a file's tree is walked once for its units and its facts (the walk costs as much
+    as the units patterns do together)."""
+    graph_text = graph_query_text(spec) if graph else None
+    return _facts_query(spec, query_text(spec), graph_text or "")
+
+
+def _facts_query(spec: LanguageSpec, units_text: str, graph_text: str) -> FactsQuery:
+    text = f"{units_text}\n{graph_text}" if units_text else graph_text
+    query = Query(grammar_for(spec), text)
+    data = text.encode("utf-8")
+    units_end = len(units_text.encode("utf-8")) if units_text else 0
+    first = sum(1 for index in range(query.pattern_count) if query.start_byte_for_pattern(index) < units_end)
+    buckets: list[tuple[int, str] | None] = [None] * first
+    for index in range(first, query.pattern_count):
+        # The tag is a pattern's own: read from its text once, not from the captures of each match.
+        source = data[query.start_byte_for_pattern(index) : query.end_byte_for_pattern(index)].decode("utf-8")
+        tags = {tag for m in _CAPTURE.finditer(source) if m[1] and (tag := _tag({m[1]: []})) is not None}
+        buckets.append(_bucket(*tags.pop()) if len(tags) == 1 else None if not tags else _PER_MATCH)
+    if _PER_MATCH not in buckets:
+        # Nothing reads the node a reference's or hint's tag is on (the pattern says the tag):
+        # unrecorded, it costs no node object in every match.
+        units_names = {m[1] for m in _CAPTURE.finditer(units_text) if m[1]}
+        for index in range(query.capture_count):
+            name = query.capture_name(index)
+            if name.partition(".")[0] in ("reference", "hint") and name not in _READ_TAG_NODES | units_names:
+                query.disable_capture(name)
+    return FactsQuery(query, first, tuple(buckets))
+
+
+def _bucket(group: str, kind: str) -> tuple[int, str]:
+    if group == "definition":
+        bucket = {"block": _BLOCKS, "class": _CLASSES, "local": _LOCALS}.get(kind, _MEMBERS)
+    else:
+        bucket = {"reference": _REFS, "import": _IMPORTS, "hint": _HINTS, "binding": _BINDINGS}[group]
+    return bucket, kind
+
+
+# A reference before it is kept: RefSite's fields, in its order.
+_Ref = tuple[str, str, int, int, str | None, str]
 
 
 def extract_facts(
-    spec: LanguageSpec, root: Node, units: Sequence[Unit], module_name: str, line_count: int, package: str = ""
+    spec: LanguageSpec, root: Node, units: Sequence[Unit], module_name: str, line_count: int, package: str = "",
+    matches: Sequence[Match] | None = None,
 ) -> FileFacts:
     """`package`: the file's package where its top-level definitions are qualified by one (a Kotlin
-    top-level property is `<package>.<name>`, like its functions), else ""."""
-    query = _graph_query(spec)
-    if query is None:
+    top-level property is `<package>.<name>`, like its functions), else "". `matches`: those of
+    `units_and_graph_query(spec)` on `root`, when the caller has them (else the graph query runs)."""
+    graph = _graph_query(spec)
+    if graph is None:
         return FileFacts(symbols=tuple(_symbols(units, module_name, line_count)))
-    matches = []
-    for _, captures in QueryCursor(query).matches(root):
-        tag = _tag(captures)
-        if tag is not None:
-            matches.append((tag, captures))
-    classes = {
-        c["definition.class"][0].start_point.row + 1 for (group, kind), c in matches
-        if group == "definition" and kind == "class"
-    }
+    if matches is not None:
+        graph = units_and_graph_query(spec)
+    buckets: list[list[tuple[str, dict[str, list[Node]]]]] = [[] for _ in range(_BUCKETS)]
+    pattern_buckets = graph.buckets
+    for index, captures in QueryCursor(graph.query).matches(root) if matches is None else matches:
+        where = pattern_buckets[index]
+        if where is _PER_MATCH:
+            tag = _tag(captures)
+            where = None if tag is None else _bucket(*tag)
+        if where is not None:
+            buckets[where[0]].append((where[1], captures))
+    classes = {c["definition.class"][0].start_point.row + 1 for _, c in buckets[_CLASSES]}
     symbols = _symbols(units, module_name, line_count, classes)
     # Classes and functions inside functions are scopes too: what they bind is theirs alone.
     namespaces = _namespace_spans(root) if spec.name in NAMESPACE_LANGUAGES else []
     scopes = _ScopeMap(symbols, line_count, namespaces)
-    local = _local_definitions(
-        [c for (group, kind), c in matches if group == "definition" and kind == "local" and "name" in c],
-        scopes, module_name,
-    )
+    local = _local_definitions([c for _, c in buckets[_LOCALS] if "name" in c], scopes, module_name)
     if local:
         symbols.extend(local)
         scopes = _ScopeMap(symbols, line_count, namespaces)
-    refs: dict[tuple[int, int], RefSite] = {}  # by position: one name written once is one reference
-    imports: list[ImportSite] = []
-    hints: list[TypeHint] = []
-    extra: list[Symbol] = []
-    bindings: list[tuple[str | None, str, int, bool]] = []  # scope, variable, line, assigned None
-    blocks: set[tuple[int, int]] = set()  # (first, last line) of `@definition.block` nodes
-    parse_import = IMPORT_PARSERS.get(spec.name)
     ecmascript = spec.name in ECMASCRIPT_LANGUAGES
     rewrite = REWRITERS.get(spec.name)
     plain = NAMES.get(spec.name, _same)
     c_family = spec.name in C_FAMILY
-    for (group, kind), captures in matches:
-        if c_family and _prototype_parameter(group, kind, captures):
-            continue
-        if group == "reference" and kind == "super" and "name" in captures:
-            ref = _super(captures, scopes)
-            if ref is not None and (ref.line, ref.column) not in refs:
-                refs[(ref.line, ref.column)] = ref
-        elif group == "reference" and "name" in captures:
-            ref = _ref(kind, captures, scopes, ecmascript, rewrite)
-            key = (ref.line, ref.column)
-            if key not in refs or _REF_PRIORITY.get(kind, 9) < _REF_PRIORITY.get(refs[key].kind, 9) or (
-                kind == refs[key].kind and ref.receiver and not refs[key].receiver  # `Outer.Inner`: Inner via Outer
-            ):
-                refs[key] = ref
-        elif group == "import" and parse_import is not None:
+    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite)
+    imports: list[ImportSite] = []
+    parse_import = IMPORT_PARSERS.get(spec.name)
+    if parse_import is not None:
+        for _, captures in buckets[_IMPORTS]:
             imports.extend(parse_import(captures["import"][0]))
-        elif group == "hint" and "variable" in captures and "type" in captures:
-            hints.append(_hint(kind, captures, scopes, ecmascript, rewrite, plain))
-        elif group == "binding" and "variable" in captures:
+    hints = [
+        _hint(kind, captures, scopes, ecmascript, rewrite, plain) for kind, captures in buckets[_HINTS]
+        if "variable" in captures and "type" in captures
+        and not (c_family and _prototype_parameter("hint", kind, captures))
+    ]
+    bindings: list[tuple[str | None, str, int, bool]] = []  # scope, variable, line, assigned None
+    for _, captures in buckets[_BINDINGS]:
+        if "variable" in captures and not (c_family and _prototype_parameter("binding", "", captures)):
             bindings.extend(_bindings(captures["binding"][0], captures["variable"][0], scopes))
-        elif group == "definition" and kind == "block":
-            node = captures["definition.block"][0]
-            blocks.add((node.start_point.row + 1, node.end_point.row + 1))
-        elif group == "definition" and kind not in ("local", "class") and "name" in captures:
-            bare = c_family or ecmascript
-            member = _member(kind, captures, scopes, module_name, spec.name, plain, bare=bare, package=package)
-            if member is not None:
-                extra.append(member)
+    blocks = {  # (first, last line) of `@definition.block` nodes
+        (node.start_point.row + 1, node.end_point.row + 1)
+        for node in (captures["definition.block"][0] for _, captures in buckets[_BLOCKS])
+    }
+    extra: list[Symbol] = []
+    if buckets[_MEMBERS]:
+        around = _member_context(spec.name)
+        bare = c_family or spec.name in ECMASCRIPT_LANGUAGES
+        for kind, captures in buckets[_MEMBERS]:
+            if "name" in captures:
+                member = _member(kind, captures, scopes, module_name, around, plain, bare=bare, package=package)
+                if member is not None:
+                    extra.append(member)
     hints.extend(_untyped(bindings, hints))
     kept = _without_local_reads(refs.values(), hints, symbols)
-    ordered = tuple(sorted((_as_call(r) for r in kept), key=lambda r: (r.line, r.column)))
+    kept.sort(key=itemgetter(2, 3))
+    ordered = tuple(_as_call(ref) for ref in kept)
     if blocks:
         symbols = [s for s in symbols if not (s.kind == "class" and _is_block(s, blocks))]
     return FileFacts(tuple(symbols + extra), ordered, tuple(imports), tuple(hints))
+
+
+def _references(
+    matches: list[tuple[str, dict[str, list[Node]]]], scopes: _ScopeMap, ecmascript: bool, rewrite: Rewriter | None
+) -> dict[tuple[int, int], _Ref]:
+    """The references by position: one name written once is one reference, of the most specific
+    kind the patterns that match it say."""
+    refs: dict[tuple[int, int], _Ref] = {}
+    names, last = scopes.names, len(scopes.names)
+    for kind, captures in matches:
+        if "name" not in captures:
+            continue
+        if kind == "super":
+            ref = _super(captures, scopes)
+            if ref is not None and (ref[2], ref[3]) not in refs:
+                refs[(ref[2], ref[3])] = ref
+            continue
+        name = captures["name"][0]
+        row, column = name.start_point
+        line = row + 1
+        receiver_nodes = captures.get("receiver")
+        receiver = ""
+        if receiver_nodes is not None:
+            receiver = " ".join((receiver_nodes[0].text or b"").decode("utf-8", errors="replace").split())
+            if ecmascript and receiver:
+                receiver = _ecmascript_expression(receiver)
+            elif rewrite is not None and receiver:
+                receiver = rewrite(receiver_nodes[0], receiver, False)
+        key = (line, column)
+        old = refs.get(key)
+        if old is None or _REF_PRIORITY.get(kind, 9) < _REF_PRIORITY.get(old[1], 9) or (
+            kind == old[1] and receiver and not old[5]  # `Outer.Inner`: Inner via Outer
+        ):
+            text = (name.text or b"").decode("utf-8", errors="replace")
+            refs[key] = (text, kind, line, column, names[line] if line < last else None, receiver)
+    return refs
 
 
 def _is_block(symbol: Symbol, blocks: set[tuple[int, int]]) -> bool:
@@ -193,7 +301,7 @@ def _is_block(symbol: Symbol, blocks: set[tuple[int, int]]) -> bool:
     return any(end == symbol.end_line and symbol.start_line <= start for start, end in blocks)
 
 
-def _without_local_reads(refs: Iterable[RefSite], hints: list[TypeHint], symbols: list[Symbol]) -> list[RefSite]:
+def _without_local_reads(refs: Iterable[_Ref], hints: list[TypeHint], symbols: list[Symbol]) -> list[_Ref]:
     """The references minus reads of a function's own parameters and variables: they can only
     mean those locals, answer no graph question, and are a third of all references."""
     by_name = {s.qualified_name: s for s in symbols}
@@ -204,32 +312,33 @@ def _without_local_reads(refs: Iterable[RefSite], hints: list[TypeHint], symbols
     top = {h.variable for h in hints if h.kind in LOCAL_HINT_KINDS and h.scope is None}
     kept = []
     for ref in refs:
-        bare = ref.kind in LOCAL_READ_KINDS and not ref.receiver
-        if bare and _is_local(ref.scope, ref.name, by_name, bound, defined):
+        name, kind, _, _, scope, receiver = ref
+        if kind in LOCAL_READ_KINDS and not receiver and _is_local(scope, name, by_name, bound, defined):
             continue
-        if ref.kind == "maybe_call" and ref.scope is None and ref.name in top:
+        if kind == "maybe_call" and scope is None and name in top:
             continue  # a variable of top-level code (a spec's blocks)
         kept.append(ref)
     return kept
 
 
-def _as_call(ref: RefSite) -> RefSite:
+def _as_call(ref: _Ref) -> RefSite:
     """A bare name no local binds is a call (Ruby's `save` is `self.save()`)."""
-    return replace(ref, kind="call") if ref.kind == "maybe_call" else ref
+    name, kind, line, column, scope, receiver = ref
+    return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver)
 
 
 def _same(text: str) -> str:
     return text
 
 
-def _super(captures: dict[str, list[Node]], scopes: _ScopeMap) -> RefSite | None:
+def _super(captures: dict[str, list[Node]], scopes: _ScopeMap) -> _Ref | None:
     """A bare `super`: a call of the enclosing method's own name, through the base class."""
     node = captures["name"][0]
     line = node.start_point.row + 1
     scope = scopes.scope(line)
     if scope is None or scope.kind != "method":
         return None
-    return RefSite(scope.name, "call", line, node.start_point.column, scope.qualified_name, "super")
+    return scope.name, "call", line, node.start_point.column, scope.qualified_name, "super"
 
 
 def _is_local(
@@ -279,19 +388,28 @@ class _ScopeMap:
         self.cls: list[Symbol | None] = [None] * (line_count + 2)
         for start, end, qualified in namespaces:  # outermost first: inner blocks overwrite
             stand_in = Symbol("namespace", qualified.rsplit(".", 1)[-1], qualified, start, end)
-            for line in range(start, min(end, line_count + 1) + 1):
-                self.at[line] = stand_in
+            self._cover(self.at, stand_in, start, end, line_count)
         for symbol in sorted(symbols, key=lambda s: (s.start_line, -s.end_line)):
             if symbol.kind not in SCOPE_KINDS:
                 continue
-            span = range(symbol.start_line, min(symbol.end_line, line_count + 1) + 1)
-            for line in span:
-                self.at[line] = symbol
-                if symbol.kind == "class":
-                    self.cls[line] = symbol
+            self._cover(self.at, symbol, symbol.start_line, symbol.end_line, line_count)
+            if symbol.kind == "class":
+                self._cover(self.cls, symbol, symbol.start_line, symbol.end_line, line_count)
+        # The scope's qualified name by line, read for every reference.
+        self.names = [None if symbol is None else symbol.qualified_name for symbol in self.at]
+
+    @staticmethod
+    def _cover(lines: list[Symbol | None], symbol: Symbol, start: int, end: int, line_count: int) -> None:
+        stop = min(end, line_count + 1) + 1
+        if start < stop:  # a slice, not a loop over the lines: a module's class covers thousands
+            lines[start:stop] = [symbol] * (stop - start)
 
     def scope(self, line: int) -> Symbol | None:
         return self.at[line] if 0 <= line < len(self.at) else None
+
+    def name(self, line: int) -> str | None:
+        """The qualified name of `scope(line)`."""
+        return self.names[line] if 0 <= line < len(self.names) else None
 
     def enclosing_class(self, line: int) -> Symbol | None:
         return self.cls[line] if 0 <= line < len(self.cls) else None
@@ -307,21 +425,6 @@ def _tag(captures: dict[str, list[Node]]) -> tuple[str, str] | None:
     return None
 
 
-def _ref(
-    kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False,
-    rewrite: Rewriter | None = None,
-) -> RefSite:
-    name = captures["name"][0]
-    line = name.start_point.row + 1
-    scope = scopes.scope(line)
-    receiver = " ".join(_text(captures["receiver"][0]).split()) if "receiver" in captures else ""
-    if ecmascript and receiver:
-        receiver = _ecmascript_expression(receiver)
-    elif rewrite is not None and receiver:
-        receiver = rewrite(captures["receiver"][0], receiver, False)
-    return RefSite(_text(name), kind, line, name.start_point.column, scope.qualified_name if scope else None, receiver)
-
-
 def _hint(
     kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, ecmascript: bool = False,
     rewrite: Rewriter | None = None, plain: Callable[[str], str] = _same,
@@ -330,14 +433,17 @@ def _hint(
     if kind == "attribute_literal":
         kind = "attribute"
         type_name = "literal"
+    elif kind == "literal":  # what the literal is written as says nothing more
+        type_name = "literal"
     else:
         type_node = captures["type"][0]
         type_name = " ".join(_text(type_node).split())
-        calls = ("call", "call_expression")
-        function = type_node.child_by_field_name("function") if type_node.type in calls else None
-        if function is not None and len(type_name) > MAX_CALL_TEXT:  # `x = f(<long arguments>)`: f()
-            type_name = " ".join(_text(function).split()) + "()"
-        constructor = type_node.child_by_field_name("constructor") if type_node.type == "new_expression" else None
+        node_type = type_node.type
+        if len(type_name) > MAX_CALL_TEXT and node_type in ("call", "call_expression"):  # `x = f(<long arguments>)`
+            function = type_node.child_by_field_name("function")
+            if function is not None:  # f()
+                type_name = " ".join(_text(function).split()) + "()"
+        constructor = type_node.child_by_field_name("constructor") if node_type == "new_expression" else None
         if constructor is not None:  # `new Foo(...)`: a call of the class, `Foo()`
             type_name = " ".join(_text(constructor).split()) + "()"
         elif ecmascript and kind in ("assign", "alias", "attribute", "attribute_alias"):
@@ -348,17 +454,14 @@ def _hint(
             type_name = rewrite(
                 type_node, type_name, kind not in ("assign", "alias", "element", "attribute", "attribute_alias")
             )
-        if kind == "literal":
-            type_name = "literal"
-        elif kind not in ("element", "enter", "caught", "assign", "attribute"):  # a string annotation: `x: "Foo"`
+        if kind not in ("element", "enter", "caught", "assign", "attribute"):  # a string annotation: `x: "Foo"`
             type_name = type_name.strip("\"' ")
     line = captures["variable"][0].start_point.row + 1
     if kind.startswith("attribute"):  # kept in the method it is written in, where `T` and `y` mean something
         owner = _text(captures["object"][0]) if "object" in captures else "this" if ecmascript else "self"
-        scope = scopes.scope(line) if scopes.enclosing_class(line) is not None else None
-        return TypeHint(scope.qualified_name if scope else None, f"{owner}.{variable}", type_name, line, kind)
-    scope = scopes.scope(line)
-    return TypeHint(scope.qualified_name if scope else None, variable, type_name, line, kind)
+        scope = scopes.name(line) if scopes.enclosing_class(line) is not None else None
+        return TypeHint(scope, f"{owner}.{variable}", type_name, line, kind)
+    return TypeHint(scopes.name(line), variable, type_name, line, kind)
 
 
 def _ecmascript_expression(text: str) -> str:
@@ -381,6 +484,9 @@ def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[st
     targets are recorded as `obj.x` in the enclosing class."""
     right = statement.child_by_field_name("right") if statement.type == "assignment" else None
     is_none = right is not None and right.type == "none"
+    if target.type == "identifier":  # most targets: `x = ...`, `for x in ...`
+        line = target.start_point.row + 1
+        return [(scopes.name(line), (target.text or b"").decode("utf-8", errors="replace"), line, is_none)]
     found: list[tuple[str | None, str, int, bool]] = []
     for node in _target_names(target):
         line = node.start_point.row + 1
@@ -388,21 +494,21 @@ def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[st
             obj, attr = node.child_by_field_name("object"), node.child_by_field_name("attribute")
             if obj is None or attr is None or obj.type != "identifier":
                 continue
-            method = scopes.scope(line)
+            method = scopes.name(line)
             if method is not None and scopes.enclosing_class(line) is not None:
-                found.append((method.qualified_name, f"{_text(obj)}.{_text(attr)}", line, is_none))
+                found.append((method, f"{_text(obj)}.{_text(attr)}", line, is_none))
             continue
-        scope = scopes.scope(line)
-        found.append((scope.qualified_name if scope else None, _text(node), line, is_none))
+        found.append((scopes.name(line), _text(node), line, is_none))
     return found
 
 
 def _target_names(node: Node) -> list[Node]:
     """The identifiers (and `obj.attr` nodes) a target binds."""
     # (a type parameter too; PHP's `$x` is a `name` in a `variable_name`)
-    if node.type in ("identifier", "attribute", "type_identifier", "implicit_parameter", "name"):
+    node_type = node.type
+    if node_type in ("identifier", "attribute", "type_identifier", "implicit_parameter", "name"):
         return [node]
-    if node.type in PARAMETER_LISTS:
+    if node_type in PARAMETER_LISTS:
         names = []
         for child in node.named_children:
             if child.type in ("default_parameter", "typed_default_parameter"):
@@ -413,7 +519,7 @@ def _target_names(node: Node) -> list[Node]:
             elif child.type in ("identifier", "list_splat_pattern", "dictionary_splat_pattern"):
                 names.extend(_target_names(child) if child.type != "identifier" else [child])
         return names
-    if node.type in TARGET_CONTAINERS or node.type == "dictionary_splat_pattern":
+    if node_type in TARGET_CONTAINERS or node_type == "dictionary_splat_pattern":
         return [name for child in node.named_children for name in _target_names(child)]
     return []
 
@@ -424,7 +530,7 @@ def _untyped(bindings: list[tuple[str | None, str, int, bool]], hints: list[Type
     typed = {(h.scope, h.variable, h.line) for h in hints if h.kind != "returns"}
     seen: set[tuple[str | None, str, str]] = set()
     found = []
-    for scope, variable, line, is_none in sorted(bindings, key=lambda binding: binding[2]):
+    for scope, variable, line, is_none in sorted(bindings, key=itemgetter(2)):
         if (scope, variable, line) in typed:
             continue
         type_name = "None" if is_none else "?"
@@ -441,14 +547,14 @@ def _local_definitions(
 ) -> list[Symbol]:
     """Symbols of the classes and functions defined inside functions (units stop at a function),
     each named inside the definition around it: `mod.outer.inner`, `mod.test.Local.method`."""
-    nodes = sorted(
-        {(c["definition.local"][0].start_byte, _text(c["name"][0])): c["definition.local"][0] for c in matches}.items()
-    )
+    inside: dict[tuple[int, str], Node] = {}
+    for captures in matches:
+        node = captures["definition.local"][0]
+        if _inside_function(node):  # else a unit already
+            inside[(node.start_byte, _text(captures["name"][0]))] = node
     stack: list[tuple[Node, Symbol]] = []
     found = []
-    for (_, name), node in nodes:
-        if not _inside_function(node):
-            continue  # a unit already
+    for (_, name), node in sorted(inside.items()):
         while stack and stack[-1][0].end_byte <= node.start_byte:
             stack.pop()
         line = node.start_point.row + 1
@@ -468,28 +574,43 @@ def _local_definitions(
     return found
 
 
+@dataclass(frozen=True)
+class _MemberContext:
+    """A language's node types around a constant or field: `around` is every definition type,
+    `functions` those that make it a local variable, `classes` those that must be its owner."""
+
+    around: frozenset[str]
+    functions: frozenset[str]
+    classes: frozenset[str]
+
+
+@cache
+def _member_context(language: str) -> _MemberContext:
+    functions = OTHER_FUNCTION_NODES | LANGUAGE_FUNCTION_NODES.get(language, frozenset())
+    classes = OTHER_CLASS_NODES | LANGUAGE_CLASS_NODES.get(language, frozenset())
+    return _MemberContext(DEF_NODE_TYPES | functions | classes, functions | {"function_definition"}, classes)
+
+
 def _member(
-    kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str, language: str = "",
+    kind: str, captures: dict[str, list[Node]], scopes: _ScopeMap, module_name: str, context: _MemberContext,
     plain: Callable[[str], str] = _same, bare: bool = False, package: str = "",
 ) -> Symbol | None:
     """A module constant (a package's, where the file's top level is qualified by its package) or a
     class field. `bare`: the language's top-level names are not qualified by their file (C, C++: a
     macro `MAX` is `MAX`, in a namespace `ns.MAX`; JavaScript and TypeScript, like their functions)."""
-    name = plain(_text(captures["name"][0]))
     node = captures[f"definition.{kind}"][0]
     line = node.start_point.row + 1
-    functions = OTHER_FUNCTION_NODES | LANGUAGE_FUNCTION_NODES.get(language, frozenset())
-    classes = OTHER_CLASS_NODES | LANGUAGE_CLASS_NODES.get(language, frozenset())
-    around = _nearest_definition(node, functions | classes)
-    if around is not None and around.type in ("function_definition", *functions):
-        return None  # a local variable
+    around = _nearest_definition(node, context.around)
+    if around is not None and around.type in context.functions:
+        return None  # a local variable: most matches, so before anything else is read
     owner = scopes.enclosing_class(line) if around is not None else None
     if around is not None and owner is None:
         return None
-    if around is not None and around.type in classes and scopes.scope(line) is not owner:
+    if around is not None and around.type in context.classes and scopes.scope(line) is not owner:
         return None  # in a type declared inside a function body, which is no symbol
     if kind == "field" and owner is None and bare:
         return None  # a C field no struct holds: a struct body the parser could not read (macros in it)
+    name = plain(_text(captures["name"][0]))
     around_scope = scopes.scope(line)
     namespace = around_scope.qualified_name if around_scope is not None and around_scope.kind == "namespace" else None
     parent = owner.qualified_name if owner else namespace or package or module_name
@@ -506,8 +627,8 @@ def _prototype_parameter(group: str, kind: str, captures: dict[str, list[Node]])
     if node.type not in ("parameter_declaration", "optional_parameter_declaration"):
         return False
     current = node.parent
-    while current is not None and current.type not in DEF_NODE_TYPES | OTHER_FUNCTION_NODES:
-        if current.type in _PROTOTYPE_NODES:
+    while current is not None and (current_type := current.type) not in _FUNCTION_NODES:
+        if current_type in _PROTOTYPE_NODES:
             return True
         current = current.parent
     return False
@@ -535,10 +656,11 @@ def _namespace_spans(root: Node) -> list[tuple[int, int, str]]:
     return found
 
 
-def _nearest_definition(node: Node, others: frozenset[str] = OTHER_FUNCTION_NODES | OTHER_CLASS_NODES) -> Node | None:
-    """The class or function definition around a node, if any."""
+def _nearest_definition(node: Node, definitions: frozenset[str] = _DEFINITION_NODES) -> Node | None:
+    """The class or function definition around a node, if any: the first ancestor whose type is
+    one of `definitions`."""
     current = node.parent
-    while current is not None and current.type not in DEF_NODE_TYPES | others:
+    while current is not None and current.type not in definitions:
         current = current.parent
     return current
 
