@@ -39,7 +39,6 @@ import json
 import os
 import shutil
 import sqlite3
-import subprocess
 import sys
 import tarfile
 import tempfile
@@ -50,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sdist import fetch_sdist  # the script directory is on sys.path
+from sdist import commit_corpus, fetch_sdist, spread_sample  # the script directory is on sys.path
 
 BENCH_DIR = Path(__file__).resolve().parent
 CORPORA = BENCH_DIR / ".corpora"
@@ -89,10 +88,7 @@ def pinned_corpus(name: str) -> Path:
         unpacked.rename(target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    if shutil.which("git"):  # its own repository: inside ours it would be an ignored directory
-        ident = ["-c", "user.name=bench", "-c", "user.email=bench@localhost", "-c", "init.defaultBranch=main"]
-        for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", f"{project} {version} sdist"]):
-            subprocess.run(["git", *ident, "-C", str(target), *args], check=True, capture_output=True)
+    commit_corpus(target, f"{project} {version} sdist")
     ready.write_text(f"{project} {version}\n")
     return target
 
@@ -398,9 +394,7 @@ def main(argv: list[str] | None = None) -> int:
             root = Path(name).expanduser().resolve()
             label, cache = root.name, None
         calls, info = index_calls(root)
-        if args.limit and len(calls) > args.limit:
-            step = len(calls) / args.limit
-            calls = [calls[int(i * step)] for i in range(args.limit)]
+        calls = spread_sample(calls, args.limit)
         started = time.perf_counter()
         oracle = ask_jedi(root, calls, cache, max(1, args.processes))
         info["jedi_seconds"] = round(time.perf_counter() - started, 1)

@@ -57,6 +57,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sdist import commit_corpus, spread_sample  # the script directory is on sys.path
+
 BENCH_DIR = Path(__file__).resolve().parent
 CORPORA = BENCH_DIR / ".corpora"
 DOWNLOADS = (CORPORA / "downloads", CORPORA / "quality" / "downloads")  # ours, then the lab's
@@ -152,10 +154,7 @@ def pinned_corpus(name: str) -> Path:
             if data is not None:
                 (target / rel).parent.mkdir(parents=True, exist_ok=True)
                 (target / rel).write_bytes(data.read())
-    if shutil.which("git"):  # its own repository: inside ours it would be an ignored directory
-        ident = ["-c", "user.name=bench", "-c", "user.email=bench@localhost", "-c", "init.defaultBranch=main"]
-        for args in (["init", "-q"], ["add", "-A", "-f"], ["commit", "-q", "-m", f"{pin.id} npm tarball"]):
-            subprocess.run(["git", *ident, "-C", str(target), *args], check=True, capture_output=True)
+    commit_corpus(target, f"{pin.id} npm tarball", force=True)
     ready.write_text(f"{pin.id} {pin.sha256}\n")
     return target
 
@@ -657,9 +656,7 @@ def main(argv: list[str] | None = None) -> int:
             root = Path(name).expanduser().resolve()
             label, cache = root.name, None
         calls, files, symbols, info = index_calls(root)
-        if args.limit and len(calls) > args.limit:
-            step = len(calls) / args.limit
-            calls = [calls[int(i * step)] for i in range(args.limit)]
+        calls = spread_sample(calls, args.limit)
         started = time.perf_counter()
         oracle, meta = ask_oracle(root, files, calls, cache)
         info.update(meta)

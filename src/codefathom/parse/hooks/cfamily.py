@@ -14,6 +14,7 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
 
 __all__ = ["parse_import", "rewrite_c", "rewrite_cpp", "NAMESPACE_IMPORT"]
 
@@ -91,7 +92,3 @@ def _expression(node: Node, text: str) -> str:
     text = text.replace("->", ".").replace("::", ".").lstrip(".")
     text = _DEREFERENCE.sub(r"\1", text)
     return text.lstrip("*&").strip()
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")

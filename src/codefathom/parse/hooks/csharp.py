@@ -14,6 +14,8 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
+from codefathom.parse.hooks.common import parenthesized_head
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -83,16 +85,10 @@ def _expression(text: str) -> str:
 def _converted(text: str) -> str:
     """`((Foo)x).Bar` and `(x as Foo).Bar` as `Foo(x).Bar`: a conversion is read as a call of the
     type, which gives an instance of it; other parentheses are dropped (`(a.b).c` -> `a.b.c`)."""
-    if not text.startswith("("):
+    head = parenthesized_head(text)
+    if head is None:
         return text
-    depth = 0
-    for position, char in enumerate(text):
-        depth += 1 if char == "(" else -1 if char == ")" else 0
-        if depth == 0:
-            inner, rest = text[1:position].strip(), text[position + 1 :]
-            break
-    else:
-        return text
+    inner, rest = head
     cast, conversion = _CAST.match(inner), _AS.match(inner)
     if cast is not None:
         inner = f"{cast.group(1)}({cast.group(2)})"
@@ -101,7 +97,3 @@ def _converted(text: str) -> str:
     else:
         inner = _expression(inner)
     return inner + rest
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
 
 __all__ = ["parse_import"]
 
@@ -105,7 +106,3 @@ def _string(node: Node | None) -> str | None:
     if node is None or node.type != "string":
         return None
     return "".join(_text(c) for c in node.named_children if c.type == "string_fragment")
-
-
-def _text(node: Node | None) -> str:
-    return "" if node is None else (node.text or b"").decode("utf-8", errors="replace")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
 
 __all__ = ["parse_import"]
 
@@ -26,7 +27,3 @@ def parse_import(node: Node) -> list[ImportSite]:
     if alias == ".":
         alias = "*"
     return [ImportSite(path, None, alias, node.start_point.row + 1)]
-
-
-def _text(node: Node | None) -> str:
-    return "" if node is None else (node.text or b"").decode("utf-8", errors="replace")

@@ -14,6 +14,8 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
+from codefathom.parse.hooks.common import parenthesized_head
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -102,20 +104,10 @@ def _without_lambdas(text: str) -> str:
 def _converted(text: str) -> str:
     """`(x as Foo).f` as `Foo(x).f`: a conversion is read as a call of the type, which gives an
     instance of it; other parentheses around a head are dropped (`(a.b).c` -> `a.b.c`)."""
-    if not text.startswith("("):
+    head = parenthesized_head(text)
+    if head is None:
         return text
-    depth = 0
-    for position, char in enumerate(text):
-        depth += 1 if char == "(" else -1 if char == ")" else 0
-        if depth == 0:
-            inner, rest = text[1:position].strip(), text[position + 1 :]
-            break
-    else:
-        return text
+    inner, rest = head
     conversion = _AS.match(inner)
     inner = f"{conversion.group(2)}({conversion.group(1)})" if conversion is not None else _converted(inner)
     return inner + rest
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")

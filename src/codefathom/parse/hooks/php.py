@@ -13,6 +13,7 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -61,7 +62,3 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
 def _path(text: str) -> str:
     """`\\App\\Model\\Order` -> `App.Model.Order`."""
     return _ROOTED.sub(r"\1", text.replace("\\", "."))
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")

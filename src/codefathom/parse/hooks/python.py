@@ -8,6 +8,7 @@ from __future__ import annotations
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
 
 __all__ = ["parse_import"]
 
@@ -53,7 +54,3 @@ def _module_of(node: Node) -> tuple[int, str]:
         elif child.type == "dotted_name":
             module = _text(child)
     return level, module
-
-
-def _text(node: Node | None) -> str:
-    return "" if node is None else (node.text or b"").decode("utf-8", errors="replace")

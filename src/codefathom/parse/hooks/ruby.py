@@ -13,6 +13,7 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
 
 __all__ = ["parse_import", "plain_name", "rewrite"]
 
@@ -49,7 +50,3 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
     text = text.replace("&.", ".").replace("::", ".").lstrip(".")
     text = _IVAR.sub("self.", text)
     return _NEW_BARE.sub("()", _NEW_CALL.sub("(", text))
-
-
-def _text(node: Node) -> str:
-    return (node.text or b"").decode("utf-8", errors="replace")

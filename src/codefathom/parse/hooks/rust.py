@@ -16,6 +16,7 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import node_text as _text
 
 __all__ = ["parse_import", "rewrite", "inline_modules"]
 
@@ -198,7 +199,3 @@ def _impl_type(node: Node) -> str:
     if written is None or written.type not in ("type_identifier", "scoped_type_identifier"):
         return ""
     return _text(written)
-
-
-def _text(node: Node | None) -> str:
-    return "" if node is None else (node.text or b"").decode("utf-8", errors="replace")
