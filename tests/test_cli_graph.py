@@ -103,10 +103,18 @@ def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, 
 
 
 def test_refs_of_a_language_without_references_say_so(shop_repo: Path, graph) -> None:
-    (shop_repo / "web" / "Legacy.scala").write_text("object Legacy {\n  def findUserById(id: Int): Int = id\n}\n")
+    # Every language with a grammar extracts references now (Scala was the last one this test used), so
+    # the note is checked where it still applies, a Markdown path, and its absence on a Scala answer.
+    from codefathom.service.render import _without_references
+
+    assert "only for" in _without_references(["docs/guide.md"]) and "markdown" in _without_references(["a.md"])
+    (shop_repo / "web" / "Legacy.scala").write_text(
+        "object Legacy {\n  def findUserById(id: Int): Int = id\n  def run(): Int = findUserById(1)\n}\n"
+    )
     data = graph("refs", "findUserById", "-p", str(shop_repo))
-    assert data["symbols"][0]["path"] == "web/Legacy.scala" and data["references"] == []
-    assert "only for" in data["note"] and "scala" in data["note"]
+    assert data["symbols"][0]["path"] == "web/Legacy.scala"
+    assert [(r["path"], r["line"]) for r in data["references"]] == [("web/Legacy.scala", 3)]
+    assert "only for" not in data.get("note", "")
 
 
 def test_callers_walk_up_two_levels(graph_shop: Path, graph, run_cli) -> None:

@@ -1,12 +1,13 @@
-"""Java and Kotlin packages: a package is every indexed Java or Kotlin file whose `package`
-declaration names it, wherever it lies (`src/main/java`, `src/main/kotlin`, `src/test/...`, generated
-sources), and an import names a class (Kotlin: also a top-level function or property) of one.
+"""Java, Kotlin and Scala packages: a package is every indexed Java, Kotlin or Scala file whose `package`
+declaration names it, wherever it lies (`src/main/java`, `src/main/kotlin`, `src/main/scala`,
+`src/test/...`, generated sources), and an import names a class (Kotlin, Scala: also a top-level
+function or property) of one.
 
 A symbol's qualified name is `<package>.<Class>[.<Nested>].<member>`, so a top-level definition's
 parent is its package (a file without a package declaration qualifies by its path instead, and
-forms the default package with the others like it). The two languages share packages: a Kotlin
-file sees the Java classes of its package and imports them, and the other way round; only Kotlin
-sees top-level functions and properties by their bare names. `java.lang` is imported implicitly
+forms the default package with the others like it). The languages share packages: a Kotlin or
+Scala file sees the Java classes of its package and imports them, and the other way round; only
+Kotlin and Scala see top-level functions and properties by their bare names. `java.lang` is imported implicitly
 (Kotlin's default imports, `kotlin.*`, `kotlin.collections.*`, ..., too, when the project is them).
 """
 
@@ -27,9 +28,14 @@ IMPLICIT_PACKAGES = {
         "kotlin", "kotlin.annotation", "kotlin.collections", "kotlin.comparisons", "kotlin.io", "kotlin.ranges",
         "kotlin.sequences", "kotlin.text", "kotlin.jvm", "java.lang",
     ),
+    "scala": ("scala", "scala.collection", "scala.collection.immutable", "java.lang"),
 }
 # The kinds of top-level definition a file of each language sees by bare name in a package.
-TOP_LEVEL_KINDS = {"java": frozenset({"class"}), "kotlin": frozenset({"class", "function", "constant"})}
+TOP_LEVEL_KINDS = {
+    "java": frozenset({"class"}),
+    "kotlin": frozenset({"class", "function", "constant"}),
+    "scala": frozenset({"class", "function", "constant"}),  # Scala 3 top-level defs and vals
+}
 LANGUAGES = tuple(TOP_LEVEL_KINDS)
 _TOP_LEVEL_ANY = frozenset().union(*TOP_LEVEL_KINDS.values())
 

@@ -28,10 +28,12 @@ MAX_REEXPORT_DEPTH = 3
 # top-level definitions of a name there, and whether two files are in one package.
 _PACKAGE_MEMBERS: dict[str, Callable[[GraphLookup, int, str], list[SymbolRow]]] = {
     "go": gomod.package_members, "java": java.package_members, "kotlin": java.package_members,
+    "scala": java.package_members,
     "csharp": csharp.package_members, "ruby": ruby.package_members, "php": php.package_members,
 }
 _SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
-    "go": gomod.same_package, "java": java.same_package, "kotlin": java.same_package, "csharp": csharp.same_package,
+    "go": gomod.same_package, "java": java.same_package, "kotlin": java.same_package, "scala": java.same_package,
+    "csharp": csharp.same_package,
     "ruby": ruby.same_package, "php": php.same_package,
     "c": cfamily.same_package, "cpp": cfamily.same_package,
 }

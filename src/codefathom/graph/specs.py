@@ -765,6 +765,78 @@ GRAPH_SPECS["kotlin"] = GraphSpec(
     generic_factories=_KOTLIN_FACTORIES,
 )
 
+# Scala: what every file sees without an import (`scala._`, `scala.Predef._`, `java.lang._`): the
+# standard types, the collections Predef aliases and their companions' factories (`List(x)`).
+_SCALA_STDLIB = frozenset(
+    """
+    Any AnyRef AnyVal Nothing Null Unit Boolean Byte Short Int Long Float Double Char String BigInt
+    BigDecimal Array List Nil Seq IndexedSeq Vector Iterable Iterator LazyList Stream Range Set Map Option
+    Some None Either Left Right Tuple2 Tuple3 Product Serializable Equals PartialFunction Function0
+    Function1 Function2 StringContext StringBuilder Ordering Ordered Numeric Integral Fractional
+    Throwable Exception RuntimeException Error IllegalArgumentException IllegalStateException
+    UnsupportedOperationException IndexOutOfBoundsException NoSuchElementException NotImplementedError
+    MatchError NullPointerException ClassCastException deprecated unchecked transient volatile native
+    throws inline specialized tailrec main SerialVersionUID println print printf require assert assume
+    ensuring identity implicitly summon classOf locally valueOf Symbol
+    """.split()
+) | _JAVA_LANG
+_SCALA_SEQUENCES = frozenset(
+    """
+    Array List Seq IndexedSeq Vector Iterable Iterator LazyList Stream Set SortedSet Option Some Queue
+    ArrayBuffer ListBuffer Buffer ArraySeq Chain NonEmptyList NonEmptyChain
+    """.split()
+) | _JAVA_SEQUENCES
+_SCALA_MAPPINGS = frozenset("Map SortedMap TreeMap HashMap ListMap LinkedHashMap".split()) | _JAVA_MAPPINGS
+# (Not `Either`, `Try`, `Future`: a project's class of that name is more often meant than the library's.)
+_SCALA_PRIMITIVES = frozenset(
+    """
+    Any AnyRef AnyVal Nothing Null Unit Boolean Byte Short Int Long Float Double Char String BigInt
+    BigDecimal StringBuilder Integer Character Object literal
+    """.split()
+) | _SCALA_SEQUENCES | _SCALA_MAPPINGS
+# Members of collections, options, strings, futures and tries: never guessed on an unknown receiver.
+_SCALA_COMMON_METHODS = frozenset(
+    """
+    map flatMap flatten filter filterNot withFilter foreach collect collectFirst fold foldLeft foldRight
+    reduce reduceLeft reduceOption sum product max min maxBy minBy maxOption minOption exists forall count
+    find head headOption last lastOption tail init isEmpty nonEmpty isDefined size length contains
+    containsSlice indexOf lastIndexOf take takeWhile takeRight drop dropWhile dropRight slice splitAt span
+    partition groupBy groupMap sortBy sortWith sorted reverse distinct distinctBy zip zipWithIndex unzip
+    mkString toList toSeq toVector toSet toMap toArray toIterator iterator toOption toEither toTry get
+    getOrElse orElse orNull fold apply unapply updated update keys values keySet mapValues view force
+    grouped sliding padTo diff intersect union concat appended prepended appendedAll prependedAll
+    startsWith endsWith trim split stripPrefix stripSuffix stripMargin toLowerCase toUpperCase
+    replace replaceAll format toInt toLong toDouble toFloat toBoolean toChar charAt substring isBlank
+    onComplete recover recoverWith transform andThen compose copy productIterator productArity
+    equals hashCode toString getClass isInstanceOf asInstanceOf synchronized eq ne
+    """.split()
+) | _JAVA_COMMON_METHODS
+
+GRAPH_SPECS["scala"] = GraphSpec(
+    self_names=frozenset({"this"}),
+    builtins=_SCALA_STDLIB,
+    primitive_types=_SCALA_PRIMITIVES,
+    module_system="java",  # one package model for the JVM languages' files: graph/java.py
+    super_receiver="super",
+    common_methods=_SCALA_COMMON_METHODS,
+    builtin_constructors=_SCALA_STDLIB | _SCALA_PRIMITIVES,
+    sequence_types=_SCALA_SEQUENCES,
+    mapping_types=_SCALA_MAPPINGS,
+    element_methods=frozenset(
+        "head headOption last lastOption get getOrElse find apply next min max minBy maxBy".split()
+    ),
+    iter_methods=frozenset(
+        "filter filterNot withFilter sorted sortBy sortWith reverse take takeWhile takeRight drop dropWhile "
+        "dropRight distinct distinctBy toList toSeq toVector toSet toArray toIterator iterator view tail init "
+        "slice orElse".split()
+    ),
+    members_in_scope=True,  # a class's methods see its members and its parameters by their bare names
+    guess_by_name=False,
+    extension_methods=True,  # Scala 3 `extension (o: Order)` and `implicit class` methods
+    partial_classes=True,  # a class and its companion object are one qualified name
+    types_apart=True,  # `val order: Order`: a written type is never the val
+)
+
 _DEFAULT = GraphSpec(frozenset({"this", "self"}), frozenset(), frozenset(), "")
 
 

@@ -57,7 +57,7 @@ __all__ = ["FactsQuery", "Match", "extract_facts", "graph_query_text", "has_grap
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
 DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
-# Java, Kotlin, Rust, C# and C/C++ definitions around a field (`@definition.field`): a class-like body owns it, a
+# Java, Kotlin, Scala, Rust, C# and C/C++ definitions around a field (`@definition.field`): a class-like body owns it, a
 # function body makes it a local.
 OTHER_FUNCTION_NODES = frozenset(
     {"method_declaration", "constructor_declaration", "lambda_expression", "function_item", "closure_expression",
@@ -68,7 +68,8 @@ OTHER_CLASS_NODES = frozenset(
     {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
      "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item",
      "struct_declaration", "struct_specifier", "union_specifier", "class_specifier", "object_declaration",
-     "companion_object", "object_literal"}
+     "companion_object", "object_literal", "object_definition", "trait_definition", "enum_definition",
+     "package_object", "given_definition"}
 )
 _FUNCTION_NODES = DEF_NODE_TYPES | OTHER_FUNCTION_NODES
 _DEFINITION_NODES = DEF_NODE_TYPES | OTHER_FUNCTION_NODES | OTHER_CLASS_NODES

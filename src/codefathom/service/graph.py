@@ -429,6 +429,24 @@ DEAD_RULES: dict[str, DeadRules] = {
         public_pattern=r"^(?!.*\b(?:private|internal)\b)",
         dispatch="bases",
     ),
+    "scala": DeadRules(
+        # `main` of an object, a Scala 3 `@main` def (a marker: the runner calls it); the runtime calls
+        # a companion's `apply`/`unapply` for `Foo(x)` and `case Foo(a)`.
+        entry_names=frozenset({"main", "apply", "unapply", "unapplySeq"}),
+        test_markers=frozenset(
+            "Test ParameterizedTest RepeatedTest TestFactory BeforeEach AfterEach BeforeAll AfterAll Before After "
+            "BeforeClass AfterClass".split()
+        ),
+        override_pattern=r"\boverride\b",
+        inert_markers=frozenset(
+            "deprecated tailrec inline specialized transient volatile throws unchecked nowarn "
+            "implicitNotFound varargs static SerialVersionUID uncheckedVariance Deprecated".split()
+        ),
+        markers_in_signature=True,
+        # Scala is public unless it says otherwise (`private[pkg]` is private to a package).
+        public_pattern=r"^(?!.*\b(?:private|protected)\b)",
+        dispatch="bases",
+    ),
     "rust": DeadRules(
         entry_names=frozenset({"main"}),
         test_markers=frozenset({"test", "bench", "rstest", "test_case", "quickcheck"}),

@@ -1,6 +1,6 @@
 """Per-language code for what a query cannot say, looked up by language name.
 
-Today: turning an import statement's node into the names it binds, (Java, Kotlin, Rust, C#, Ruby, PHP,
+Today: turning an import statement's node into the names it binds, (Java, Kotlin, Scala, Rust, C#, Ruby, PHP,
 C, C++) rewriting a receiver or a type as written into the dotted expressions the binder reads, and
 (Ruby) reading a name written with a sigil.
 """
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
-from codefathom.parse.hooks import cfamily, csharp, ecmascript, go, java, kotlin, php, python, ruby, rust
+from codefathom.parse.hooks import cfamily, csharp, ecmascript, go, java, kotlin, php, python, ruby, rust, scala
 
 __all__ = ["IMPORT_PARSERS", "ImportParser", "NAMES", "REWRITERS", "Rewriter"]
 
@@ -28,6 +28,7 @@ IMPORT_PARSERS: dict[str, ImportParser] = {
     "tsx": ecmascript.parse_import,
     "java": java.parse_import,
     "kotlin": kotlin.parse_import,
+    "scala": scala.parse_import,
     "rust": rust.parse_import,
     "csharp": csharp.parse_import,
     "ruby": ruby.parse_import,
@@ -39,6 +40,7 @@ IMPORT_PARSERS: dict[str, ImportParser] = {
 REWRITERS: dict[str, Rewriter] = {
     "java": java.rewrite,
     "kotlin": kotlin.rewrite,
+    "scala": scala.rewrite,
     "rust": rust.rewrite,
     "csharp": csharp.rewrite,
     "ruby": ruby.rewrite,
