@@ -1,12 +1,14 @@
 """Text helpers the per-language hooks share: a node's text, and the head of an expression written
-in parentheses (`(x as Foo).f`), which several languages' rewriters take apart.
+in parentheses (`(x as Foo).f`) and trailing lambdas, which several languages' rewriters take apart.
 """
 
 from __future__ import annotations
 
 from tree_sitter import Node
 
-__all__ = ["node_text", "parenthesized_head"]
+__all__ = ["node_text", "parenthesized_head", "without_trailing_lambdas"]
+
+_STRING_QUOTES = "\"'"
 
 
 def node_text(node: Node | None) -> str:
@@ -24,3 +26,36 @@ def parenthesized_head(text: str) -> tuple[str, str] | None:
         if depth == 0:
             return text[1:position].strip(), text[position + 1 :]
     return None
+
+
+def without_trailing_lambdas(text: str) -> str:
+    """Trailing lambdas (Kotlin) and closures (Swift) dropped: `f { x }` -> `f()`, `f(a) { x }` ->
+    `f(a)`; a call's result does not depend on them for the binder (`xs.filter { it.ok }.first()`)."""
+    if "{" not in text:
+        return text
+    kept: list[str] = []
+    depth = 0
+    quote = ""
+    for char in text:
+        if quote:
+            if depth == 0:
+                kept.append(char)
+            if char == quote:
+                quote = ""
+            continue
+        if char in _STRING_QUOTES:
+            quote = char
+        elif char == "{":
+            if depth == 0:
+                before = "".join(kept).rstrip()
+                kept = list(before)
+                if not before.endswith(")"):
+                    kept.append("()")
+            depth += 1
+            continue
+        elif char == "}":
+            depth = max(depth - 1, 0)
+            continue
+        if depth == 0:
+            kept.append(char)
+    return "".join(kept)

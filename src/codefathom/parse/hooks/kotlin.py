@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
-from codefathom.parse.hooks.common import parenthesized_head
+from codefathom.parse.hooks.common import parenthesized_head, without_trailing_lambdas
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -28,7 +28,6 @@ _LABEL = re.compile(r"\b(this|super)@\w+")  # `this@Outer`, `super@Outer`
 _SUPER_TYPE = re.compile(r"\bsuper<[\w.]+>")  # `super<Base>.f()`: Base's, read as the superclass's
 _AS = re.compile(r"^(.+?)\s+as\??\s+([\w.]+)$", re.S)  # `x as Foo`, `x as? Foo`, inside parentheses
 _TYPE_NOISE = re.compile(r"@[\w.:]+(?:\([^()]*\))?\s*|\b(?:in|out|suspend)\s+|[?!]|\s+")
-_STRING_QUOTE = "\"'"
 # The grammar reads `!file.exists()` as `(!file).exists()`: a prefix operator is not the receiver's.
 _PREFIX = re.compile(r"^[!+-]+(?=[\w(])")
 # Scope functions that give back their receiver (`Foo().apply { }.bar()` is Foo's bar).
@@ -61,44 +60,11 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
         return _TYPE_NOISE.sub("", text).replace("<", "[").replace(">", "]")
     if node.type == "as_expression":  # `val x = y as Foo`
         text = f"({text})"
-    text = _without_lambdas(text)
+    text = without_trailing_lambdas(text)
     text = _SUPER_TYPE.sub("super", _LABEL.sub(r"\1", text))
     text = _SAME_RECEIVER.sub("", _PREFIX.sub("", _NOT_NULL.sub("", text).replace("?.", ".")))
     text = _TYPE_ARGUMENTS.sub(lambda m: "[" + m.group(1).replace("<", "[").replace(">", "]") + "]", text)
     return _converted(text)
-
-
-def _without_lambdas(text: str) -> str:
-    """Trailing lambdas dropped: `f { x }` -> `f()`, `f(a) { x }` -> `f(a)`; a call's result does not
-    depend on them for the binder (`xs.filter { it.ok }.first()`)."""
-    if "{" not in text:
-        return text
-    kept: list[str] = []
-    depth = 0
-    quote = ""
-    for char in text:
-        if quote:
-            if depth == 0:
-                kept.append(char)
-            if char == quote:
-                quote = ""
-            continue
-        if char in _STRING_QUOTE:
-            quote = char
-        elif char == "{":
-            if depth == 0:
-                before = "".join(kept).rstrip()
-                kept = list(before)
-                if not before.endswith(")"):
-                    kept.append("()")
-            depth += 1
-            continue
-        elif char == "}":
-            depth = max(depth - 1, 0)
-            continue
-        if depth == 0:
-            kept.append(char)
-    return "".join(kept)
 
 
 def _converted(text: str) -> str:
