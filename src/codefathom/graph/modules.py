@@ -1,7 +1,7 @@
 """Import resolution: which file (and symbol) an import statement names, per module system.
 
 Unresolved imports are third-party or standard-library modules and are kept as external. Go,
-Java and Kotlin packages (one model for both) and C# namespaces span several files
+Java and Kotlin packages (one model for both), C# namespaces and Swift modules span several files
 (`package_members`); Rust reaches some modules without an import (`implicit_import`: `crate`,
 `super`, crates), C and C++ the project's global definitions (`graph/cfamily.py`); a C or C++
 `#include` names a header (`graph/cinclude.py`).
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codefathom.graph import cfamily, cinclude, csharp, ecmascript, gomod, java, php, ruby, rust
+from codefathom.graph import cfamily, cinclude, csharp, ecmascript, gomod, java, php, ruby, rust, swift
 from codefathom.graph.gomod import resolve_go_import
 from codefathom.graph.specs import spec_for
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
@@ -30,15 +30,16 @@ _PACKAGE_MEMBERS: dict[str, Callable[[GraphLookup, int, str], list[SymbolRow]]] 
     "go": gomod.package_members, "java": java.package_members, "kotlin": java.package_members,
     "scala": java.package_members,
     "csharp": csharp.package_members, "ruby": ruby.package_members, "php": php.package_members,
+    "swift": swift.package_members,
 }
 _SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
     "go": gomod.same_package, "java": java.same_package, "kotlin": java.same_package, "scala": java.same_package,
     "csharp": csharp.same_package,
     "ruby": ruby.same_package, "php": php.same_package,
-    "c": cfamily.same_package, "cpp": cfamily.same_package,
+    "c": cfamily.same_package, "cpp": cfamily.same_package, "swift": swift.same_package,
 }
 # Module systems whose imports are resolved once, the same way at any depth of re-exports.
-_DIRECT_SYSTEMS = frozenset({"go", "java", "csharp", "ruby", "php", "c"})
+_DIRECT_SYSTEMS = frozenset({"go", "java", "csharp", "ruby", "php", "c", "swift"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,8 @@ def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTa
         return ImportTarget(*ruby.resolve_ruby_import(lookup, row))
     if system == "php":
         return ImportTarget(*php.resolve_php_import(lookup, row))
+    if system == "swift":
+        return ImportTarget(*swift.resolve_swift_import(lookup, row))
     if system == "c":
         resolved = cinclude.resolve_include(lookup, row) if row.name is None else cfamily.resolve_using(lookup, row)
         return ImportTarget(*resolved)
@@ -176,7 +179,7 @@ def _star_origin(lookup: GraphLookup, row: ImportRow, system: str) -> tuple[str,
     if system == "c":  # an include resolves alike wherever it is read: its stored answer
         module = lookup.module_of(row.target_file_id) if row.target_file_id is not None else None
         return (module.qualified_name, module.file_id) if module is not None else None
-    if system in ("java", "rust", "csharp"):
+    if system in ("java", "rust", "csharp", "swift"):
         target = resolve_import(lookup, row, system)
         module = lookup.module_of(target.file_id) if target.module and target.file_id is not None else None
         return (module.qualified_name, module.file_id) if module is not None else None

@@ -23,7 +23,8 @@ class GraphSpec:
     builtins: frozenset[str]  # names that are never the project's, unless it defines them
     # Types whose members are never guessed: `x: str` then `x.find()` is str.find, not ours.
     primitive_types: frozenset[str]  # "literal": assigned a literal value
-    # how imports name files: "python" | "ecmascript" | "go" | "java" | "rust" | "csharp" | "ruby" | "php" | "c" | ""
+    # how imports name files: "python" | "ecmascript" | "go" | "java" | "rust" | "csharp" | "ruby" | "php" | "c" |
+    # "swift" | ""
     module_system: str
     super_receiver: str = ""  # the receiver that means "the same object, as its base class"
     # Method names of builtin and common library types: a receiver of unknown type calling one
@@ -837,8 +838,72 @@ GRAPH_SPECS["scala"] = GraphSpec(
     types_apart=True,  # `val order: Order`: a written type is never the val
 )
 
+# Swift: the standard library, Foundation's everyday names and the attributes of the language, seen
+# from every file (a module imports Swift implicitly; Foundation and UIKit are not indexed).
+_SWIFT_SEQUENCES = frozenset(
+    "Array ArraySlice ContiguousArray Set Sequence Collection AnySequence AnyCollection IndexSet".split()
+)
+_SWIFT_MAPPINGS = frozenset("Dictionary KeyValuePairs".split())
+_SWIFT_PRIMITIVES = frozenset(
+    """
+    Int Int8 Int16 Int32 Int64 UInt UInt8 UInt16 UInt32 UInt64 Float Double CGFloat Bool String Substring
+    Character Void Never Any AnyObject AnyHashable Optional Result Error Range ClosedRange Data Date URL
+    UUID TimeInterval NSObject NSString NSNumber Decimal literal
+    """.split()
+) | _SWIFT_SEQUENCES | _SWIFT_MAPPINGS
+_SWIFT_BUILTINS = _SWIFT_PRIMITIVES | frozenset(
+    """
+    print debugPrint dump fatalError precondition preconditionFailure assert assertionFailure min max abs
+    zip stride type swap withUnsafePointer withUnsafeMutablePointer withExtendedLifetime repeatElement
+    sequence numericCast unsafeBitCast isKnownUniquelyReferenced withCheckedContinuation
+    withCheckedThrowingContinuation withTaskGroup withThrowingTaskGroup Task MainActor Equatable Hashable
+    Comparable Codable Encodable Decodable Identifiable CustomStringConvertible CustomDebugStringConvertible
+    Sendable Error LocalizedError CaseIterable RawRepresentable ExpressibleByStringLiteral
+    ExpressibleByIntegerLiteral IteratorProtocol AsyncSequence AsyncStream Actor ObservableObject
+    objc objcMembers main available discardableResult escaping autoclosure inlinable usableFromInline
+    frozen propertyWrapper resultBuilder dynamicMemberLookup testable nonobjc IBAction IBOutlet
+    IBDesignable IBInspectable NSManaged GKInspectable UIApplicationMain NSApplicationMain Published
+    State Binding ObservedObject StateObject EnvironmentObject Environment Sendable unchecked
+    preconcurrency Observable MainActor globalActor
+    """.split()
+)
+# Methods of the standard library's strings, collections, optionals and results: never guessed on
+# an unknown receiver.
+_SWIFT_COMMON_METHODS = frozenset(
+    """
+    map compactMap flatMap filter reduce forEach sorted sort reversed reverse contains first last firstIndex
+    lastIndex append insert remove removeAll removeFirst removeLast removeValue popLast prefix suffix
+    dropFirst dropLast joined split components enumerated index count isEmpty min max allSatisfy
+    lowercased uppercased hasPrefix hasSuffix replacingOccurrences trimmingCharacters appending
+    description hash hashValue encode decode init get set updateValue merge mapValues keys values
+    randomElement shuffled shuffle zip sum makeIterator next distance formIndex replaceSubrange
+    withUnsafeBytes data string cancel resume value callAsFunction
+    """.split()
+)
+
+GRAPH_SPECS["swift"] = GraphSpec(
+    self_names=frozenset({"self"}),
+    builtins=_SWIFT_BUILTINS,
+    primitive_types=_SWIFT_PRIMITIVES,
+    module_system="swift",
+    super_receiver="super",
+    common_methods=_SWIFT_COMMON_METHODS,
+    builtin_constructors=_SWIFT_PRIMITIVES,
+    sequence_types=_SWIFT_SEQUENCES,
+    mapping_types=_SWIFT_MAPPINGS,
+    element_methods=frozenset("randomElement popLast removeFirst removeLast min max".split()),
+    iter_methods=frozenset(
+        "filter sorted reversed shuffled prefix suffix dropFirst dropLast makeIterator".split()
+    ),
+    members_in_scope=True,  # implicit `self`: `save()` in a method is `self.save()`, inherited ones too
+    guess_by_name=False,  # a name is the module's, an imported module's, or the library's
+    partial_classes=True,  # `extension Order` adds members and conformances to Order from any file
+)
+
+
 _DEFAULT = GraphSpec(frozenset({"this", "self"}), frozenset(), frozenset(), "")
 
 
 def spec_for(language: str) -> GraphSpec:
     return GRAPH_SPECS.get(language, _DEFAULT)
+

@@ -57,19 +57,20 @@ __all__ = ["FactsQuery", "Match", "extract_facts", "graph_query_text", "has_grap
 
 DEFINITION_KINDS = frozenset({"class", "function", "method"})
 DEF_NODE_TYPES = frozenset({"function_definition", "class_definition"})
-# Java, Kotlin, Scala, Rust, C# and C/C++ definitions around a field (`@definition.field`): a class-like body owns it, a
-# function body makes it a local.
+# Java, Kotlin, Scala, Rust, C#, C/C++ and Swift definitions around a field (`@definition.field`): a
+# class-like body owns it, a function body makes it a local.
 OTHER_FUNCTION_NODES = frozenset(
     {"method_declaration", "constructor_declaration", "lambda_expression", "function_item", "closure_expression",
      "local_function_statement", "accessor_declaration", "function_declaration", "secondary_constructor",
-     "anonymous_initializer", "getter", "setter", "lambda_literal"}
+     "anonymous_initializer", "getter", "setter", "lambda_literal", "init_declaration", "deinit_declaration",
+     "computed_property", "subscript_declaration"}
 )
 OTHER_CLASS_NODES = frozenset(
     {"class_declaration", "interface_declaration", "enum_declaration", "record_declaration",
      "annotation_type_declaration", "enum_item", "struct_item", "union_item", "trait_item", "impl_item",
      "struct_declaration", "struct_specifier", "union_specifier", "class_specifier", "object_declaration",
      "companion_object", "object_literal", "object_definition", "trait_definition", "enum_definition",
-     "package_object", "given_definition"}
+     "package_object", "given_definition", "protocol_declaration"}
 )
 _FUNCTION_NODES = DEF_NODE_TYPES | OTHER_FUNCTION_NODES
 _DEFINITION_NODES = DEF_NODE_TYPES | OTHER_FUNCTION_NODES | OTHER_CLASS_NODES
@@ -100,6 +101,9 @@ _NAMESPACE_HOLDERS = frozenset(
 # prototype's parameters (`int f(int n);`, an in-class `void m(Foo x);`) bind nothing.
 C_FAMILY = frozenset({"c", "cpp"})
 _PROTOTYPE_NODES = frozenset({"declaration", "field_declaration", "type_definition"})
+# Swift: a type's qualified name is its name alone (a module's top level spans its files), so its
+# top-level properties are too.
+UNQUALIFIED_TOP_LEVEL = frozenset({"swift"})
 _ARRAY_TYPE = re.compile(r"([A-Za-z_$][\w.$]*)\[\]")
 
 
@@ -246,7 +250,7 @@ def extract_facts(
     extra: list[Symbol] = []
     if buckets[_MEMBERS]:
         around = _member_context(spec.name)
-        bare = c_family or spec.name in ECMASCRIPT_LANGUAGES
+        bare = c_family or spec.name in ECMASCRIPT_LANGUAGES or spec.name in UNQUALIFIED_TOP_LEVEL
         for kind, captures in buckets[_MEMBERS]:
             if "name" in captures:
                 member = _member(kind, captures, scopes, module_name, around, plain, bare=bare, package=package)

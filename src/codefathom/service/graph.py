@@ -447,6 +447,15 @@ DEAD_RULES: dict[str, DeadRules] = {
         public_pattern=r"^(?!.*\b(?:private|protected)\b)",
         dispatch="bases",
     ),
+    "swift": DeadRules(
+        # The runtime calls these: construction and destruction, `@main`'s entry, XCTest's set-up.
+        entry_names=frozenset({"main", "init", "deinit", "setUp", "tearDown", "setUpWithError", "tearDownWithError"}),
+        entry_pattern=r"^test\w*$",  # XCTest runs a test case's `test*` methods
+        # Overrides, and what the Objective-C runtime or Interface Builder calls (selectors, actions).
+        override_pattern=r"\boverride\b|@(?:objc|IBAction|IBOutlet|IBInspectable|NSManaged)\b",
+        public_pattern=r"\b(?:public|open)\b",
+        dispatch="bases",  # a method a superclass or a protocol of the project declares
+    ),
     "rust": DeadRules(
         entry_names=frozenset({"main"}),
         test_markers=frozenset({"test", "bench", "rstest", "test_case", "quickcheck"}),

@@ -1,7 +1,7 @@
 """Per-language code for what a query cannot say, looked up by language name.
 
-Today: turning an import statement's node into the names it binds, (Java, Kotlin, Scala, Rust, C#, Ruby, PHP,
-C, C++) rewriting a receiver or a type as written into the dotted expressions the binder reads, and
+Today: turning an import statement's node into the names it binds, (Java, Kotlin, Scala, Rust, C#, Ruby,
+PHP, C, C++, Swift) rewriting a receiver or a type as written into the dotted expressions the binder reads, and
 (Ruby) reading a name written with a sigil.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
-from codefathom.parse.hooks import cfamily, csharp, ecmascript, go, java, kotlin, php, python, ruby, rust, scala
+from codefathom.parse.hooks import cfamily, csharp, ecmascript, go, java, kotlin, php, python, ruby, rust, scala, swift
 
 __all__ = ["IMPORT_PARSERS", "ImportParser", "NAMES", "REWRITERS", "Rewriter"]
 
@@ -35,6 +35,7 @@ IMPORT_PARSERS: dict[str, ImportParser] = {
     "php": php.parse_import,
     "c": cfamily.parse_import,
     "cpp": cfamily.parse_import,
+    "swift": swift.parse_import,
 }
 
 REWRITERS: dict[str, Rewriter] = {
@@ -47,6 +48,7 @@ REWRITERS: dict[str, Rewriter] = {
     "php": php.rewrite,
     "c": cfamily.rewrite_c,
     "cpp": cfamily.rewrite_cpp,
+    "swift": swift.rewrite,
 }
 
 # A field's or variable's name as written (`:total`, `@repo`) -> the name itself.

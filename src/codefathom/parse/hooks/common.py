@@ -1,14 +1,14 @@
-"""Text helpers the per-language hooks share: a node's text, the head of an expression written in
-parentheses (`(x as Foo).f`) and trailing lambdas (`f { x }`), which several languages' rewriters take apart.
+"""Text helpers the per-language hooks share: a node's text, and the head of an expression written
+in parentheses (`(x as Foo).f`) and trailing lambdas, which several languages' rewriters take apart.
 """
 
 from __future__ import annotations
 
 from tree_sitter import Node
 
-__all__ = ["node_text", "parenthesized_head", "without_lambdas"]
+__all__ = ["node_text", "parenthesized_head", "without_trailing_lambdas"]
 
-_STRING_QUOTE = "\"'"
+_STRING_QUOTES = "\"'"
 
 
 def node_text(node: Node | None) -> str:
@@ -28,9 +28,9 @@ def parenthesized_head(text: str) -> tuple[str, str] | None:
     return None
 
 
-def without_lambdas(text: str) -> str:
-    """Trailing lambdas dropped: `f { x }` -> `f()`, `f(a) { x }` -> `f(a)`; a call's result does not
-    depend on them for the binder (`xs.filter { it.ok }.first()`)."""
+def without_trailing_lambdas(text: str) -> str:
+    """Trailing lambdas (Kotlin) and closures (Swift) dropped: `f { x }` -> `f()`, `f(a) { x }` ->
+    `f(a)`; a call's result does not depend on them for the binder (`xs.filter { it.ok }.first()`)."""
     if "{" not in text:
         return text
     kept: list[str] = []
@@ -43,7 +43,7 @@ def without_lambdas(text: str) -> str:
             if char == quote:
                 quote = ""
             continue
-        if char in _STRING_QUOTE:
+        if char in _STRING_QUOTES:
             quote = char
         elif char == "{":
             if depth == 0:

@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
-from codefathom.parse.hooks.common import parenthesized_head, without_lambdas
+from codefathom.parse.hooks.common import parenthesized_head, without_trailing_lambdas
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -60,7 +60,7 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
         return _TYPE_NOISE.sub("", text).replace("<", "[").replace(">", "]")
     if node.type == "as_expression":  # `val x = y as Foo`
         text = f"({text})"
-    text = without_lambdas(text)
+    text = without_trailing_lambdas(text)
     text = _SUPER_TYPE.sub("super", _LABEL.sub(r"\1", text))
     text = _SAME_RECEIVER.sub("", _PREFIX.sub("", _NOT_NULL.sub("", text).replace("?.", ".")))
     text = _TYPE_ARGUMENTS.sub(lambda m: "[" + m.group(1).replace("<", "[").replace(">", "]") + "]", text)

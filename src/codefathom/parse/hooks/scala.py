@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
-from codefathom.parse.hooks.common import parenthesized_head, without_lambdas
+from codefathom.parse.hooks.common import parenthesized_head, without_trailing_lambdas
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -87,7 +87,7 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
     `xs.map().head`, `(x: Foo).f` -> `Foo(x).f`)."""
     if is_type:
         return _TYPE_NOISE.sub("", text)
-    text = _PARAMETERLESS.sub(r".\1()", _NEW.sub("", without_lambdas(text)))
+    text = _PARAMETERLESS.sub(r".\1()", _NEW.sub("", without_trailing_lambdas(text)))
     head = parenthesized_head(text)
     if head is not None:  # `(a.b).c`, and the type ascription `(x: Foo).f`, read as a conversion
         inner, rest = head
