@@ -4,7 +4,8 @@ Unresolved imports are third-party or standard-library modules and are kept as e
 Java and Kotlin packages (one model for both), C# namespaces and Swift modules span several files
 (`package_members`); Rust reaches some modules without an import (`implicit_import`: `crate`,
 `super`, crates), C and C++ the project's global definitions (`graph/cfamily.py`); a C or C++
-`#include` names a header (`graph/cinclude.py`).
+`#include` names a header (`graph/cinclude.py`); a shell `source` a script, whose functions a command
+finds through the files it sources (`graph/shell.py`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from codefathom.graph import cfamily, cinclude, csharp, ecmascript, gomod, java, php, ruby, rust, swift
+from codefathom.graph import cfamily, cinclude, csharp, ecmascript, gomod, java, php, ruby, rust, shell, swift
 from codefathom.graph.gomod import resolve_go_import
 from codefathom.graph.specs import spec_for
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
@@ -39,7 +40,7 @@ _SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
     "c": cfamily.same_package, "cpp": cfamily.same_package, "swift": swift.same_package,
 }
 # Module systems whose imports are resolved once, the same way at any depth of re-exports.
-_DIRECT_SYSTEMS = frozenset({"go", "java", "csharp", "ruby", "php", "c", "swift"})
+_DIRECT_SYSTEMS = frozenset({"go", "java", "csharp", "ruby", "php", "c", "swift", "shell"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,8 @@ def resolve_import(lookup: GraphLookup, row: ImportRow, system: str) -> ImportTa
         return ImportTarget(*php.resolve_php_import(lookup, row))
     if system == "swift":
         return ImportTarget(*swift.resolve_swift_import(lookup, row))
+    if system == "shell":
+        return ImportTarget(*shell.resolve_source(lookup, row))
     if system == "c":
         resolved = cinclude.resolve_include(lookup, row) if row.name is None else cfamily.resolve_using(lookup, row)
         return ImportTarget(*resolved)
@@ -93,8 +96,16 @@ def same_package(lookup: GraphLookup, first: int, second: int) -> bool:
 
 def implicit_import(lookup: GraphLookup, file_id: int, name: str) -> ImportTarget | None:
     """What a name means without an import in the file's module system, if anything: Rust's
-    `crate`, `super` and crate names; the C and C++ project's global definition of it."""
+    `crate`, `super` and crate names; the C and C++ project's global definition of it; the shell
+    function the files a script sources define."""
     language = lookup.language_of(file_id)
+    if language in shell.LANGUAGES:
+        command = shell.global_definition(lookup, file_id, name)
+        if command is None:
+            return None
+        function = command.symbol
+        return ImportTarget(function.file_id if function else None, function.id if function else None, False,
+                            confidence=command.confidence, candidates=command.candidates)
     if language in cfamily.LANGUAGES:
         meaning = cfamily.global_definition(lookup, file_id, name)
         if meaning is None:
@@ -212,8 +223,8 @@ def member_of_module(lookup: GraphLookup, module: str, file_id: int, name: str, 
     if depth >= MAX_REEXPORT_DEPTH:
         return None
     system = spec_for(lookup.language_of(file_id)).module_system
-    if system == "c":
-        return None  # what a header's own includes define is found through the file's include closure (cfamily)
+    if system in ("c", "shell"):
+        return None  # what a header's (a script's) own includes define is found through its closure
     stars = []
     for again in lookup.imports_of(file_id):
         if again.alias == "*":

@@ -362,7 +362,7 @@ class Binder:
             return self._import_found(implicit)
         if name in spec.builtins:
             return _BUILTIN
-        if external_star or beyond_class:
+        if external_star or beyond_class or spec.unknown_external:
             return _EXTERNAL
         if not spec.guess_by_name:
             return _UNBOUND

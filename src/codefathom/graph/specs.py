@@ -24,7 +24,7 @@ class GraphSpec:
     # Types whose members are never guessed: `x: str` then `x.find()` is str.find, not ours.
     primitive_types: frozenset[str]  # "literal": assigned a literal value
     # how imports name files: "python" | "ecmascript" | "go" | "java" | "rust" | "csharp" | "ruby" | "php" | "c" |
-    # "swift" | ""
+    # "swift" | "shell" | ""
     module_system: str
     super_receiver: str = ""  # the receiver that means "the same object, as its base class"
     # Method names of builtin and common library types: a receiver of unknown type calling one
@@ -86,6 +86,9 @@ class GraphSpec:
     # Library functions whose type arguments are the element types of the container they build:
     # Kotlin's `listOf<Order>()` (read `listOf[Order]()`) is a `List[Order]`.
     generic_factories: dict[str, str] = field(default_factory=dict)
+    # A name nothing in the project defines and no builtin names is outside the project (a shell
+    # command: a program on the PATH), not unbound.
+    unknown_external: bool = False
 
 
 _PYTHON_PRIMITIVES = frozenset(
@@ -900,6 +903,30 @@ GRAPH_SPECS["swift"] = GraphSpec(
     partial_classes=True,  # `extension Order` adds members and conformances to Order from any file
 )
 
+
+# Bash: its builtins and keywords, and the POSIX utilities every system has; any other command the
+# project defines no function for is a program on the PATH (external).
+_BASH_BUILTINS = frozenset(
+    """
+    . : [ [[ alias bg bind break builtin caller cd command compgen complete compopt continue declare dirs
+    disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let local
+    logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source suspend
+    test times trap true type typeset ulimit umask unalias unset wait time coproc
+    awk basename cat chgrp chmod chown cksum cmp comm cp cut date dd df diff dirname du env expand expr
+    false file find fold fuser getconf grep head iconv id join link ln logger ls mkdir mkfifo mktemp mv
+    nice nl nohup od paste patch pathchk printf ps pwd readlink realpath renice rm rmdir sed seq sh sleep
+    sort split stat strings stty tail tee timeout touch tput tr tsort tty uname unexpand uniq unlink wc
+    which xargs yes
+    """.split()
+)
+GRAPH_SPECS["bash"] = GraphSpec(
+    self_names=frozenset(),
+    builtins=_BASH_BUILTINS,
+    primitive_types=frozenset(),
+    module_system="shell",  # `source` and `.`: graph/shell.py
+    guess_by_name=False,  # the project step (graph/shell.py) is the shell's guess, with sourced files known
+    unknown_external=True,
+)
 
 _DEFAULT = GraphSpec(frozenset({"this", "self"}), frozenset(), frozenset(), "")
 

@@ -50,7 +50,7 @@ from tree_sitter import Node, Query, QueryCursor
 
 from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
 from codefathom.parse.grammars import grammar_for, query_text
-from codefathom.parse.hooks import IMPORT_PARSERS, NAMES, REWRITERS, Rewriter
+from codefathom.parse.hooks import IMPORT_PARSERS, NAMES, REFERENCE_NAMES, REWRITERS, Rewriter
 from codefathom.parse.languages import LanguageSpec
 
 __all__ = ["FactsQuery", "Match", "extract_facts", "graph_query_text", "has_graph_query", "units_and_graph_query"]
@@ -228,7 +228,7 @@ def extract_facts(
     rewrite = REWRITERS.get(spec.name)
     plain = NAMES.get(spec.name, _same)
     c_family = spec.name in C_FAMILY
-    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite)
+    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name))
     imports: list[ImportSite] = []
     parse_import = IMPORT_PARSERS.get(spec.name)
     if parse_import is not None:
@@ -266,10 +266,11 @@ def extract_facts(
 
 
 def _references(
-    matches: list[tuple[str, dict[str, list[Node]]]], scopes: _ScopeMap, ecmascript: bool, rewrite: Rewriter | None
+    matches: list[tuple[str, dict[str, list[Node]]]], scopes: _ScopeMap, ecmascript: bool, rewrite: Rewriter | None,
+    plain: Callable[[str], str] | None = None,
 ) -> dict[tuple[int, int], _Ref]:
     """The references by position: one name written once is one reference, of the most specific
-    kind the patterns that match it say."""
+    kind the patterns that match it say; `plain` reads a name written in quotes."""
     refs: dict[tuple[int, int], _Ref] = {}
     names, last = scopes.names, len(scopes.names)
     for kind, captures in matches:
@@ -297,6 +298,8 @@ def _references(
             kind == old[1] and receiver and not old[5]  # `Outer.Inner`: Inner via Outer
         ):
             text = (name.text or b"").decode("utf-8", errors="replace")
+            if plain is not None:
+                text = plain(text)
             refs[key] = (text, kind, line, column, names[line] if line < last else None, receiver)
     return refs
 

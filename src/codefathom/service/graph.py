@@ -325,6 +325,10 @@ class DeadRules:
     # method of a base the class names; a base outside the project may declare it), "impl" (Rust:
     # every method of an `impl Trait for T` block is the trait's, called through it), "" none.
     dispatch: str = ""
+    # Shell: a function of a script (a file run as a program, graph.script_paths) is its own, one of a
+    # library (a file something sources, or without `#!`) public; either may be called by a name built
+    # when the code runs (`"$cmd" args`, `eval`, `"${action}_handler"`), so neither is dead for certain.
+    scripts: bool = False
 
 
 _DEFAULT_RULES = DeadRules(
@@ -345,6 +349,8 @@ _C_RULES = DeadRules(
     dispatch="bases",
 )
 LINKED = 0.7  # a function without `static` nothing in the project calls: another program may link it
+SCRIPT_FUNCTION = 0.7  # a shell script's function nothing calls by name: it may still be called by a built name
+LIBRARY_FUNCTION = 0.4  # a shell library's: scripts outside the project may source it and call it
 DEAD_RULES: dict[str, DeadRules] = {
     "go": _GO_RULES,
     "java": DeadRules(
@@ -412,6 +418,8 @@ DEAD_RULES: dict[str, DeadRules] = {
     ),
     "c": _C_RULES,
     "cpp": _C_RULES,
+    # A script's `main` runs (`main "$@"`, usually a call the graph sees); `_name` is private by convention.
+    "bash": DeadRules(entry_names=frozenset({"main"}), scripts=True),
     "kotlin": DeadRules(
         entry_names=frozenset({"main", "constructor"}),  # a secondary constructor runs when its class is built
         test_markers=frozenset(
@@ -484,6 +492,15 @@ class _DeadContext:
 
         self._store = store
         self._declared: dict[str, set[str]] = {}  # public_paths -> the names files matching it declare
+        self._scripts: set[str] | None = None
+
+    def is_script(self, path: str) -> bool:
+        """Whether a shell file is run as a program rather than sourced (store.graph.script_paths)."""
+        if self._scripts is None:
+            self._scripts = self._store.read(
+                g.script_paths, [name for name, rules in DEAD_RULES.items() if rules.scripts]
+            )
+        return path in self._scripts
 
     def declared_public(self, symbol: SymbolInfo, public_paths: str) -> bool:
         """Whether a file of the public API declares the definition, or holds it."""
@@ -524,7 +541,9 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
         rules.override_tail_pattern and re.search(rules.override_tail_pattern, tail))
     if symbol.kind == "method" and (written & rules.override_markers or overrides):
         return None  # it overrides a method: called through the base's
-    if rules.private_pattern:
+    if rules.scripts:
+        private = name.startswith("_") or context.is_script(symbol.path)
+    elif rules.private_pattern:
         private = bool(re.search(rules.private_pattern, head)) and symbol.kind != "method"
     else:
         private = not re.search(rules.public_pattern, head) if rules.public_pattern else name.startswith("_")
@@ -542,6 +561,12 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
     if symbol.kind == "method":
         confidence = 0.6
         reasons.append("a method may still be called through a subclass or dynamically")
+    elif rules.scripts and public:
+        confidence = LIBRARY_FUNCTION
+        reasons.append("it is in a library, which scripts outside the project may source and call it from")
+    elif rules.scripts:
+        confidence = SCRIPT_FUNCTION
+        reasons.append("a shell function may still be called by a name built when the code runs")
     elif public:
         confidence = 0.5
         reasons.append("it is public and may be used by other projects")

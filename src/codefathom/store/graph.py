@@ -584,6 +584,18 @@ def unreferenced_symbols(conn: sqlite3.Connection, kinds: Iterable[str]) -> list
     return [SymbolInfo(*row) for row in rows]
 
 
+def script_paths(conn: sqlite3.Connection, languages: Iterable[str]) -> set[str]:
+    """Files of these languages run as programs: a `#!` first line, and no file of the project sources
+    (imports) them; the others are libraries, read into whatever sources them."""
+    rows = conn.execute(
+        "SELECT f.path FROM files f WHERE f.language IN (SELECT value FROM json_each(?))"
+        " AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.target_file_id = f.id)"
+        " AND EXISTS (SELECT 1 FROM units u WHERE u.file_id = f.id AND u.start_line = 1 AND u.content LIKE '#!%')",
+        (json.dumps(sorted(set(languages))),),
+    )
+    return {row[0] for row in rows}
+
+
 def classes_used_through_members(conn: sqlite3.Connection) -> set[int]:
     """Classes nothing names but whose members are used from outside them (`Strings.Pad(x)`, an
     extension method, a static factory)."""

@@ -1,8 +1,8 @@
 """Per-language code for what a query cannot say, looked up by language name.
 
 Today: turning an import statement's node into the names it binds, (Java, Kotlin, Scala, Rust, C#, Ruby,
-PHP, C, C++, Swift) rewriting a receiver or a type as written into the dotted expressions the binder reads, and
-(Ruby) reading a name written with a sigil.
+PHP, C, C++, Swift) rewriting a receiver or a type as written into the dotted expressions the binder reads,
+(Ruby) reading a name written with a sigil, and (Bash) a referenced name written in quotes.
 """
 
 from __future__ import annotations
@@ -12,9 +12,23 @@ from collections.abc import Callable
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
-from codefathom.parse.hooks import cfamily, csharp, ecmascript, go, java, kotlin, php, python, ruby, rust, scala, swift
+from codefathom.parse.hooks import (
+    bash,
+    cfamily,
+    csharp,
+    ecmascript,
+    go,
+    java,
+    kotlin,
+    php,
+    python,
+    ruby,
+    rust,
+    scala,
+    swift,
+)
 
-__all__ = ["IMPORT_PARSERS", "ImportParser", "NAMES", "REWRITERS", "Rewriter"]
+__all__ = ["IMPORT_PARSERS", "ImportParser", "NAMES", "REFERENCE_NAMES", "REWRITERS", "Rewriter"]
 
 ImportParser = Callable[[Node], list[ImportSite]]
 # (the node written, its text, whether it is a type) -> the text the binder reads
@@ -36,6 +50,7 @@ IMPORT_PARSERS: dict[str, ImportParser] = {
     "c": cfamily.parse_import,
     "cpp": cfamily.parse_import,
     "swift": swift.parse_import,
+    "bash": bash.parse_import,
 }
 
 REWRITERS: dict[str, Rewriter] = {
@@ -54,4 +69,9 @@ REWRITERS: dict[str, Rewriter] = {
 # A field's or variable's name as written (`:total`, `@repo`) -> the name itself.
 NAMES: dict[str, Callable[[str], str]] = {
     "ruby": ruby.plain_name,
+}
+
+# A referenced name as written -> the name (Bash: `trap 'cleanup' EXIT` calls `cleanup`).
+REFERENCE_NAMES: dict[str, Callable[[str], str]] = {
+    "bash": bash.plain_name,
 }
