@@ -56,7 +56,7 @@ search_code with index_names searches other indexed projects too. A reply marked
 still being indexed in the background: index_status shows the progress.
 
 The code graph answers from bound references, not text (references are extracted for Python,
-JavaScript, TypeScript, Go, Java, Kotlin, Rust, C#, C, C++, Ruby and PHP):
+JavaScript, TypeScript, Go, Java, Kotlin, Scala, Rust, C#, C, C++, Ruby, PHP, Swift and Bash):
 - find_symbol: where a name is defined, with signature and doc, without reading files.
 - find_references before renaming or changing a signature: every use, labelled exact, high, likely or
   possible; unbound_elsewhere counts uses of the name that could not be pinned to one definition.

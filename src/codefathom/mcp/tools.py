@@ -369,7 +369,7 @@ async def find_references(
     or changing its signature, to find every caller to update; unlike grep it tells
     `UserService.find` from other `find`s. With several definitions of the name, each reference
     says which one it binds to (`target`). References are extracted for Python, JavaScript,
-    TypeScript, Go, Java, Kotlin, Rust, C#, C, C++, Ruby and PHP.
+    TypeScript, Go, Java, Kotlin, Scala, Rust, C#, C, C++, Ruby, PHP, Swift and Bash.
 
     Each reference's label says how sure its binding is: exact (scope, an import or `self` decide
     it), high (a type hint or a constructor says it), likely, possible (a guess from the name).
