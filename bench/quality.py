@@ -9,7 +9,7 @@ codefathom scored beside two baselines, ablations switched by configuration.
     python bench/quality.py run --ablations          # every RankingConfig variant in ABLATIONS too
     python bench/quality.py run --ranking names=false,rrf_k=20   # one custom configuration
     python bench/quality.py run --quick --expand     # also the system "expanded": graph expansion on
-    python bench/quality.py run --expand expand_fraction=0.2     # ... with its knobs set
+    python bench/quality.py run --expand expand_per_source=1     # ... with its knobs set
     python bench/quality.py --compare A.json B.json  # difference per cell, with significance
     python bench/quality.py report RESULTS.json      # the tables of a results file again
 
@@ -396,7 +396,7 @@ def main(argv: list[str] | None = None) -> None:
             p.add_argument("--ranking", help="also one custom RankingConfig: key=value,... (e.g. names=false)")
             p.add_argument("--expand", nargs="?", const="", metavar="KNOBS",
                            help="also the system 'expanded': graph expansion on, with these RankingConfig"
-                                " settings (e.g. expand_fraction=0.2,expand_per_source=1)")
+                                " settings (e.g. expand_sources=1,expand_per_source=1)")
             p.add_argument("--sets", help="comma-separated sets (default: all)")
             p.add_argument("--no-baselines", action="store_true")
             p.add_argument("--fresh-index", action="store_true", help="delete each corpus's index first")

@@ -177,7 +177,7 @@ def position(data: dict, qualified: str) -> int:
     return names(data).index(qualified)
 
 
-def test_expand_adds_the_graph_neighbours_of_the_first_results_below_them(bindings_repo: Path, search_json) -> None:
+def test_expand_adds_the_graph_neighbours_of_the_first_results_after_them(bindings_repo: Path, search_json) -> None:
     root = str(bindings_repo)
     plain = search_json("UserRepo.get", "-p", root)
     assert expanded(plain) == {}  # off unless asked
@@ -227,17 +227,24 @@ def test_expand_keeps_to_the_filters_and_the_limit(bindings_repo: Path, search_j
     assert {r["kind"] for r in methods["results"]} == {"method"}
     assert "app.models.User.find" in expanded(methods)
     assert "app.models.User" not in names(methods)  # what __init__ calls is a class: filtered out
-    assert names(search_json("UserRepo.get", "-p", root, "--expand", "-n", "1")) == ["app.repo.UserRepo.get"]
-    # Within the limit, by score: a neighbour scored below the last result is left out, one above it
-    # takes its place, and where there is room it is added.
-    three = search_json("UserRepo.get", "-p", root, "--expand", "-n", "3")
-    assert names(three) == names(search_json("UserRepo.get", "-p", root, "-n", "3"))
-    four = search_json("make_user", "-p", root, "--expand", "-n", "4")
-    plain = names(search_json("make_user", "-p", root, "-n", "4"))
-    assert len(plain) == 3 and names(four) == [*plain, "app.models.User"]
+    # On top of the limit: asking for neighbours is asking to see them, each right after its source.
+    one = search_json("UserRepo.get", "-p", root, "--expand", "-n", "1")
+    assert names(one)[0] == "app.repo.UserRepo.get" and "app.models.User.find" in expanded(one)
+    assert all(r["score"] < one["results"][0]["score"] for r in one["results"][1:])
+    three, plain = search_json("UserRepo.get", "-p", root, "--expand", "-n", "3"), names(search_json(
+        "UserRepo.get", "-p", root, "-n", "3"))
+    assert [n for n in names(three) if n not in expanded(three)] == plain
+    scores = [r["score"] for r in three["results"]]
+    assert scores == sorted(scores, reverse=True)  # a neighbour scores between its source and the next result
+    order, marks = names(three), expanded(three)
+    for at, name in enumerate(order):  # each neighbour follows its source or a sibling of it
+        if name in marks:
+            before = order[at - 1]
+            assert before == marks[name]["from"] or marks.get(before, {}).get("from") == marks[name]["from"]
     two = search_json("UserRepo.get", "-p", root, "--expand", "-n", "2", "-k", "method", "-g", "app/models.py",
                       "-g", "app/repo.py", "--max-per-file", "1")
-    assert names(two) == ["app.repo.UserRepo.get", "app.models.User.find"]  # with the filters and the cap per file
+    assert "app.models.User.find" in expanded(two)  # with the filters and the cap per file
+    assert len({r["path"] for r in two["results"]}) == len(two["results"])
     capped = search_json("make_user", "-p", root, "--expand", "--max-per-file", "1", "-n", "20")
     paths = [r["path"] for r in capped["results"]]
     assert len(paths) == len(set(paths))  # `use`, make_user's caller in the same file, is left out

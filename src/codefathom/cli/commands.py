@@ -167,8 +167,8 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 @click.option("--expand", is_flag=True,
               help="Also show the code graph's neighbours of the top 3 definitions found: up to 2 each of what"
                    " a function calls and what calls it, a class's bases and subclasses, what a module imports."
-                   " Each is listed below its source with how it is connected ('^ called by X'); they take"
-                   " the place of the weakest results, within --limit and the filters.")
+                   " Each is listed right after its source with how it is connected ('^ called by X'), on top"
+                   " of --limit (at most 6 more), and keeps to the filters.")
 @click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)

@@ -178,7 +178,8 @@ async def search_code(
             description="Also return the code graph's neighbours of the top 3 definitions found, to see what a"
             " found function calls and what calls it (a class's bases and subclasses, a module's imports) in"
             " the same round trip. Each such result has `expanded`: {from: the result it neighbours, via:"
-            " calls | called by | inherits | inherited by | imports}, and ranks below it, within the limit."
+            " calls | called by | inherits | inherited by | imports} and comes right after it, on top of the"
+            " limit (at most 6 more)."
             " For the full call tree use call_hierarchy."
         ),
     ] = False,

@@ -51,8 +51,8 @@ class SearchRequest:
     content_lines: int = CONTENT_LINES
     ranking: RankingConfig = DEFAULT_RANKING  # channels, priors and fusion; the default is what ships
     query_vector: Any = None  # the query embedded by the index's embedder (numpy float32), or None
-    # Graph expansion: the first results' neighbours (calls, callers, bases, imports) added below them
-    # (search/expand.py). Off by default: on the quality lab it finds no more targets (docs/benchmarks.md).
+    # Graph expansion: the first results' neighbours (calls, callers, bases, imports) added right after
+    # them (search/expand.py). Off by default: it finds no more of the lab's targets (docs/benchmarks.md).
     expand: bool = False
 
 

@@ -49,12 +49,9 @@ class RankingConfig:
     # weight of its linear model; empty leaves every query to fusion and priors.
     rerank: bool = True
     # Graph expansion (search/expand.py, when a search asks for it): the first `expand_sources`
-    # definitions among the results each bring at most `expand_per_source` neighbours, scored
-    # `expand_fraction` of their source's score. 0.1 was the fraction that cost the lab's tune split
-    # nothing (0.5 and 0.2 put neighbours above results that were targets).
+    # definitions among the results each bring at most `expand_per_source` neighbours.
     expand_sources: int = 3
     expand_per_source: int = 2
-    expand_fraction: float = 0.1
     rerank_weights: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
@@ -62,8 +59,6 @@ class RankingConfig:
             raise ValueError(f"fusion must be one of {FUSIONS}, got {self.fusion!r}")
         if self.rrf_k < 0:
             raise ValueError("rrf_k must not be negative")
-        if not 0 < self.expand_fraction < 1:
-            raise ValueError("expand_fraction must be between 0 and 1: a neighbour ranks below its source")
         from codefathom.search.rerank import FEATURES  # here: the reranker's module imports the search package
 
         unknown = sorted({name for name, _ in self.rerank_weights} - set(FEATURES))

@@ -1,15 +1,14 @@
 """Graph expansion: the neighbours of the best results (what they call, what calls them, their bases
-and subclasses, what their module imports) added as results of their own, each ranked below its source.
+and subclasses, what their module imports) added to the results, each right after its source.
 
 A search asks for it (`SearchRequest.expand`). The first `expand_sources` results that are
 definitions or module code are sources; each brings at most `expand_per_source` neighbours bound
 `exact` or `high` (an import resolved to a file counts as exact), taken in turn from each relation
 (the best callee, then the best caller, ...), within a relation exact before high, then by PageRank.
-A neighbour scores `expand_fraction` of its source's score (a little less for each further one), so
-it never outranks its source and results from several indexes still interleave by score. It must
-pass the search's filters (languages, kinds, globs, the directory searched, symbol_name, the cap per
-file) and not be a result already; the results are then cut to the limit, so neighbours take the
-place of the weakest results rather than adding to them.
+A neighbour must pass the search's filters (languages, kinds, globs, the directory searched,
+symbol_name, the cap per file) and not be a result already. Neighbours come on top of the limit,
+since asking for them is asking to see them; each is scored between its source and the result after
+it, so several indexes' answers still interleave by score and it stays below its source.
 """
 
 from __future__ import annotations
@@ -31,29 +30,29 @@ SOURCE_KINDS = frozenset({"function", "method", "class", "module"})
 # Likely and possible bindings guess at a name: a neighbour shown as fact must be one.
 EXPAND_LABELS = ("exact", "high")
 PER_RELATION = 10  # candidates read per relation, enough to survive the filters
-STEP = 0.99  # each further neighbour of a source scores this much less than the one before
 
 
 @dataclass(frozen=True, slots=True)
 class _Source:
     hit: Hit
     unit_id: int
+    position: int  # among the results
 
 
 def with_neighbours(
     store: Store, request: SearchRequest, scope: Scope, hits: list[Hit], unit_ids: list[int],
     keep: Callable[[StoredUnit], bool] | None = None,
 ) -> list[Hit]:
-    """`hits` (whose unit row ids are `unit_ids`) with the graph neighbours of the first few merged
-    in by score, at most `request.limit` in all."""
+    """`hits` (whose unit row ids are `unit_ids`) with the graph neighbours of the first few, each
+    right after its source."""
     config = request.ranking
-    sources = [_Source(h, u) for h, u in zip(hits, unit_ids, strict=True) if h.kind in SOURCE_KINDS]
+    sources = [_Source(h, u, i) for i, (h, u) in enumerate(zip(hits, unit_ids, strict=True)) if h.kind in SOURCE_KINDS]
     seen_ids = set(unit_ids)
     seen = {(h.path, h.qualified_name, h.kind) for h in hits}
     per_file: dict[str, int] = {}
     for hit in hits:
         per_file[hit.path] = per_file.get(hit.path, 0) + 1
-    added: list[Hit] = []
+    added: dict[int, list[Hit]] = {}  # position of the source -> its neighbours
     for source in sources[: config.expand_sources]:
         neighbours = [n for n in store.read(graph_neighbours, source.unit_id, EXPAND_LABELS, PER_RELATION)
                       if n.unit_id not in seen_ids and (scope.file_ids is None or n.file_id in scope.file_ids)]
@@ -72,11 +71,19 @@ def with_neighbours(
             per_file[stored.path] = per_file.get(stored.path, 0) + 1
             picked.append((neighbour, stored))
         with_content = store.units_by_id([n.unit_id for n, _ in picked])
-        for k, (neighbour, stored) in enumerate(picked):
-            score = source.hit.score * config.expand_fraction * STEP**k
-            added.append(_hit(with_content.get(neighbour.unit_id, stored), score, source.hit, neighbour, request))
-    merged = sorted([*hits, *added], key=lambda h: -h.score)  # stable: a neighbour level with a result follows it
-    return merged[: request.limit]
+        after = hits[source.position + 1].score if source.position + 1 < len(hits) else source.hit.score / 2
+        added[source.position] = [
+            _hit(with_content.get(neighbour.unit_id, stored), _between(source.hit.score, after, k, len(picked)),
+                 source.hit, neighbour, request)
+            for k, (neighbour, stored) in enumerate(picked)
+        ]
+    return [hit for position, found in enumerate(hits) for hit in (found, *added.get(position, ()))]
+
+
+def _between(source: float, after: float, k: int, count: int) -> float:
+    """The score of a source's k-th of `count` neighbours: evenly between the source and the result
+    after it, so a sort by score keeps it there."""
+    return source - (source - after) * (k + 1) / (count + 1)
 
 
 def _passes(stored: StoredUnit, scope: Scope, keep: Callable[[StoredUnit], bool] | None) -> bool:
