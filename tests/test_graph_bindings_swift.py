@@ -151,3 +151,13 @@ def test_dead_code_knows_swift_entry_points(service: Codefathom) -> None:
     }
     assert not left_out & found
     assert {"Index.save", "Repo.register"} <= found  # nothing calls them
+
+
+def test_an_extension_is_part_of_its_type_not_a_definition_of_its_name(service: Codefathom) -> None:
+    service.index()
+    # `extension Repo` holds methods of Repo; the name Repo means the type declared in Repo.swift,
+    # also in the file of the extension.
+    repos = [s for s in service.symbol("Repo", kinds=["class"], fresh=False).symbols if s.qualified_name == "Repo"]
+    assert [s.path for s in repos] == [REPO]
+    made = [r for r in service.refs("Repo", fresh=False).references if r.path == EXTRAS and r.kind == "call"]
+    assert made and {r.target_id for r in made} == {repos[0].id} and made[0].label == "exact"

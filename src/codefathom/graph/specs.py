@@ -901,6 +901,9 @@ GRAPH_SPECS["swift"] = GraphSpec(
     members_in_scope=True,  # implicit `self`: `save()` in a method is `self.save()`, inherited ones too
     guess_by_name=False,  # a name is the module's, an imported module's, or the library's
     partial_classes=True,  # `extension Order` adds members and conformances to Order from any file
+    # An `extension` is a block, not a symbol (swift-graph.scm): its methods belong to the type of
+    # that name wherever it is declared, like a C++ method defined out of line.
+    out_of_line_methods=True,
 )
 
 

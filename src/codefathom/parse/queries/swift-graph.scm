@@ -96,3 +96,7 @@
 (catch_block (pattern (simple_identifier) @variable)) @binding
 ; A type's or function's type parameters (`<Element: Hashable>`) are names it binds, not types.
 (type_parameter . (type_identifier) @variable) @binding
+
+; An extension adds to a type named like it: the scope of the members it holds, but no symbol, so the
+; type's name means the type (declared here, in another file, or a library's), never an extension.
+(class_declaration declaration_kind: "extension") @definition.block
