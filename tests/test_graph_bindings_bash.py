@@ -149,6 +149,20 @@ def test_dead_code_in_a_script_nothing_sources(service: Codefathom, tmp_path: Pa
     assert "built when the code runs" in found["forgotten"].reason
 
 
+def test_a_script_without_an_extension_is_read_by_its_shebang(service: Codefathom, tmp_path: Path) -> None:
+    # `bin/release`: what runs it is on its first line, not in its name.
+    (tmp_path / "bindings-bash" / "bin" / "release").write_text(
+        '#!/usr/bin/env bash\nsource "$(dirname "$0")/../lib/common.sh"\n\nship() {\n  checksum out.tar\n}\n\n'
+        "forgotten_step() {\n  :\n}\n\nship\n"
+    )
+    service.index()
+    calls = [r for r in service.refs("checksum", fresh=False).references if r.path == "bin/release"]
+    assert [(r.line, r.label) for r in calls] == [(5, "exact")]
+    dead = {d.symbol.qualified_name: d for d in service.dead(include_tests=True, fresh=False).unused
+            if d.symbol.path == "bin/release"}
+    assert set(dead) == {"forgotten_step"} and dead["forgotten_step"].confidence == 0.7
+
+
 @pytest.mark.parametrize(
     ("written", "site"),
     [

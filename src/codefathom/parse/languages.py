@@ -102,6 +102,13 @@ _DIALECTS: dict[str, tuple[str, re.Pattern[str]]] = {
 }
 _BY_FILENAME = {name: spec for spec in LANGUAGES for name in spec.filenames}
 _MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdx")
+# A script without an extension (`bin/deploy`) says what runs it on its first line:
+# `#!/bin/bash`, `#!/usr/bin/env -S python3 -u`. Interpreter (version digits dropped) -> language.
+_INTERPRETERS = {
+    "bash": "bash", "sh": "bash", "dash": "bash", "ksh": "bash", "zsh": "bash", "python": "python",
+    "node": "javascript", "nodejs": "javascript", "deno": "typescript", "ruby": "ruby", "php": "php",
+}
+_SHEBANG = re.compile(r"#!\s*(\S+)(?:[ \t]+(.*))?")
 
 
 def language_for(path: str, text: str | None = None) -> LanguageSpec | str:
@@ -116,4 +123,17 @@ def language_for(path: str, text: str | None = None) -> LanguageSpec | str:
         return spec
     if pure.suffix.lower() in _MARKDOWN_EXTENSIONS:
         return MARKDOWN
+    if not pure.suffix and text is not None and text.startswith("#!"):
+        return _by_shebang(text.split("\n", 1)[0]) or TEXT
     return TEXT
+
+
+def _by_shebang(line: str) -> LanguageSpec | None:
+    found = _SHEBANG.match(line)
+    if found is None:
+        return None
+    program, rest = PurePosixPath(found.group(1)).name, (found.group(2) or "").split()
+    if program == "env":  # `env [-S] [VAR=x] python3`: the first word that is not an option or setting
+        program = next((word for word in rest if not word.startswith("-") and "=" not in word), "")
+    name = _INTERPRETERS.get(program.rstrip("0123456789.").lower())
+    return _BY_NAME.get(name) if name else None

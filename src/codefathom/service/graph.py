@@ -182,7 +182,7 @@ class GraphVerbs:
         unused: list[DeadItem] = []
         public: list[DeadItem] = []
         for symbol in _keep(store.read(g.unreferenced_symbols, CALLABLE), self.within):
-            language = language_name(symbol.path)
+            language = context.languages.get(symbol.path) or language_name(symbol.path)
             if language not in graph_languages():
                 continue  # no references are extracted for it yet: silence is not evidence
             if symbol.id in through_members:
@@ -481,12 +481,13 @@ class _DeadContext:
 
     def __init__(self, store: Store, include_tests: bool) -> None:
         self.include_tests = include_tests
+        self.languages = store.read(g.file_languages)
         self.ambiguous = store.read(g.ambiguous_names)
         self.markers = store.read(g.decorators_of_symbols)
         self.dispatch = _Dispatch(store)
         self.test_classes: set[str] = set()  # classes holding a method a test runner calls
         for marked in store.read(g.symbols_by_ids, self.markers).values():
-            rules = DEAD_RULES.get(language_name(marked.path), _DEFAULT_RULES)
+            rules = DEAD_RULES.get(self.languages.get(marked.path) or language_name(marked.path), _DEFAULT_RULES)
             if marked.parent is not None and self.written(marked, rules) & rules.test_markers:
                 self.test_classes.add(marked.parent)
 

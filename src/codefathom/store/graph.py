@@ -584,6 +584,12 @@ def unreferenced_symbols(conn: sqlite3.Connection, kinds: Iterable[str]) -> list
     return [SymbolInfo(*row) for row in rows]
 
 
+def file_languages(conn: sqlite3.Connection) -> dict[str, str]:
+    """Each indexed file's language as parsing settled it: a `.h` that is C++, a script that says
+    what runs it on its `#!` line, which the path alone does not tell."""
+    return dict(conn.execute("SELECT path, language FROM files"))
+
+
 def script_paths(conn: sqlite3.Connection, languages: Iterable[str]) -> set[str]:
     """Files of these languages run as programs: a `#!` first line, and no file of the project sources
     (imports) them; the others are libraries, read into whatever sources them."""
