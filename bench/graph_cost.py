@@ -11,7 +11,7 @@ lets them import; their tree query is the units query alone, without the graph's
 graph rows written, no binding or PageRank. Directory nodes are built in every mode (they serve
 search, not the graph). `--extraction` adds a third mode: facts extracted and written, but not
 bound or ranked, which says what the graph costs before its final step. With the graph on, the
-time of that final step (imports, binding, PageRank: `rebind` and `rerank` of the indexer) is
+time of that final step (imports, binding, PageRank: `rebind` and `recompute_ranks` of the indexer) is
 reported too.
 """
 
@@ -66,7 +66,9 @@ def _nothing(*args: Any, **kwargs: Any) -> None:
 @contextmanager
 def graph_off(extraction: bool = False) -> Iterator[None]:
     """No binding or PageRank; unless `extraction`, no facts extracted or written either."""
-    patches: list[tuple[object, str, object]] = [(indexer, "rebind", lambda *a, **k: 0), (indexer, "rerank", _nothing)]
+    patches: list[tuple[object, str, object]] = [
+        (indexer, "rebind", lambda *a, **k: 0), (indexer, "recompute_ranks", _nothing),
+    ]
     if not extraction:
         # Imported by its module name, not `__main__`, so that the parse workers can import it too.
         from graph_cost import lexical_prepare
@@ -114,7 +116,7 @@ def main() -> None:
     args = parser.parse_args()
     corpus = args.corpus or django_core_corpus()
     graph_steps: list[float] = []
-    for name in ("rebind", "rerank"):
+    for name in ("rebind", "recompute_ranks"):
         setattr(indexer, name, timed(getattr(indexer, name), graph_steps))
     modes = ["lexical", "graph"] + (["extraction"] if args.extraction else [])
     seconds: dict[str, list[float]] = {mode: [] for mode in modes}

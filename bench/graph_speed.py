@@ -130,7 +130,7 @@ def main() -> None:
     corpus = args.corpus or django_core_corpus()
     graph = _Timed()
     indexer.rebind = graph.wrap(indexer.rebind)  # type: ignore[assignment]
-    indexer.rerank = graph.wrap(indexer.rerank)  # type: ignore[assignment]
+    indexer.recompute_ranks = graph.wrap(indexer.recompute_ranks)  # type: ignore[assignment]
     results: dict[str, Any] = {"corpus": str(corpus)}
     with tempfile.TemporaryDirectory() as index_dir:
         service = Codefathom(corpus, index_dir)

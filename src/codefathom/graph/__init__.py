@@ -2,7 +2,7 @@
 
 `rebind(lookup, changed_file_ids, names, helper, configs)` refreshes what a sync may have changed,
 changed config files (`is_config`) included; given a helper process, it shares the binding of many
-references with it (`prepare_shard`, `bind_shard`). `rerank(lookup)` recomputes PageRank.
+references with it (`prepare_shard`, `bind_shard`). `recompute_ranks(lookup)` recomputes PageRank.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from codefathom.store.graph import (
 )
 
 __all__ = [
-    "rebind", "rerank", "is_config", "pagerank", "Binder", "label_for", "prepare_shard", "bind_shard", "Helper",
-    "Pending",
+    "rebind", "recompute_ranks", "is_config", "pagerank", "Binder", "label_for", "prepare_shard", "bind_shard",
+    "Helper", "Pending",
 ]
 
 # Fewer references than this are all bound here: a helper process reads the whole graph first
@@ -143,7 +143,7 @@ def _moved(
     return moved
 
 
-def rerank(lookup: GraphLookup) -> None:
+def recompute_ranks(lookup: GraphLookup) -> None:
     """Recompute PageRank of every file and symbol; call inside the write transaction."""
     if lookup.bound is not None:  # every reference was bound just now: no need to read them back
         files, file_edges, symbols, symbol_edges = rank_inputs_of(lookup, lookup.bound)

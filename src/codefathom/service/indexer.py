@@ -17,7 +17,7 @@ from pathlib import Path
 
 from codefathom.config import Settings
 from codefathom.discover import read_source
-from codefathom.graph import is_config, rebind, rerank
+from codefathom.graph import is_config, rebind, recompute_ranks
 from codefathom.model import FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
 from codefathom.search.rank import path_role
@@ -122,7 +122,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                     RERANK_MIN_FILES, report.discovered // 20
                 )
                 if reranked:
-                    rerank(lookup)
+                    recompute_ranks(lookup)
                 # Directory nodes list files and definitions by rank: all are rebuilt when ranks moved.
                 store.refresh_directories(None if reranked else changed_ids, gone, _is_test)
     if report.changed or report.touched:
