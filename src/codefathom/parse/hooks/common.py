@@ -4,9 +4,11 @@ in parentheses (`(x as Foo).f`) and trailing lambdas, which several languages' r
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
-__all__ = ["node_text", "parenthesized_head", "without_trailing_lambdas"]
+__all__ = ["node_text", "parenthesized_head", "without_trailing_lambdas", "conversions_as_calls"]
 
 _STRING_QUOTES = "\"'"
 
@@ -59,3 +61,16 @@ def without_trailing_lambdas(text: str) -> str:
         if depth == 0:
             kept.append(char)
     return "".join(kept)
+
+
+def conversions_as_calls(text: str, conversion: re.Pattern[str]) -> str:
+    """`(x as Foo).f` as `Foo(x).f`: a conversion (`conversion` matches the inside of the parentheses,
+    groups: the value, the type) is read as a call of the type, which gives an instance of it; other
+    parentheses around a head are dropped (`(a.b).c` -> `a.b.c`)."""
+    head = parenthesized_head(text)
+    if head is None:
+        return text
+    inner, rest = head
+    found = conversion.match(inner)
+    inner = f"{found.group(2)}({found.group(1)})" if found is not None else conversions_as_calls(inner, conversion)
+    return inner + rest

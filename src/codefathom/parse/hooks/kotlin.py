@@ -14,8 +14,8 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import conversions_as_calls, without_trailing_lambdas
 from codefathom.parse.hooks.common import node_text as _text
-from codefathom.parse.hooks.common import parenthesized_head, without_trailing_lambdas
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -64,16 +64,6 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
     text = _SUPER_TYPE.sub("super", _LABEL.sub(r"\1", text))
     text = _SAME_RECEIVER.sub("", _PREFIX.sub("", _NOT_NULL.sub("", text).replace("?.", ".")))
     text = _TYPE_ARGUMENTS.sub(lambda m: "[" + m.group(1).replace("<", "[").replace(">", "]") + "]", text)
-    return _converted(text)
+    return conversions_as_calls(text, _AS)
 
 
-def _converted(text: str) -> str:
-    """`(x as Foo).f` as `Foo(x).f`: a conversion is read as a call of the type, which gives an
-    instance of it; other parentheses around a head are dropped (`(a.b).c` -> `a.b.c`)."""
-    head = parenthesized_head(text)
-    if head is None:
-        return text
-    inner, rest = head
-    conversion = _AS.match(inner)
-    inner = f"{conversion.group(2)}({conversion.group(1)})" if conversion is not None else _converted(inner)
-    return inner + rest

@@ -13,8 +13,8 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import conversions_as_calls, without_trailing_lambdas
 from codefathom.parse.hooks.common import node_text as _text
-from codefathom.parse.hooks.common import parenthesized_head, without_trailing_lambdas
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -59,7 +59,7 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
     text = without_trailing_lambdas(_EFFECTS.sub("", text))
     text = _INIT.sub("", _UNWRAP.sub("", text.replace("?.", ".").replace("!.", ".")))
     text = _TYPE_ARGUMENTS.sub(lambda m: "[" + _type(_TYPE_NOISE.sub("", m.group(1))) + "]", text)
-    return _converted(text)
+    return conversions_as_calls(text, _AS)
 
 
 def _type(text: str) -> str:
@@ -99,13 +99,3 @@ def _split_top(text: str, separator: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
-def _converted(text: str) -> str:
-    """`(x as? Foo).f` as `Foo(x).f`: a conversion is read as a call of the type, which gives an
-    instance of it; other parentheses around a head are dropped (`(a.b).c` -> `a.b.c`)."""
-    head = parenthesized_head(text)
-    if head is None:
-        return text
-    inner, rest = head
-    conversion = _AS.match(inner)
-    inner = f"{conversion.group(2)}({conversion.group(1)})" if conversion is not None else _converted(inner)
-    return inner + rest
