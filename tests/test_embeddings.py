@@ -173,6 +173,20 @@ def test_partial_vectors_are_used_and_said(project: Path, run_cli: Callable[...,
     assert 0 < unembedded["reranker"]["features"]["vector_rank"]["value"] < 1
 
 
+def test_an_edit_keeps_the_vectors_of_the_units_it_did_not_change(
+    project: Path, run_cli: Callable[..., Result]
+) -> None:
+    _index(run_cli, project)
+    transfer = project / "net" / "transfer.py"
+    transfer.write_text(transfer.read_text() + "\n\ndef drop_chunk(chunk):\n    return None\n")
+    # The search re-indexes the file: its two unchanged functions get their cached vectors back at
+    # once; only the new one waits for an embedding pass.
+    result = run_cli("search", "retry failed uploads", "--path", str(project), "--json")
+    assert json.loads(result.stdout)["results"][0]["name"] == "_resend"
+    status = json.loads(run_cli("status", str(project), "--json").stdout)["vectors"]
+    assert status["units"] - status["with_vectors"] == 1
+
+
 def test_few_vectors_are_left_out_of_ranking_until_most_units_have_one(
     project: Path, run_cli: Callable[..., Result]
 ) -> None:

@@ -34,6 +34,7 @@ __all__ = ["Embedding", "EmbedReport", "EmbedProgress", "embedder_spec"]
 BATCH_UNITS = 32  # units per embedder call and per commit: a killed pass loses at most this many
 KEEP_UNLINKED = 20_000  # cached vectors no unit uses now, kept for a branch switch back
 DEFINITIONS = ("class", "function", "method")
+RELINK_BATCH = 500  # units per cache lookup when a sync's units get their cached vectors back
 # Below this share of units with vectors, search leaves the vector channel out: the units that have
 # one would outrank better answers that do not yet (measured in docs/benchmarks.md).
 MIN_VECTOR_SHARE = 0.8
@@ -167,9 +168,35 @@ class Embedding:
             self._background.wake()
 
     def _synced(self, report: SyncReport) -> None:
-        """After a sync: new units need vectors, so a background embedder (`serve`) looks again."""
-        if self._background is not None and (report.changed or report.units_written):
-            self._background.wake()
+        """After a sync: new units need vectors, so a background embedder (`serve`) looks again;
+        without one, the units a sync rewrote get back the vectors the cache has for their text."""
+        if self._background is not None:
+            if report.changed or report.units_written:
+                self._background.wake()
+        elif report.written_files:
+            self._relink(report.written_files)
+
+    def _relink(self, file_ids: list[int]) -> None:
+        """Cached vectors for the units of these files, by text: no model call, so an edit costs a
+        file's unchanged units nothing (they would otherwise wait for the next `codefathom index`)."""
+        if embedder_spec_or_none(self.settings) is None:
+            return
+        store = self._open(create=False)
+        # The index's vectors are all of the embedder it is stamped with: its id keys the cache, and
+        # no model needs loading to look texts up.
+        stamp = store.get_meta("embedder")
+        if stamp is None:
+            return
+        lock = IndexLock(self.settings.index_dir, EMBED_LOCK_NAME)
+        if not lock.acquire(timeout=0):
+            return  # an embedding pass is running: it links them
+        try:
+            ids = store.pending_in_files(file_ids)
+            for start in range(0, len(ids), RELINK_BATCH):
+                _, keys, cached = _cache_lookup(store, stamp, ids[start : start + RELINK_BATCH])
+                store.store_vectors({}, [(uid, key) for uid, key in keys.items() if key in cached])
+        finally:
+            lock.release()
 
     def stop_background_embedding(self) -> None:
         background, self._background = self._background, None
@@ -263,10 +290,7 @@ class Embedding:
                 store.set_meta("embedder_dims", str(embedder.dims))
 
     def _embed_batch(self, store: Store, embedder: Embedder, ids: list[int], cached_only: bool) -> tuple[int, int]:
-        units = store.units_to_embed(ids)
-        texts = {u.id: unit_text(u.path, u.kind, u.qualified_name, u.signature, u.doc, u.content) for u in units}
-        keys = {uid: text_key(embedder.id, text) for uid, text in texts.items()}
-        cached = store.cached_vectors(keys.values())
+        texts, keys, cached = _cache_lookup(store, embedder.id, ids)
         todo: dict[str, str] = {}
         for uid, key in keys.items():
             if key not in cached:
@@ -280,6 +304,16 @@ class Embedding:
             new = dict(zip(todo, vectors, strict=True))
         store.store_vectors(new, list(keys.items()))
         return len(todo), len(keys) - len(todo)
+
+
+def _cache_lookup(
+    store: Store, embedder_id: str, ids: list[int]
+) -> tuple[dict[int, str], dict[int, str], set[str]]:
+    """(text, cache key) of each of `ids` still without a vector, and the keys the cache holds."""
+    units = store.units_to_embed(ids)
+    texts = {u.id: unit_text(u.path, u.kind, u.qualified_name, u.signature, u.doc, u.content) for u in units}
+    keys = {uid: text_key(embedder_id, text) for uid, text in texts.items()}
+    return texts, keys, set(store.cached_vectors(keys.values()))
 
 
 def embedder_spec_or_none(settings: Settings) -> EmbedderSpec | None:

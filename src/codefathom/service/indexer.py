@@ -50,6 +50,7 @@ class SyncReport:
     unchanged: int = 0
     touched: int = 0  # stat changed, bytes did not
     units_written: int = 0
+    written_files: list[int] = field(default_factory=list)  # ids of the files whose units were replaced
     refs_bound: int = 0
     skipped: list[SkippedFile] = field(default_factory=list)
     parse_problems: list[tuple[str, str, str]] = field(default_factory=list)  # (path, status, error)
@@ -206,6 +207,8 @@ def _write(
     units = outcome.units or PreparedUnits((), ())
     file_id = store.replace_file(record, units, file_id)
     report.units_written += len(units)
+    if units.units:
+        report.written_files.append(file_id)
     if state is None:
         report.added += 1
     else:

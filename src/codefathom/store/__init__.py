@@ -155,6 +155,10 @@ class Store:
         with self._lock:
             return vectors.pending_units(self._conn)
 
+    def pending_in_files(self, file_ids: Sequence[int]) -> list[int]:
+        with self._lock:
+            return vectors.pending_in_files(self._conn, file_ids)
+
     def units_to_embed(self, ids: Sequence[int]) -> list[PendingUnit]:
         with self._lock:
             return vectors.units_to_embed(self._conn, ids)

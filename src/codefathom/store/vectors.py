@@ -19,6 +19,7 @@ import numpy.typing as npt
 from codefathom.store.reads import UNIT_RANK, UNIT_RANK_JOIN
 
 __all__ = [
+    "pending_in_files",
     "PendingUnit", "VectorMatrix", "pending_units", "units_to_embed", "cached_vectors", "store_vectors",
     "coverage", "load_matrix", "forget_vectors", "vector_epoch", "prune_vectors",
 ]
@@ -57,6 +58,15 @@ def pending_units(conn: sqlite3.Connection) -> list[tuple[int, str, str, float]]
         " WHERE u.embed_key IS NULL"
     )
     return [(int(r[0]), r[1], r[2], float(r[3] or 0.0)) for r in conn.execute(sql)]
+
+
+def pending_in_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[int]:
+    """Units of these files without a vector: what a sync just wrote."""
+    sql = (
+        "SELECT u.id FROM units u WHERE u.file_id IN (SELECT value FROM json_each(?)) AND u.embed_key IS NULL"
+        " ORDER BY u.id"
+    )
+    return [int(r[0]) for r in conn.execute(sql, (json.dumps(list(file_ids)),))]
 
 
 def units_to_embed(conn: sqlite3.Connection, ids: Sequence[int]) -> list[PendingUnit]:
