@@ -35,8 +35,7 @@ def explain_details(
         "analysis": {
             "kind": "identifier" if plan.identifier_like else "prose",
             "tokens": list(plan.tokens), "words": list(plan.words), "fts": plan.fts,
-            "mode": "lexical and names lead" if plan.identifier_like else (
-                "reranked: meaning and the query's words in names lead" if reranked else "meaning (vectors) leads"),
+            "mode": _mode(plan, reranked, bool(channels.get("vectors"))),
         },
         "filters": {
             "files": None if scope.file_ids is None else len(scope.file_ids),
@@ -54,6 +53,14 @@ def explain_details(
         "fusion": {"rule": config.fusion, "rrf_k": config.rrf_k, "reranker": reranked},
         "results": [_breakdown(scored, weights, config, units[scored.unit_id]) for scored in kept],
     }
+
+
+def _mode(plan: QueryPlan, reranked: bool, vectors: bool) -> str:
+    if plan.identifier_like:
+        return "lexical and names lead"
+    if reranked:
+        return "reranked: meaning and the query's words in names lead"
+    return "meaning (vectors) leads" if vectors else "words and names (no vectors for this search)"
 
 
 def _candidate(rank: int, candidate: Candidate, stored: StoredUnit | None) -> dict[str, Any]:
