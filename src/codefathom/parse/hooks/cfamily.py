@@ -15,6 +15,7 @@ from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
+from codefathom.parse.hooks.common import substitute_nested
 
 __all__ = ["parse_import", "rewrite_c", "rewrite_cpp", "NAMESPACE_IMPORT"]
 
@@ -84,11 +85,7 @@ def _expression(node: Node, text: str) -> str:
         text = _text(node).rpartition("::")[0]
     text = _CAST.sub(r"\1", " ".join(text.split()))
     text = _NEW.sub("", text)
-    for _ in range(4):  # innermost first: `Map<K, List<V>>`
-        stripped = _TEMPLATE.sub("", text)
-        if stripped == text:
-            break
-        text = stripped
+    text = substitute_nested(_TEMPLATE, "", text)
     text = text.replace("->", ".").replace("::", ".").lstrip(".")
     text = _DEREFERENCE.sub(r"\1", text)
     return text.lstrip("*&").strip()

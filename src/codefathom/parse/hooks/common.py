@@ -8,7 +8,7 @@ import re
 
 from tree_sitter import Node
 
-__all__ = ["node_text", "parenthesized_head", "without_trailing_lambdas", "conversions_as_calls"]
+__all__ = ["node_text", "parenthesized_head", "without_trailing_lambdas", "conversions_as_calls", "substitute_nested"]
 
 _STRING_QUOTES = "\"'"
 
@@ -74,3 +74,14 @@ def conversions_as_calls(text: str, conversion: re.Pattern[str]) -> str:
     found = conversion.match(inner)
     inner = f"{found.group(2)}({found.group(1)})" if found is not None else conversions_as_calls(inner, conversion)
     return inner + rest
+
+
+def substitute_nested(pattern: re.Pattern[str], replacement: str, text: str, rounds: int = 4) -> str:
+    """`pattern` replaced until nothing changes, innermost first: type arguments and array
+    suffixes nest (`Map<K, List<V>>`, `Foo[][]`), and one pass of a regex takes one level."""
+    for _ in range(rounds):
+        replaced = pattern.sub(replacement, text)
+        if replaced == text:
+            break
+        text = replaced
+    return text

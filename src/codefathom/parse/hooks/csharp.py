@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
-from codefathom.parse.hooks.common import parenthesized_head
+from codefathom.parse.hooks.common import parenthesized_head, substitute_nested
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -57,20 +57,12 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
     if is_type:
         text = text.replace("?", "").replace("*", "")
         text = _TYPE_MODIFIERS.sub("", text)
-        for _ in range(4):
-            rewritten = _ARRAY.sub(r"Array[\1]", text)
-            if rewritten == text:
-                break
-            text = rewritten
+        text = substitute_nested(_ARRAY, r"Array[\1]", text)
         return text.replace("<", "[").replace(">", "]")
     text = _VERBATIM.sub("", text).replace("?.", ".").replace("?[", "[")
     text = _INITIALIZED.sub(lambda m: f"new {m.group(1)}{m.group(2) or '()'}", _SUPPRESS.sub("", text))
     text = _NEW.sub("", text)
-    for _ in range(4):  # innermost first: `Map<string, List<Foo>>`
-        stripped = _TYPE_ARGUMENTS.sub("", text)
-        if stripped == text:
-            break
-        text = stripped
+    text = substitute_nested(_TYPE_ARGUMENTS, "", text)
     return _expression(text)
 
 

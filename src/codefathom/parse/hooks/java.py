@@ -14,6 +14,7 @@ from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
+from codefathom.parse.hooks.common import substitute_nested
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -42,16 +43,8 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
     if is_type:
         text = _ANNOTATION.sub("", text)
         text = _WILDCARD.sub("", text)
-        for _ in range(4):
-            rewritten = _ARRAY.sub(r"Array[\1]", text)
-            if rewritten == text:
-                break
-            text = rewritten
+        text = substitute_nested(_ARRAY, r"Array[\1]", text)
         return text.replace("<", "[").replace(">", "]")
     text = _NEW.sub("", text)
-    for _ in range(4):  # innermost first: `Map<String, List<Foo>>`
-        stripped = _TYPE_ARGUMENTS.sub("", text)
-        if stripped == text:
-            break
-        text = stripped
+    text = substitute_nested(_TYPE_ARGUMENTS, "", text)
     return text

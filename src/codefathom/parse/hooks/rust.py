@@ -17,6 +17,7 @@ from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
+from codefathom.parse.hooks.common import substitute_nested
 
 __all__ = ["parse_import", "rewrite", "inline_modules"]
 
@@ -134,21 +135,13 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
         text = _KEYWORD.sub("", text)
         text = _BINDING.sub("", text)  # `Iterator<Item = Foo>`
         text = _first_bound(text)
-        for _ in range(4):
-            sliced = _SLICE.sub(r"Vec<\1>", text)
-            if sliced == text:
-                break
-            text = sliced
+        text = substitute_nested(_SLICE, r"Vec<\1>", text)
         impl_type = _impl_type(node)
         if impl_type:
             text = _SELF_TYPE.sub(impl_type, text)
         text = _path(node, text)
         return text.replace("<", "[").replace(">", "]")
-    for _ in range(4):
-        stripped = _TURBOFISH.sub("", text)
-        if stripped == text:
-            break
-        text = stripped
+    text = substitute_nested(_TURBOFISH, "", text)
     text = _AWAIT.sub("", text)
     text = _TRY.sub(".unwrap()", text)
     text = _LEADING.sub("", text)
