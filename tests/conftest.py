@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -95,6 +96,12 @@ def fixture_project(tmp_path: Path, name: str) -> Any:
 
     shutil.copytree(FIXTURES / "repos" / name, tmp_path / name)
     return Codefathom(tmp_path / name)
+
+
+def index_rows(service: Any, sql: str, *params: object) -> list[tuple[Any, ...]]:
+    """Rows of a query against the service's index file, for checks the verbs do not expose."""
+    with sqlite3.connect(service.settings.db_path) as conn:
+        return conn.execute(sql, params).fetchall()
 
 
 def assert_bindings(

@@ -6,12 +6,10 @@ script sourcing one library by a root-relative path."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import assert_bindings, fixture_project
+from conftest import assert_bindings, fixture_project, index_rows
 
 from codefathom.model import ImportSite
 from codefathom.parse.grammars import parser_for
@@ -61,10 +59,6 @@ def service(tmp_path: Path) -> Codefathom:
     return project
 
 
-def _rows(service: Codefathom, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(service.settings.db_path) as conn:
-        return conn.execute(sql, params).fetchall()
-
 
 def test_bash_calls_bind_to_the_function_they_mean(service: Codefathom) -> None:
     assert_bindings(service, (EXPECTED, EXPECTED_ON_LINE), NEVER_BOUND)
@@ -72,7 +66,7 @@ def test_bash_calls_bind_to_the_function_they_mean(service: Codefathom) -> None:
 
 def test_a_name_two_files_define_binds_to_the_one_the_script_sees(service: Codefathom) -> None:
     service.index()
-    rows = _rows(
+    rows = index_rows(
         service,
         "SELECT f.path, r.line, r.name, t.path FROM refs r JOIN files f ON f.id = r.file_id"
         " JOIN symbols s ON s.id = r.target_id JOIN files t ON t.id = s.file_id WHERE r.name IN ('log', 'retry',"
@@ -83,7 +77,7 @@ def test_a_name_two_files_define_binds_to_the_one_the_script_sees(service: Codef
 
 def test_commands_the_project_does_not_define_are_builtin_or_external(service: Codefathom) -> None:
     service.index()
-    labels = dict(_rows(
+    labels = dict(index_rows(
         service,
         "SELECT r.name || '@' || f.path || ':' || r.line, r.label || ':' || r.candidates FROM refs r"
         " JOIN files f ON f.id = r.file_id WHERE r.target_id IS NULL",
@@ -99,7 +93,7 @@ def test_commands_the_project_does_not_define_are_builtin_or_external(service: C
 
 def test_sourced_files_resolve_from_the_script_and_the_root(service: Codefathom) -> None:
     service.index()
-    rows = _rows(
+    rows = index_rows(
         service,
         "SELECT f.path, i.module, i.level, t.path, i.external FROM imports i JOIN files f ON f.id = i.file_id"
         " LEFT JOIN files t ON t.id = i.target_file_id ORDER BY f.path, i.line",

@@ -6,11 +6,10 @@ typed receiver; typedefs standing for their struct; macros; libc is builtin."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import assert_bindings, fixture_project
+from conftest import assert_bindings, fixture_project, index_rows
 
 from codefathom.service import Codefathom
 
@@ -53,10 +52,6 @@ def service(tmp_path: Path) -> Codefathom:
     return project
 
 
-def _rows(service: Codefathom, sql: str, *args: object) -> list[tuple[object, ...]]:
-    with sqlite3.connect(service.settings.db_path) as conn:
-        return conn.execute(sql, args).fetchall()
-
 
 def test_c_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
     assert_bindings(service, (EXPECTED, EXPECTED_ON_LINE), NEVER_BOUND)
@@ -64,7 +59,7 @@ def test_c_references_bind_to_the_definition_they_mean(service: Codefathom) -> N
 
 def test_types_typedefs_and_function_pointers_read_are_references(service: Codefathom) -> None:
     service.index()
-    rows = _rows(
+    rows = index_rows(
         service,
         "SELECT f.path, r.line, r.name, s.qualified_name, r.label FROM refs r JOIN files f ON f.id = r.file_id"
         " LEFT JOIN symbols s ON s.id = r.target_id WHERE r.kind IN ('type', 'read')",
@@ -75,7 +70,7 @@ def test_types_typedefs_and_function_pointers_read_are_references(service: Codef
 
 def test_a_static_function_binds_only_in_its_own_file(service: Codefathom) -> None:
     service.index()
-    calls = _rows(
+    calls = index_rows(
         service,
         "SELECT f.path, r.line, t.path, r.label FROM refs r JOIN files f ON f.id = r.file_id"
         " JOIN symbols s ON s.id = r.target_id JOIN files t ON t.id = s.file_id WHERE r.name = 'helper'"
@@ -86,12 +81,12 @@ def test_a_static_function_binds_only_in_its_own_file(service: Codefathom) -> No
 
 def test_libc_is_builtin_and_system_headers_are_external(service: Codefathom) -> None:
     service.index()
-    labels = dict(_rows(
+    labels = dict(index_rows(
         service, "SELECT r.name, r.label FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name IN (?, ?, ?)",
         "printf", "malloc", "calloc",
     ))
     assert labels == {"printf": "builtin", "malloc": "builtin", "calloc": "builtin"}
-    includes = _rows(
+    includes = index_rows(
         service,
         "SELECT f.path, i.module, t.path, i.external FROM imports i JOIN files f ON f.id = i.file_id"
         " LEFT JOIN files t ON t.id = i.target_file_id ORDER BY f.path, i.line",

@@ -7,12 +7,10 @@ method name `save`."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import assert_bindings, fixture_project
+from conftest import assert_bindings, fixture_project, index_rows
 
 from codefathom.parse.grammars import parser_for
 from codefathom.parse.hooks.ruby import rewrite
@@ -75,10 +73,6 @@ def service(tmp_path: Path) -> Codefathom:
     return project
 
 
-def _rows(service: Codefathom, sql: str, *params: Any) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(service.settings.db_path) as conn:
-        return conn.execute(sql, params).fetchall()
-
 
 def test_ruby_references_bind_to_the_definition_they_mean(service: Codefathom) -> None:
     assert_bindings(service, (EXPECTED, EXPECTED_ON_LINE), NEVER_BOUND)
@@ -97,7 +91,7 @@ def test_two_classes_with_one_method_name_keep_their_callers_apart(service: Code
 
 def test_a_local_variable_read_is_no_reference(service: Codefathom) -> None:
     service.index()
-    rows = _rows(
+    rows = index_rows(
         service,
         "SELECT r.line, r.name, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
         " WHERE f.path = ? AND r.line IN (15, 16, 18)",
@@ -108,7 +102,7 @@ def test_a_local_variable_read_is_no_reference(service: Codefathom) -> None:
 
 def test_requires_resolve_relative_and_through_lib(service: Codefathom) -> None:
     service.index()
-    rows = _rows(
+    rows = index_rows(
         service,
         "SELECT f.path, i.module, i.level, t.path, i.external FROM imports i JOIN files f ON f.id = i.file_id"
         " LEFT JOIN files t ON t.id = i.target_file_id ORDER BY f.path, i.line",
