@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, bound_refs
+from conftest import FIXTURES, bound_refs, index_rows
 
 from codefathom.service import Codefathom
 
@@ -120,3 +120,17 @@ def test_deleting_a_definition_leaves_its_callers_unbound_not_dangling(service: 
     service.index()
     assert [(r.path, r.line) for r in service.refs("app.repo.load", fresh=False).references] == [("app/service.py", 18)]
     assert service.refs("make_user", fresh=False).symbols == []
+
+
+def test_a_file_removed_after_a_first_index_takes_its_graph_rows_with_it(service: Codefathom) -> None:
+    # The first sync fills an empty index without foreign-key checks; the next, in the same
+    # process and connection, must have them back, or the removal would leave orphans behind.
+    service.index()
+    assert index_rows(service, "SELECT count(*) FROM symbols s JOIN files f ON f.id = s.file_id"
+                      " WHERE f.path = 'app/helpers.py'") != [(0,)]
+    (service.root / "app" / "helpers.py").unlink()
+    service.index()
+    assert index_rows(service, "PRAGMA foreign_key_check") == []
+    for table in ("units", "symbols", "refs", "imports", "hints"):
+        orphans = f"SELECT count(*) FROM {table} WHERE file_id NOT IN (SELECT id FROM files)"
+        assert index_rows(service, orphans) == [(0,)], table

@@ -71,6 +71,8 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
     report.method, report.discovered, report.unchanged = plan.method, plan.discovered, plan.unchanged
     report.skipped.extend(plan.skipped)
     known, todo, gone = plan.known, plan.todo, plan.gone
+    # Filling an empty index: its rows can only point at rows this sync writes (see transaction).
+    check_keys = store.has_files()
     before_writes(store, plan)
     if progress is not None and todo:
         progress(0, len(todo), "")
@@ -91,7 +93,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 batch = todo[start : start + BATCH_FILES]
                 # Parse first, then write: the write lock is held only while writing.
                 work = [next(outcomes) for _ in batch]
-                with store.transaction():
+                with store.transaction(check_keys=check_keys):
                     ids = store.file_ids(f.path for f, o in zip(batch, work, strict=True) if o.record is not None)
                     changed_names |= store.symbol_names_of(ids.values())
                     for file, outcome in zip(batch, work, strict=True):
@@ -110,7 +112,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
         if usable_cpus() < HELPER_MIN_CPUS:
             pool.close()  # no help wanted: the workers' memory goes back now
         if changed_ids or report.removed:
-            with store.transaction():
+            with store.transaction(check_keys=check_keys):
                 # A first index binds everything at once; later syncs only what the change touched.
                 everything = report.unchanged == 0 and not known
                 lookup = store.graph_lookup()
