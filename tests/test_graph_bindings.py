@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, bound_refs, index_rows
 
-from codefathom.service import Codefathom
+from codefathom.service import Codefathom, indexer
 
 # (path, line) of each reference -> (qualified name of the definition it means, label)
 EXPECTED = {
@@ -134,3 +134,25 @@ def test_a_file_removed_after_a_first_index_takes_its_graph_rows_with_it(service
     for table in ("units", "symbols", "refs", "imports", "hints"):
         orphans = f"SELECT count(*) FROM {table} WHERE file_id NOT IN (SELECT id FROM files)"
         assert index_rows(service, orphans) == [(0,)], table
+
+
+def test_a_sync_stopped_before_binding_is_bound_by_the_next(
+    service: Codefathom, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Files are written in batches that commit one by one; binding comes last. A sync stopped in
+    # between leaves written files whose references nobody bound: the next sync, which sees no
+    # change on disk, must bind them all.
+    def stopped(*args: object, **kwargs: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(indexer, "rebind", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        service.index()
+    assert index_rows(service, "SELECT count(*) FROM files") != [(0,)]
+    assert index_rows(service, "SELECT count(*) FROM refs WHERE target_id IS NOT NULL") == [(0,)]
+    monkeypatch.undo()
+    service.index()
+    found = bound_refs(service, {q for q, _ in EXPECTED.values()})
+    for site, expected in EXPECTED.items():
+        assert expected in found.get(site, set()), f"{site}: {found.get(site)} has no {expected}"
+    assert service.index().refs_bound == 0  # once bound, a sync without changes binds nothing again

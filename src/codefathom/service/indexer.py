@@ -35,6 +35,9 @@ PARALLEL_MIN_FILES = 256
 # A parse worker helps bind (graph.rebind) only with this many CPUs. It needs a core of its own:
 # on 2 vCPUs shared with other work it made Django's binding 0.45 s slower, not faster.
 HELPER_MIN_CPUS = 4
+# Set while written files wait for their references to be bound (the sync's last transaction):
+# a sync killed before that leaves it, and the next one binds every reference again.
+BINDING_DUE = "binding_due"
 # progress(done, total, path): called as files are parsed; total is the number of changed files.
 Progress = Callable[[int, int, str], None]
 
@@ -73,6 +76,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
     known, todo, gone = plan.known, plan.todo, plan.gone
     # Filling an empty index: its rows can only point at rows this sync writes (see transaction).
     check_keys = store.has_files()
+    stopped = store.get_meta(BINDING_DUE) == "1"  # the last sync was stopped before binding what it wrote
     before_writes(store, plan)
     if progress is not None and todo:
         progress(0, len(todo), "")
@@ -81,6 +85,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
     configs = [path for path in gone if is_config(path)]  # changed files that decide how imports resolve
     if gone:
         with store.transaction():
+            store.set_meta(BINDING_DUE, "1")
             changed_names |= store.symbol_names_of(store.file_ids(gone).values())
             report.removed = store.remove_files(gone)
     jobs = [_job(f, known.get(f.path), full) for f in todo]
@@ -105,16 +110,19 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                             changed_names.update(facts.symbol_names)
                             if is_config(file.path):
                                 configs.append(file.path)
+                    if changed_ids:
+                        store.set_meta(BINDING_DUE, "1")
                 if progress is not None:
                     progress(min(start + BATCH_FILES, len(todo)), len(todo), batch[-1].path)
         finally:
             outcomes.close()  # stops asking for parses, also when a write or the progress callback failed
         if usable_cpus() < HELPER_MIN_CPUS:
             pool.close()  # no help wanted: the workers' memory goes back now
-        if changed_ids or report.removed:
+        if changed_ids or report.removed or stopped:
             with store.transaction(check_keys=check_keys):
-                # A first index binds everything at once; later syncs only what the change touched.
-                everything = report.unchanged == 0 and not known
+                # A first index binds everything at once, as does a sync after one that was stopped
+                # before binding (which files it wrote is not known); others only what changed.
+                everything = (report.unchanged == 0 and not known) or stopped
                 lookup = store.graph_lookup()
                 helper = pool.helper() if pool.alive else None
                 report.refs_bound = rebind(
@@ -128,6 +136,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                     recompute_ranks(lookup)
                 # Directory nodes list files and definitions by rank: all are rebuilt when ranks moved.
                 store.refresh_directories(None if reranked else changed_ids, gone, _is_test)
+                store.set_meta(BINDING_DUE, "0")
     if report.changed or report.touched:
         store.set_meta("last_change", str(time.time()))
     after_sync(store, settings, plan)
