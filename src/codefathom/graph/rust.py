@@ -45,6 +45,13 @@ class _Layout:
     files: dict[str, int]  # path -> id of each Rust file
     by_name: dict[str, _Crate]
     roots: dict[int, tuple[str, int | None, _Crate | None]] = field(default_factory=dict)  # file -> root info
+    # What paths resolved to in this binding run (the index holds still during one): a re-export
+    # chain is walked once, not again for every reference and import that goes through it.
+    segments: dict[int, list[str] | None] = field(default_factory=dict)
+    children: dict[tuple[int, str], int | None] = field(default_factory=dict)
+    imports: dict[tuple[int, int], Target] = field(default_factory=dict)  # (import id, depth)
+    reexports: dict[tuple[int, str, int, bool], Target | None] = field(default_factory=dict)
+    inline: dict[tuple[int, str], bool] = field(default_factory=dict)  # (file, prefix): an inline module
 
 
 _CACHE: weakref.WeakKeyDictionary[GraphLookup, _Layout] = weakref.WeakKeyDictionary()
@@ -152,6 +159,13 @@ def _root(lookup: GraphLookup, file_id: int) -> tuple[str, int | None, _Crate | 
 
 def _segments(lookup: GraphLookup, file_id: int) -> list[str] | None:
     """The module path of a file under its crate root's directory (None: not under it)."""
+    known = _layout(lookup).segments
+    if file_id not in known:
+        known[file_id] = _segments_uncached(lookup, file_id)
+    return known[file_id]
+
+
+def _segments_uncached(lookup: GraphLookup, file_id: int) -> list[str] | None:
     directory, root, _ = _root(lookup, file_id)
     if file_id == root:
         return []
@@ -176,6 +190,14 @@ def _module_file(lookup: GraphLookup, file_id: int, segments: list[str]) -> int 
 
 def _child(lookup: GraphLookup, file_id: int, name: str) -> int | None:
     """The file of `mod name;` declared in a file."""
+    known = _layout(lookup).children
+    key = (file_id, name)
+    if key not in known:
+        known[key] = _child_uncached(lookup, file_id, name)
+    return known[key]
+
+
+def _child_uncached(lookup: GraphLookup, file_id: int, name: str) -> int | None:
     own = _segments(lookup, file_id)
     if own is None:
         directory = dirname(lookup.path_of(file_id))
@@ -225,6 +247,14 @@ def implicit_import(lookup: GraphLookup, file_id: int, name: str) -> Target | No
 
 def resolve_rust_import(lookup: GraphLookup, row: ImportRow, depth: int = 0) -> Target:
     """(file, symbol, external, binds a module) of a `use`, `mod` or `extern crate` import."""
+    known = _layout(lookup).imports
+    key = (row.id, depth)
+    if key not in known:
+        known[key] = _resolve_uncached(lookup, row, depth)
+    return known[key]
+
+
+def _resolve_uncached(lookup: GraphLookup, row: ImportRow, depth: int) -> Target:
     parts = [p for p in row.module.split("::") if p]
     if row.name and row.name != "*":
         parts.append(row.name)
@@ -295,6 +325,14 @@ def _member(lookup: GraphLookup, position: _Position, name: str, depth: int, mod
 def _reexported(lookup: GraphLookup, file_id: int, name: str, depth: int, module: bool = False) -> Target | None:
     if depth >= MAX_DEPTH:
         return None
+    known = _layout(lookup).reexports
+    key = (file_id, name, depth, module)
+    if key not in known:
+        known[key] = _reexported_uncached(lookup, file_id, name, depth, module)
+    return known[key]
+
+
+def _reexported_uncached(lookup: GraphLookup, file_id: int, name: str, depth: int, module: bool) -> Target | None:
     globs = []
     fallback = None
     for row in lookup.imports_of(file_id):
@@ -335,11 +373,14 @@ def _step(lookup: GraphLookup, position: _Position | None, segment: str, depth: 
                 return _Position(file_id, symbol.qualified_name, True, symbol)
         return None
     inline = f"{position.prefix}.{segment}"  # `mod x { ... }` qualifies what it holds
-    held = lookup.conn.execute(
-        "SELECT 1 FROM symbols WHERE file_id = ? AND (parent = ? OR substr(parent, 1, ?) = ?) LIMIT 1",
-        (position.file_id, inline, len(inline) + 1, inline + "."),
-    ).fetchone()
-    return _Position(position.file_id, inline, False, _INLINE) if held else None
+    known = _layout(lookup).inline
+    key = (position.file_id, inline)
+    if key not in known:
+        known[key] = lookup.conn.execute(
+            "SELECT 1 FROM symbols WHERE file_id = ? AND (parent = ? OR substr(parent, 1, ?) = ?) LIMIT 1",
+            (position.file_id, inline, len(inline) + 1, inline + "."),
+        ).fetchone() is not None
+    return _Position(position.file_id, inline, False, _INLINE) if known[key] else None
 
 
 def _as_target(position: _Position) -> Target:
