@@ -24,6 +24,8 @@ class _Packages:
     modules: list[tuple[str, str]]  # (module path, directory of its go.mod), longest module path first
     files: dict[str, list[int]]  # directory -> its Go files, non-test files first
     package_names: dict[int, str | None] = field(default_factory=dict)
+    # (directory, package, name) -> its definitions, for one binding run (the index holds still)
+    members: dict[tuple[str, str | None, str], list[SymbolRow]] = field(default_factory=dict)
 
 
 _CACHE: weakref.WeakKeyDictionary[GraphLookup, _Packages] = weakref.WeakKeyDictionary()
@@ -69,6 +71,13 @@ def package_members(lookup: GraphLookup, file_id: int, name: str) -> list[Symbol
     packages = _packages(lookup)
     directory = dirname(lookup.path_of(file_id))
     package = _package_name(lookup, packages, file_id)
+    key = (directory, package, name)
+    if key not in packages.members:
+        packages.members[key] = _package_members(lookup, directory, package, name)
+    return packages.members[key]
+
+
+def _package_members(lookup: GraphLookup, directory: str, package: str | None, name: str) -> list[SymbolRow]:
     found = []
     for symbol in lookup.by_name(name):
         parent = symbol.parent
