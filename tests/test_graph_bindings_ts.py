@@ -2,7 +2,8 @@
 `extends` and `super`, import aliases, `import * as`, default imports, re-exports through an
 index.ts, a directory's index file, `.js` specifiers of `.ts` files, CommonJS `require`, typed
 fields and constructor parameter properties, `new Foo().m()`, return types, a module constant made
-by a call, interface members, and members of primitives (`string[]`, `any`) never guessed."""
+by a call, interface members, parameters of callbacks typed by the callee's signature, and members
+of primitives (`string[]`, `any`) never guessed."""
 
 from __future__ import annotations
 
@@ -40,11 +41,17 @@ EXPECTED = {
     ("src/legacy.js", 11): ((REPO, "Repo.find"), "high"),  # this.repo = new repo.Repo()
     ("src/usage.ts", 4): ((LIB, "trim"), "exact"),  # `export const trim = makeTrimmer()`: a module constant
     ("src/usage.ts", 8): ((LIB, "Store.find"), "high"),  # a member of an interface, on a parameter typed by it
+    # Parameters of functions passed to a call or `new`, typed by the callee's signature:
+    ("src/usage.ts", 20): ((MODELS, "User.touch"), "high"),  # eachUser((user, index) => user.touch(), ...)
+    ("src/usage.ts", 21): ((MODELS, "Order.validate"), "high"),  # its second, optional callback
+    ("src/usage.ts", 24): ((MODELS, "Order.find"), "high"),  # new Task(function (order) {...}): `this:` skipped
+    ("src/usage.ts", 26): ((MODELS, "User.find"), "high"),  # another arrow's `user`, same function
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
     ("src/service.ts", 30),  # thing.find: `any`
     ("src/service.ts", 31),  # names.find: `string[]`
+    ("src/usage.ts", 27),  # loose((order) => order.find()): `order: any`, though other arrows' `order` is an Order
 }
 DECOYS = {(MODELS, "Base.find"), (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find")}
 
@@ -92,5 +99,6 @@ def test_dead_checks_typescript(service: Codefathom) -> None:
     service.index()
     dead = service.dead(fresh=False)
     names = {(d.symbol.path, d.symbol.qualified_name) for d in dead.unused + dead.public_api}
-    assert ("src/models.ts", "Order.validate") in names  # nothing calls it
-    assert not {("src/models.ts", "User.touch"), ("src/models.ts", "Order.find"), (REPO, "makeUser")} & names
+    assert ("src/models.ts", "Order.archive") in names  # nothing calls it
+    called = {("src/models.ts", "User.touch"), ("src/models.ts", "Order.find"), (REPO, "makeUser")}
+    assert not (called | {("src/models.ts", "Order.validate")}) & names  # validate: by a callback's parameter only

@@ -105,7 +105,7 @@ class TypeHint:
 # Hint kinds that bind a name in the function they are written in: a read of that name there
 # means the local (a parameter, an assigned variable, a loop or `with` target), never a global.
 LOCAL_HINT_KINDS = frozenset(
-    {"assign", "annotation", "alias", "literal", "parameter", "local", "element", "enter", "caught"}
+    {"assign", "annotation", "alias", "literal", "parameter", "local", "element", "enter", "caught", "callback"}
 )
 
 

@@ -36,6 +36,7 @@ from codefathom.graph.modules import (
     package_members,
     same_package,
 )
+from codefathom.graph.signatures import callback_parameter
 from codefathom.graph.specs import GraphSpec, spec_for
 from codefathom.model import LOCAL_HINT_KINDS
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
@@ -761,7 +762,8 @@ class Binder:
                 (level, type_name, kind, line)
                 for type_name, kind, line in self._hints_at(file_id, level, name)
                 # a comprehension's `for` clause is written after the use, on the same line
-                if before is None or line < before or kind == "parameter" or (line == before and kind == "element")
+                if before is None or (line < before and kind != "callback") or kind == "parameter"
+                or (line == before and kind == "element") or (kind == "callback" and _covers(type_name, line, before))
             ]
             return _capped(self._from_evidence(file_id, evidence, spec), VARIABLE)
         finally:
@@ -794,6 +796,8 @@ class Binder:
                 value = self._element(self._evaluate(file_id, scope, type_name, spec, line), spec)
             elif kind == "enter":  # `with cm as x`: what `cm.__enter__()` returns
                 value = self._entered(self._evaluate(file_id, scope, type_name, spec, line), spec)
+            elif kind == "callback":  # `operate((source, subscriber) => ...)`: as `operate` types it
+                value = self._callback(file_id, scope, type_name, spec, line)
             elif kind == "caught":  # `except E as x`: an E (of a tuple of classes, nothing known)
                 value = self._evaluate(file_id, scope, type_name, spec, line)
                 value = _Value("instance", value.symbol, value.confidence) if value is not None \
@@ -805,6 +809,28 @@ class Binder:
                 return None
             values.append(value)
         return _agreed(values)
+
+    def _callback(self, file_id: int, scope: str | None, site: str, spec: GraphSpec, line: int) -> _Value | None:
+        """A parameter of a function passed as an argument (`callee#argument#parameter`, see the
+        `callback` hint): an instance of what the called function's (or constructor's) signature
+        says that function receives there."""
+        callee, argument, parameter, _ = site.rsplit("#", 3)
+        value = self._evaluate(file_id, scope, callee, spec, line)
+        if value is None or value.symbol is None:
+            return None
+        function: SymbolRow | None = value.symbol
+        if value.kind == "symbol" and value.symbol.kind in CLASS_KINDS:  # `new Observable(cb)`
+            owners = self.mro(value.symbol)
+            constructors = (self.lookup.members(owner.qualified_name, "constructor") for owner in owners)
+            function = next((c for found in constructors for c in found), None)
+        elif value.kind not in ("symbol", "bound") or value.symbol.kind not in FUNCTION_KINDS:
+            return None
+        if function is None:
+            return None
+        written = callback_parameter(self.lookup.signature(function.id), int(argument), int(parameter))
+        if written is None:
+            return None
+        return _capped(self._type_value(function.file_id, function.qualified_name, written, spec), value.confidence)
 
     def _type_value(self, file_id: int, scope: str | None, written: str, spec: GraphSpec) -> _Value | None:
         """An instance of the type an annotation names (`Foo`, `"models.Foo"`, `Optional[Foo]`);
@@ -1097,6 +1123,12 @@ def _callable(value: _Value | None, spec: GraphSpec) -> bool:
     if value.kind == "builtin":
         return not value.method and value.name in spec.generic_factories
     return value.kind in ("symbol", "bound") and value.symbol is not None and value.symbol.kind in CALLABLE_KINDS
+
+
+def _covers(site: str, line: int, read: int) -> bool:
+    """Whether a read on line `read` is inside the function whose parameter a `callback` hint of
+    line `line` types (its site ends with the function's last line)."""
+    return line <= read <= int(site.rpartition("#")[2])
 
 
 def _capped(value: _Value | None, confidence: float) -> _Value | None:

@@ -51,6 +51,7 @@ from tree_sitter import Node, Query, QueryCursor
 from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
 from codefathom.parse.grammars import grammar_for, query_text
 from codefathom.parse.hooks import IMPORT_PARSERS, NAMES, REFERENCE_NAMES, REWRITERS, Rewriter
+from codefathom.parse.hooks.ecmascript import callback_site
 from codefathom.parse.languages import LanguageSpec
 
 __all__ = ["FactsQuery", "Match", "extract_facts", "graph_query_text", "has_graph_query", "units_and_graph_query"]
@@ -438,6 +439,10 @@ def _hint(
     rewrite: Rewriter | None = None, plain: Callable[[str], str] = _same,
 ) -> TypeHint:
     variable = plain(_text(captures["variable"][0]))
+    if kind == "callback":  # a parameter typed by the signature of the function it is passed to
+        line = captures["variable"][0].start_point.row + 1
+        site = callback_site(captures["variable"][0], captures["type"][0])
+        return TypeHint(scopes.name(line), variable, site or "?", line, "callback" if site else "local")
     if kind == "attribute_literal":
         kind = "attribute"
         type_name = "literal"

@@ -17,7 +17,7 @@ from codefathom.tokens import TOKENIZER_VERSION
 
 __all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "3"  # 3: extensionless scripts parsed by their `#!` line
+EXTRACTOR_VERSION = "4"  # 4: TypeScript callback parameters typed by the callee (3: `#!` scripts)
 
 
 @cache

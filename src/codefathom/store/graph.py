@@ -230,6 +230,7 @@ class GraphLookup:
         self._imports: dict[int, list[ImportRow]] = {}
         self._hints: dict[int, dict[tuple[str | None, str], list[tuple[str, str, int]]]] = {}
         self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
+        self._signatures: dict[int, str] = {}
         self._paths: dict[int, str] | None = None
         self._languages: dict[int, str] | None = None
         self._complete = False  # every symbol, import, hint and base is in the caches (see preload)
@@ -293,6 +294,13 @@ class GraphLookup:
         if key not in self._members:
             self._members[key] = [] if self._complete else [s for s in self.by_name(name) if s.parent == parent]
         return self._members[key]
+
+    def signature(self, symbol_id: int) -> str:
+        """A definition's signature as written (read when asked: few are ever needed)."""
+        if symbol_id not in self._signatures:
+            row = self.conn.execute("SELECT signature FROM symbols WHERE id = ?", (symbol_id,)).fetchone()
+            self._signatures[symbol_id] = str(row[0] or "") if row is not None else ""
+        return self._signatures[symbol_id]
 
     def symbol(self, symbol_id: int) -> SymbolRow | None:
         if self._complete:

@@ -22,7 +22,9 @@ from tree_sitter import Node
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
 
-__all__ = ["parse_import"]
+__all__ = ["parse_import", "callback_site"]
+
+_PARAMETERS = ("required_parameter", "optional_parameter")
 
 
 def parse_import(node: Node) -> list[ImportSite]:
@@ -106,3 +108,32 @@ def _string(node: Node | None) -> str | None:
     if node is None or node.type != "string":
         return None
     return "".join(_text(c) for c in node.named_children if c.type == "string_fragment")
+
+
+def callback_site(variable: Node, callee: Node) -> str | None:
+    """`callee#argument#parameter#last line` for an untyped parameter of a function passed to a
+    call (`operate((source, subscriber) => ...)`: `operate#0#1#9`), which the callee's signature
+    types; the function's last line bounds where the parameter is seen (its hint is written in the
+    named function around it, as other arrows' parameters of the same name may be). None when the
+    positions cannot be counted (a spread argument)."""
+    holder = variable.parent
+    if holder is None:
+        return None
+    if holder.type in _PARAMETERS:  # `(a, b) => ...`, `function (a, b) { ... }`
+        parameters = holder.parent
+        function = parameters.parent if parameters is not None else None
+        siblings = [c for c in parameters.named_children if c.type in _PARAMETERS] if parameters is not None else []
+        position = next((i for i, c in enumerate(siblings) if c == holder), None)
+    else:  # `a => ...`
+        function, position = holder, 0
+    arguments = function.parent if function is not None else None
+    if function is None or arguments is None or arguments.type != "arguments" or position is None:
+        return None
+    written = [c for c in arguments.named_children if c.type != "comment"]
+    if any(c.type == "spread_element" for c in written):
+        return None
+    argument = next((i for i, c in enumerate(written) if c == function), None)
+    if argument is None:
+        return None
+    callee_text = " ".join(_text(callee).split()).replace("?.", ".").replace("!.", ".")
+    return f"{callee_text}#{argument}#{position}#{function.end_point.row + 1}"

@@ -30,6 +30,21 @@
 (method_definition name: (property_identifier) @variable return_type: (type_annotation (_) @type)) @hint.returns
 (function_declaration name: (identifier) @variable return_type: (type_annotation (_) @type)) @hint.returns
 
+; Untyped parameters of a function passed to a call or `new`, typed by the callee's signature
+; (`operate((source, subscriber) => ...)`, `new Observable((subscriber) => ...)`).
+(call_expression
+  function: (_) @type
+  arguments: (arguments
+    [(arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
+     (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
+     (arrow_function parameter: (identifier) @variable)])) @hint.callback
+(new_expression
+  constructor: (_) @type
+  arguments: (arguments
+    [(arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
+     (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
+     (arrow_function parameter: (identifier) @variable)])) @hint.callback
+
 (required_parameter pattern: (identifier) @variable) @binding
 (optional_parameter pattern: (identifier) @variable) @binding
 
