@@ -44,3 +44,33 @@ def test_syntax_errors_mark_the_file_partial_and_keep_what_parsed() -> None:
     assert parsed.status == "partial"
     assert parsed.error and "line" in parsed.error
     assert "x.Good" in {u.qualified_name for u in parsed.units}
+
+
+def test_typescript_the_grammar_cannot_read_is_parsed_whole_and_kept_as_written() -> None:
+    # tree-sitter-typescript 0.23 fails on variance annotations and on a generic call signature
+    # that starts a line after a member written without `;`, and loses what follows.
+    text = (
+        "export interface Chunk<in out A, B extends Map<string, A>> {\n"
+        "  readonly length: number\n"
+        "}\n"
+        "export const take: {\n"
+        "  (n: number): <A>(self: Chunk<A>) => Chunk<A>\n"
+        "  /** the data-first form */\n"
+        "  <A>(self: Chunk<A>, n: number): Chunk<A>\n"
+        "} = make()\n"
+        "export class Queue<out T> {\n"
+        "  offer(value: T): boolean {\n"
+        "    return true\n"
+        "  }\n"
+        "}\n"
+        "const pick = first(\n"
+        "  <A>(a: A) => a,\n"
+        ")\n"
+    )
+    parsed = parse("src/chunk.ts", text)
+    assert (parsed.status, parsed.error) == ("ok", None)
+    names = {(u.kind, u.name, u.start_line) for u in parsed.units if u.kind != "module"}
+    assert {("class", "Chunk", 1), ("class", "Queue", 9), ("method", "offer", 10)} <= names
+    chunk = next(u for u in parsed.units if u.name == "Chunk")
+    assert chunk.signature == "interface Chunk<in out A, B extends Map<string, A>>"
+    assert "".join(u.content for u in parsed.units if u.name == "Queue").startswith("export class Queue<out T> {")

@@ -18,6 +18,7 @@ from tree_sitter import Node, QueryCursor, QueryError
 from codefathom.model import FileFacts, ParsedFile, Unit
 from codefathom.parse.facts import Match, extract_facts, units_and_graph_query
 from codefathom.parse.grammars import parser_for
+from codefathom.parse.hooks import PARSER_INPUT
 from codefathom.parse.languages import LanguageSpec
 from codefathom.parse.windows import split_lines, split_unit
 
@@ -61,7 +62,8 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
     data = text.encode("utf-8", errors="surrogatepass")
     if not data.endswith(b"\n"):
         data += b"\n"  # a directive on the last line (`#pragma`, `#endif`) needs its newline
-    tree = parser_for(spec).parse(data)
+    adapt = PARSER_INPUT.get(spec.name)
+    tree = parser_for(spec).parse(adapt(data) if adapt is not None else data)
     lines = split_lines(text)
     try:
         query, graph = units_and_graph_query(spec), True

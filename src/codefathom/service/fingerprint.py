@@ -17,7 +17,7 @@ from codefathom.tokens import TOKENIZER_VERSION
 
 __all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "4"  # 4: TypeScript callback parameters typed by the callee (3: `#!` scripts)
+EXTRACTOR_VERSION = "5"  # 5: TypeScript variance and call signatures parsed; 4: callbacks typed
 
 
 @cache

@@ -1,6 +1,7 @@
 """Per-language code for what a query cannot say, looked up by language name.
 
-Today: turning an import statement's node into the names it binds, (Java, Kotlin, Scala, Rust, C#, Ruby,
+Today: (TypeScript) hiding from the parser what its grammar does not know, turning an import
+statement's node into the names it binds, (Java, Kotlin, Scala, Rust, C#, Ruby,
 PHP, C, C++, Swift) rewriting a receiver or a type as written into the dotted expressions the binder reads,
 (Ruby) reading a name written with a sigil, and (Bash) a referenced name written in quotes.
 """
@@ -28,11 +29,20 @@ from codefathom.parse.hooks import (
     swift,
 )
 
-__all__ = ["IMPORT_PARSERS", "ImportParser", "NAMES", "REFERENCE_NAMES", "REWRITERS", "Rewriter"]
+__all__ = [
+    "IMPORT_PARSERS", "ImportParser", "NAMES", "REFERENCE_NAMES", "REWRITERS", "Rewriter", "PARSER_INPUT",
+]
 
 ImportParser = Callable[[Node], list[ImportSite]]
 # (the node written, its text, whether it is a type) -> the text the binder reads
 Rewriter = Callable[[Node, str, bool], str]
+
+# The bytes the parser is given instead of the file's, same length and lines (units and
+# signatures are still cut from the file's own text).
+PARSER_INPUT: dict[str, Callable[[bytes], bytes]] = {
+    "typescript": ecmascript.typescript_parser_input,
+    "tsx": ecmascript.without_variance,
+}
 
 IMPORT_PARSERS: dict[str, ImportParser] = {
     "python": python.parse_import,

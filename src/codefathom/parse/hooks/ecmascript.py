@@ -17,12 +17,14 @@ local name:
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
 
-__all__ = ["parse_import", "callback_site"]
+__all__ = ["parse_import", "callback_site", "without_variance", "typescript_parser_input"]
 
 _PARAMETERS = ("required_parameter", "optional_parameter")
 
@@ -137,3 +139,81 @@ def callback_site(variable: Node, callee: Node) -> str | None:
         return None
     callee_text = " ".join(_text(callee).split()).replace("?.", ".").replace("!.", ".")
     return f"{callee_text}#{argument}#{position}#{function.end_point.row + 1}"
+
+
+# A type parameter list that may carry variance annotations: `interface Chunk<out A>`, `class
+# Queue<in out T>`, `type Fn<in A, out B> = ...` (TypeScript 4.7).
+_GENERIC_HEADER = re.compile(rb"\b(?:interface|class|type)\s+[A-Za-z_$][\w$]*\s*<")
+_VARIANCE = re.compile(rb"\s*((?:in\s+out|in|out)\s+)(?=[A-Za-z_$])")
+_MAX_PARAMETERS = 2000  # bytes of one type parameter list looked through
+
+
+def without_variance(data: bytes) -> bytes:
+    """`data` with the variance annotations of type parameters blanked out, byte for byte, for a
+    grammar that does not know them (tree-sitter-typescript 0.23 fails on `<out A>` and loses the
+    rest of the declaration); lines, columns and every other byte stay as written."""
+    if b"in " not in data and b"out " not in data:
+        return data
+    masked: bytearray | None = None
+    for header in _GENERIC_HEADER.finditer(data):
+        for start, end in _variance_spans(data, header.end()):
+            masked = masked if masked is not None else bytearray(data)
+            masked[start:end] = b" " * (end - start)
+    return bytes(masked) if masked is not None else data
+
+
+def typescript_parser_input(data: bytes) -> bytes:
+    """What tree-sitter-typescript 0.23 is given for a .ts file: variance annotations blanked out,
+    and a `;` in the indentation before a generic call signature that starts a line after a member
+    written without one (`(n: number): A` then `<A>(self: A): A` in an object type is read as one
+    comparison otherwise, and the rest of the file goes with it). Same length, same lines."""
+    data = without_variance(data)
+    masked: bytearray | None = None
+    for line in _GENERIC_MEMBER.finditer(data):
+        if _ends_a_type(data, line.start()):
+            masked = masked if masked is not None else bytearray(data)
+            masked[line.start(1)] = ord(";")
+    return bytes(masked) if masked is not None else data
+
+
+_GENERIC_MEMBER = re.compile(rb"\n([ \t])[ \t]*<[A-Za-z_$]")
+_TYPE_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$>])")
+
+
+def _ends_a_type(data: bytes, end: int) -> bool:
+    """Whether the code before `end` (comments skipped) ends with what ends a type: a name, `>`,
+    `]` or `)`, not `(`, `,` or an operator that continues an expression onto the next line."""
+    while True:
+        while end > 0 and data[end - 1] in b" \t\r\n":
+            end -= 1
+        if data.endswith(b"*/", 0, end):
+            end = data.rfind(b"/*", 0, end - 2)
+            if end < 0:
+                return False
+            continue
+        line_start = data.rfind(b"\n", 0, end) + 1
+        if data[line_start:end].lstrip().startswith(b"//"):
+            end = line_start
+            continue
+        return end > 0 and data[end - 1] in _TYPE_END
+
+
+def _variance_spans(data: bytes, position: int) -> list[tuple[int, int]]:
+    """Where `in`/`out` modifiers are in the type parameter list whose `<` ends before `position`."""
+    spans, depth, expecting = [], 1, True  # expecting: a parameter starts here
+    for index in range(position, min(len(data), position + _MAX_PARAMETERS)):
+        if expecting:
+            found = _VARIANCE.match(data, index)
+            if found is not None:
+                spans.append(found.span(1))
+            expecting = False
+        char = data[index : index + 1]
+        if char == b"<":
+            depth += 1
+        elif char == b">" and data[index - 1 : index] != b"=":
+            depth -= 1
+            if depth == 0:
+                return spans
+        elif char == b"," and depth == 1:
+            expecting = True
+    return []  # no end found: leave it as written
