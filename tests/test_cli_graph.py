@@ -102,6 +102,22 @@ def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, 
     assert graph("refs", "push", "-p", str(graph_shop), "--kind", "inherit")["references"] == []
 
 
+def test_refs_lists_up_to_a_limit_and_counts_them_all(graph_shop: Path, graph, run_cli) -> None:
+    # A definition used everywhere has thousands of references: a reply lists the first ones by
+    # path and line and says how many there are, per definition and in all.
+    everything = graph("refs", "Stack.push", "-p", str(graph_shop), "--limit", "0")
+    assert len(everything["references"]) == everything["total_references"] == 2 and everything["limit"] == 0
+    first = graph("refs", "Stack.push", "-p", str(graph_shop), "--limit", "1")
+    assert first["references"] == everything["references"][:1]
+    assert (first["total_references"], first["symbols"][0]["references"]) == (2, 2)
+    assert "The first 1 of 2 references are listed" in first["note"]
+    out = text(run_cli, "refs", "Stack.push", "-p", str(graph_shop), "-n", "1")
+    assert "(2 references)" in out and out.count("tests/test_stack.py:") == 1
+    assert "a limit of 0 lists them all" in out
+    refused = run_cli("refs", "Stack.push", "-p", str(graph_shop), "--limit", "-1")
+    assert refused.exit_code == 2 and "--limit" in refused.output
+
+
 def test_refs_of_a_language_without_references_say_so(shop_repo: Path, graph) -> None:
     # Every language with a grammar extracts references now (Scala was the last one this test used), so
     # the note is checked where it still applies, a Markdown path, and its absence on a Scala answer.

@@ -70,7 +70,7 @@ TIMEOUT = 20  # seconds for any one request; a hang fails the test instead of st
 # The code graph tools and their parameters, in schema order.
 GRAPH_TOOLS = {
     "find_symbol": ["name", "project_path", "kinds"],
-    "find_references": ["name", "project_path", "kinds"],
+    "find_references": ["name", "project_path", "kinds", "limit"],
     "call_hierarchy": ["name", "project_path", "direction", "depth"],
     "get_file_dependencies": ["path", "project_path", "depth", "dep_type"],
     "get_file_impact": ["path", "project_path", "depth", "dep_type"],
@@ -396,6 +396,7 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
                 "symbol": ("find_symbol", {"name": "Store.replace_file"}),
                 "missing": ("find_symbol", {"name": "no_such_name", "kinds": ["class"]}),
                 "refs": ("find_references", {"name": "replace_file", "kinds": ["call"]}),
+                "all_refs": ("find_references", {"name": "replace_file", "limit": 0}),
                 "callers": ("call_hierarchy", {"name": "delete_units", "depth": 2}),
                 "callees": ("call_hierarchy", {"name": "replace_file", "direction": "callees"}),
                 "deps": ("get_file_dependencies", {"path": "tests/test_store.py"}),
@@ -426,6 +427,8 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
     [ref] = results["refs"]["references"]
     assert (ref["path"], ref["line"], ref["scope"]) == ("tests/test_store.py", 5, "tests.test_store.test_replace_file")
     assert ref["label"] in ("exact", "high", "likely", "possible") and results["refs"]["unbound_elsewhere"] == 0
+    assert (results["refs"]["total_references"], results["refs"]["limit"]) == (1, 200)
+    assert results["all_refs"]["references"] == results["refs"]["references"] and results["all_refs"]["limit"] == 0
 
     [callers] = results["callers"]["roots"]
     [replace] = callers["children"]

@@ -21,7 +21,7 @@ from codefathom.service import MAX_LIMIT, Codefathom, EmbedReport, SearchRespons
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS
 from codefathom.service.changes import MAX_RESULTS as CHANGE_MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS
-from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, REF_KINDS, SYMBOL_KINDS
+from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, REF_KINDS, REFS_LIMIT, SYMBOL_KINDS
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import resolve_project
@@ -475,10 +475,12 @@ def symbol(
 @click.argument("name")
 @click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(REF_KINDS),
               help="Only references of this kind (repeatable).")
+@click.option("--limit", "-n", type=click.IntRange(min=0), default=REFS_LIMIT, show_default=True,
+              help="List at most this many references, by path and line (0: all); the counts cover all.")
 @graph_options
 @reports_errors
 def refs(
-    name: str, kinds: tuple[str, ...], path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+    name: str, kinds: tuple[str, ...], limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
 ) -> None:
     """List the references to NAME: calls, base classes, decorators, types, reads.
 
@@ -491,7 +493,7 @@ def refs(
       codefathom refs UserService.find
     """
     with Codefathom(path, index_dir) as service:
-        response = service.refs(name, kinds=kinds, fresh=not no_sync)
+        response = service.refs(name, kinds=kinds, limit=limit, fresh=not no_sync)
     _reply(response, as_json, render.refs_json, render.refs_text)
 
 

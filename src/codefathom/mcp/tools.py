@@ -33,7 +33,7 @@ from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS, MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS, FileBriefResponse, OutlineResponse
-from codefathom.service.graph import MAX_DEPTH, DepsResponse
+from codefathom.service.graph import MAX_DEPTH, REFS_LIMIT, DepsResponse
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS, CoChangeResponse, TestsResponse
@@ -364,6 +364,11 @@ async def find_references(
         list[RefKind] | None,
         Field(description="Only references of these kinds: call, inherit, decorator, type, read. Default: all."),
     ] = None,
+    limit: Annotated[
+        int,
+        Field(ge=0, description=f"List at most this many references, by path and line (0: all). Default:"
+              f" {REFS_LIMIT}; `total_references` and each symbol's `references` count them all."),
+    ] = REFS_LIMIT,
 ) -> dict[str, Any]:
     """Every place that uses a definition (calls, subclasses, decorators, type hints, reads), bound by
     the code graph rather than by matching text. Call it before renaming a function, class or method,
@@ -378,7 +383,7 @@ async def find_references(
     and were bound to none; when above 0, `note` says so: check those with search_code or grep too.
     """
     path = project_path_for(project_path, roots, _cache(ctx).roots)
-    response = await _call(ctx, path, lambda service: service.refs(name, kinds=tuple(kinds or ())))
+    response = await _call(ctx, path, lambda service: service.refs(name, kinds=tuple(kinds or ()), limit=limit))
     return render.refs_json(response)
 
 

@@ -23,6 +23,7 @@ from codefathom.store.graph import RefInfo, SymbolInfo
 __all__ = [
     "GraphVerbs", "SymbolsResponse", "RefsResponse", "HierarchyNode", "HierarchyResponse", "DepNode",
     "DepsResponse", "DeadItem", "DeadResponse", "DeadRules", "DEAD_RULES", "DEP_TYPES", "MAX_DEPTH", "SYMBOL_KINDS",
+    "REFS_LIMIT",
     "REF_KINDS",
 ]
 
@@ -31,6 +32,9 @@ SYMBOL_KINDS = ("module", "class", "function", "method", "field", "constant")  #
 REF_KINDS = ("call", "inherit", "decorator", "type", "read")  # model.RefSite.kind
 MAX_DEPTH = 10
 MAX_NODES = 500  # a tree stops growing here and says it was cut
+# References a `refs` reply lists unless asked for more: a definition used everywhere (`String`) has
+# tens of thousands, which no reader wants at once; the reply says how many there are.
+REFS_LIMIT = 200
 CALLABLE = ("function", "method", "class")
 
 
@@ -46,8 +50,14 @@ class RefsResponse:
     project_root: str
     query: str
     symbols: list[SymbolInfo]
-    references: list[RefInfo]
+    references: list[RefInfo]  # the first `limit` by path and line (all when limit is 0)
     unbound_elsewhere: int  # references of the same name left unbound because they could mean several
+    counts: dict[int, int] = field(default_factory=dict)  # symbol id -> all its references, listed or not
+    limit: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
 
 
 @dataclass
@@ -126,14 +136,24 @@ class GraphVerbs:
         found = store.read(g.find_symbols, _check_name(name), kinds)
         return SymbolsResponse(str(self.root), name, _keep(found, self.within))
 
-    def refs(self: ServiceBase, name: str, *, kinds: Iterable[str] = (), fresh: bool = True) -> RefsResponse:
-        """Every reference bound to the definitions named `name`, with confidence labels."""
+    def refs(
+        self: ServiceBase, name: str, *, kinds: Iterable[str] = (), limit: int = REFS_LIMIT, fresh: bool = True
+    ) -> RefsResponse:
+        """The references bound to the definitions named `name`, with confidence labels: the first
+        `limit` by path and line (0: all), and how many each definition has in all."""
+        if limit < 0:
+            raise UsageError(f"limit must be 0 (all) or more, got {limit}")
         store = self._graph_store(fresh)
         symbols = store.read(g.find_symbols, _check_name(name))
-        references = _keep(store.read(g.references_to, [s.id for s in symbols], kinds), self.within)
+        ids, kinds = [s.id for s in symbols], tuple(kinds)
+        references = store.read(g.references_to, ids, kinds, self.within, limit)
+        counts = store.read(g.reference_counts, ids, kinds, self.within) if limit else {}
+        if not limit:
+            for ref in references:
+                counts[ref.target_id or -1] = counts.get(ref.target_id or -1, 0) + 1
         last = name.replace("::", ".").rsplit(".", 1)[-1]
         unbound = store.read(g.unbound_count, last, kinds)
-        return RefsResponse(str(self.root), name, _keep(symbols, self.within), references, unbound)
+        return RefsResponse(str(self.root), name, _keep(symbols, self.within), references, unbound, counts, limit)
 
     def call_hierarchy(
         self: ServiceBase, name: str, *, direction: str = "callers", depth: int = 1, fresh: bool = True

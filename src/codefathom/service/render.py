@@ -321,7 +321,8 @@ def refs_json(response: RefsResponse) -> dict[str, Any]:
         references.append(item)
     data: dict[str, Any] = {
         "project_root": response.project_root, "query": response.query,
-        "symbols": [symbol_json(s) for s in response.symbols], "references": references,
+        "symbols": [{**symbol_json(s), "references": response.counts.get(s.id, 0)} for s in response.symbols],
+        "references": references, "total_references": response.total, "limit": response.limit,
         "unbound_elsewhere": response.unbound_elsewhere,
     }
     note = _refs_note(response)
@@ -338,7 +339,7 @@ def refs_text(response: RefsResponse) -> str:
     for symbol in response.symbols:
         bound = [r for r in response.references if r.target_id == symbol.id]
         lines.append(f"{symbol.qualified_name}  {symbol.kind}  {symbol.path}:{symbol.start_line}"
-                     f"  ({_count(len(bound), 'reference')})")
+                     f"  ({_count(response.counts.get(symbol.id, 0), 'reference')})")
         for ref in bound:
             kind = "" if ref.kind == "call" else f"  ({ref.kind})"
             lines.append(f"  {ref.path}:{ref.line}  {ref.label}  {ref.scope or MODULE_LEVEL}{kind}")
@@ -496,6 +497,11 @@ def _no_symbol(query: str) -> str:
 
 def _refs_note(response: RefsResponse) -> str:
     notes = []
+    if len(response.references) < response.total:
+        notes.append(
+            f"The first {len(response.references):,} of {response.total:,} references are listed, by path and line;"
+            " a limit of 0 lists them all."
+        )
     if not response.symbols:
         notes.append(_no_symbol(response.query))
     elif not response.references:

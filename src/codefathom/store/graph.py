@@ -18,7 +18,8 @@ __all__ = [
     "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "PreparedFacts", "prepare_facts",
     "drop_local_reads", "SymbolInfo", "RefInfo", "BindingRow", "BoundRef", "RankInputs", "ImportResolution",
     "rank_inputs_of",
-    "find_symbols", "symbols_by_ids", "symbol_in_scope", "references_to", "references_from", "unbound_count",
+    "find_symbols", "symbols_by_ids", "symbol_in_scope", "references_to", "reference_counts", "references_from",
+    "unbound_count",
     "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "file_id_of", "paths_of",
     "DEP_TYPE_OF_REF", "decorators_of_symbols", "classes_used_through_members", "BaseRef", "base_refs",
     "class_blocks", "rank_inputs", "save_ranks",
@@ -501,14 +502,40 @@ def symbol_in_scope(conn: sqlite3.Connection, path: str, qualified: str) -> Symb
     return SymbolInfo(*row) if row else None
 
 
-def references_to(conn: sqlite3.Connection, ids: Iterable[int], kinds: Iterable[str] = ()) -> list[RefInfo]:
+def references_to(
+    conn: sqlite3.Connection, ids: Iterable[int], kinds: Iterable[str] = (), within: str = "", limit: int = 0
+) -> list[RefInfo]:
+    """References bound to these definitions, by path and line: of `kinds` (all when empty), in the
+    directory `within` (the project when ""), the first `limit` (all when 0)."""
+    where, params = _bound_to(ids, kinds, within)
     rows = conn.execute(
-        f"SELECT {_REF_COLUMNS} FROM refs r JOIN files f ON f.id = r.file_id"
-        " WHERE r.target_id IN (SELECT value FROM json_each(?)) ORDER BY f.path, r.line, r.col",
-        (json.dumps(sorted(set(ids))),),
+        f"SELECT {_REF_COLUMNS} FROM refs r JOIN files f ON f.id = r.file_id WHERE {where}"
+        f" ORDER BY f.path, r.line, r.col{' LIMIT ?' if limit else ''}",
+        (*params, limit) if limit else params,
     )
-    kinds = set(kinds)
-    return [ref for ref in (RefInfo(*row) for row in rows) if not kinds or ref.kind in kinds]
+    return [RefInfo(*row) for row in rows]
+
+
+def reference_counts(
+    conn: sqlite3.Connection, ids: Iterable[int], kinds: Iterable[str] = (), within: str = ""
+) -> dict[int, int]:
+    """How many references `references_to` has for each of these definitions, without a limit."""
+    where, params = _bound_to(ids, kinds, within)
+    joined = " JOIN files f ON f.id = r.file_id" if within else ""  # (the path is needed only then)
+    rows = conn.execute(f"SELECT r.target_id, count(*) FROM refs r{joined} WHERE {where} GROUP BY r.target_id", params)
+    return {int(target): int(count) for target, count in rows}
+
+
+def _bound_to(ids: Iterable[int], kinds: Iterable[str], within: str) -> tuple[str, tuple[object, ...]]:
+    where = "r.target_id IN (SELECT value FROM json_each(?))"
+    params: tuple[object, ...] = (json.dumps(sorted(set(ids))),)
+    if kinds:
+        where += " AND r.kind IN (SELECT value FROM json_each(?))"
+        params += (json.dumps(sorted(set(kinds))),)
+    if within:
+        where += " AND f.path LIKE ? ESCAPE '\\'"
+        params += (_like_prefix(within.rstrip("/") + "/"),)
+    return where, params
 
 
 def references_from(conn: sqlite3.Connection, symbol: SymbolInfo, kinds: Iterable[str] = ()) -> list[RefInfo]:
