@@ -233,7 +233,7 @@ class _Hierarchy:
             node.seen_before = True
             return node
         self.expanded.add(symbol.id)
-        for child in _keep(self._neighbours(symbol), self.within):
+        for child in self._neighbours(symbol):
             self.nodes += 1
             if self.nodes > MAX_NODES:
                 self.truncated = True
@@ -242,16 +242,21 @@ class _Hierarchy:
         return node
 
     def _neighbours(self, symbol: SymbolInfo) -> list[HierarchyNode]:
+        """The children of a node, in the directory the request keeps to; no more than the tree has
+        room for (one more, so that it knows it was cut)."""
+        room = MAX_NODES - self.nodes + 1
         if self.direction == "callers":
-            refs = self.store.read(g.references_to, [symbol.id], ("call",))
-            by_caller: dict[tuple[str, str | None], HierarchyNode] = {}
-            for ref in refs:  # one node per calling definition, however many calls it makes
-                key = (ref.path, ref.scope)
-                if key in by_caller:
-                    continue
-                caller = self.store.read(g.symbol_in_scope, ref.path, ref.scope) if ref.scope else None
-                by_caller[key] = HierarchyNode(caller, ref.path, ref.line, ref.label)
-            return list(by_caller.values())
+            first: dict[tuple[str, str | None], RefInfo] = {}
+            for ref in self.store.read(g.references_to, [symbol.id], ("call",), self.within):
+                if len(first) >= room:
+                    break
+                first.setdefault((ref.path, ref.scope), ref)  # one node per calling definition
+            scopes = [(path, scope) for path, scope in first if scope]
+            callers = self.store.read(g.symbols_in_scopes, scopes) if scopes else {}
+            return [
+                HierarchyNode(callers.get((path, scope)) if scope else None, path, ref.line, ref.label)
+                for (path, scope), ref in first.items()
+            ]
         refs = [r for r in self.store.read(g.references_from, symbol, ("call",)) if r.target_id is not None]
         targets = self.store.read(g.symbols_by_ids, [r.target_id for r in refs if r.target_id is not None])
         seen: set[int] = set()
@@ -262,7 +267,7 @@ class _Hierarchy:
                 continue
             seen.add(target.id)
             callees.append(HierarchyNode(target, target.path, target.start_line, ref.label))
-        return callees
+        return _keep(callees, self.within)
 
 
 class _Deps:

@@ -18,8 +18,8 @@ __all__ = [
     "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "PreparedFacts", "prepare_facts",
     "drop_local_reads", "SymbolInfo", "RefInfo", "BindingRow", "BoundRef", "RankInputs", "ImportResolution",
     "rank_inputs_of",
-    "find_symbols", "symbols_by_ids", "symbol_in_scope", "references_to", "reference_counts", "references_from",
-    "unbound_count",
+    "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
+    "references_from", "unbound_count",
     "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "file_id_of", "paths_of",
     "DEP_TYPE_OF_REF", "decorators_of_symbols", "classes_used_through_members", "BaseRef", "base_refs",
     "class_blocks", "rank_inputs", "save_ranks",
@@ -500,6 +500,25 @@ def symbol_in_scope(conn: sqlite3.Connection, path: str, qualified: str) -> Symb
         (path, qualified),
     ).fetchone()
     return SymbolInfo(*row) if row else None
+
+
+def symbols_in_scopes(
+    conn: sqlite3.Connection, scopes: Iterable[tuple[str, str]]
+) -> dict[tuple[str, str], SymbolInfo]:
+    """`symbol_in_scope` for many (path, qualified name) pairs in one query."""
+    wanted = set(scopes)
+    rows = conn.execute(
+        f"SELECT {_INFO_COLUMNS} FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE s.qualified_name IN (SELECT value FROM json_each(?)) ORDER BY s.id",
+        (json.dumps(sorted({qualified for _, qualified in wanted})),),
+    )
+    found: dict[tuple[str, str], SymbolInfo] = {}
+    for row in rows:
+        symbol = SymbolInfo(*row)
+        key = (symbol.path, symbol.qualified_name)
+        if key in wanted and key not in found:
+            found[key] = symbol
+    return found
 
 
 def references_to(
