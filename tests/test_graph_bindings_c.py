@@ -6,6 +6,7 @@ typed receiver; typedefs standing for their struct; macros; libc is builtin."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,35 @@ def test_dead_code_knows_main_static_and_the_public_headers(service: Codefathom)
     assert unused == {"order_unused": 0.9, "util_unused": 0.7}  # static; not static, so maybe linked
     # Declared or defined under include/: the library's API (the struct is used through its typedef only).
     assert public == {"order_count", "order"}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a call binds to the platform the index is built on")
+def test_a_function_defined_once_per_platform_binds_to_this_platform_s(service: Codefathom) -> None:
+    files = {
+        "src/loop.c": "#include <stdio.h>\n#include <unistd.h>\nint loop_run(char *b, int fd) {\n"
+                      "    io_poll();\n    io_wake();\n    io_close();\n"
+                      "    snprintf(b, 4, \"%d\", fd);\n    return read(fd, b, 4);\n}\n",
+        "src/unix/linux.c": "void io_poll(void) {}\nvoid io_close(void) {}\n",
+        "src/unix/kqueue.c": "void io_poll(void) {}\n",
+        "src/unix/posix-io.c": "void io_wake(void) {}\nvoid io_close(void) {}\n",
+        "src/win/core.c": "void io_poll(void) {}\nvoid io_wake(void) {}\n",
+        "src/win/snprintf.c": "int snprintf(char *b, unsigned n, const char *f, ...) { return 0; }\n",
+        "test/runner.c": "#include <io.h>\n# define read _read\nint run(void) { return 0; }\n",
+    }
+    for path, text in files.items():
+        (service.root / path).parent.mkdir(parents=True, exist_ok=True)
+        (service.root / path).write_text(text)
+    service.index()
+    rows = index_rows(
+        service,
+        "SELECT r.name, t.path, r.label FROM refs r JOIN files f ON f.id = r.file_id"
+        " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files t ON t.id = s.file_id"
+        " WHERE f.path = 'src/loop.c' AND r.kind = 'call'",
+    )
+    assert {name: (path, label) for name, path, label in rows} == {
+        "io_poll": ("src/unix/linux.c", "high"),  # kqueue.c and win/ are other platforms' files
+        "io_wake": ("src/unix/posix-io.c", "high"),  # the one left once win/ is set aside
+        "io_close": ("src/unix/linux.c", "likely"),  # linux.c over a file for no platform in particular
+        "snprintf": (None, "builtin"),  # libc's, not the Windows shim
+        "read": (None, "builtin"),  # a macro of another source file is that file's alone
+    }

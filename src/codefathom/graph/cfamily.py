@@ -4,10 +4,14 @@ namespaces.
 C links every non-`static` top-level definition into one namespace, so a name the file's scopes,
 its own top level and its headers do not define means the project's one definition of it. That
 binds exact (REACHED) when a header the file includes declares it (a prototype) or defines it, and
-likely (UNIQUE) when nothing the file includes does; several definitions the file could mean (a
-function per platform) leave the name unbound with their count. A `static` definition is its own
-file's (and an includer's, when a header defines it), never another file's. Prototypes are not
-symbols: a call binds to the definition, wherever it is; a function only declared binds nowhere.
+likely (UNIQUE) when nothing the file includes does. A function defined once per platform is the
+one of the platform the index is built on: files whose path names only other platforms
+(`src/win/`, `kqueue.c`, `aix.c`: PLATFORM_WORDS) are set aside, and the one definition left binds
+high (PLATFORM); of several left, one in a file named for this platform (`linux.c` beside
+`posix-poll.c`) binds likely; otherwise the name stays unbound with their count. A `static`
+definition, or a macro of a source file, is its own file's (and an includer's), never another
+file's. Prototypes are not symbols: a call binds to the definition, wherever it is; a function
+only declared binds nowhere.
 
 C++ namespaces are not symbols either: a namespace is a qualified name that parents the project's
 C++ definitions without being a class (`ns.Order`'s `ns`); `ns::f` is looked up among those
@@ -17,6 +21,7 @@ members in every file, and `using namespace ns;` adds ns's members to what the g
 from __future__ import annotations
 
 import re
+import sys
 import weakref
 from dataclasses import dataclass, field
 
@@ -33,7 +38,24 @@ LANGUAGES = frozenset({"c", "cpp"})
 GLOBAL_KINDS = frozenset({"function", "method", "class", "constant"})
 REACHED = 0.9
 UNIQUE = 0.5
+PLATFORM = 0.7  # the one definition left once other platforms' files are set aside
 _STATIC = re.compile(r"\bstatic\b")
+_MACRO = re.compile(r"^#\s*define\b")
+HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".h++", ".inc", ".inl", ".ipp", ".tcc")
+# Words in a file's path that say which platform it is built for (`src/win/`, `kqueue.c`,
+# `os390-syscalls.c`); a file naming another platform than the one the index is built on is not
+# compiled here, so its definitions are not what a call means here.
+PLATFORM_WORDS: dict[str, frozenset[str]] = {
+    "linux": frozenset({"linux", "epoll", "inotify"}),
+    "darwin": frozenset({"darwin", "macos", "osx", "apple", "fsevents", "kqueue"}),
+    "win32": frozenset({"win", "win32", "win64", "windows", "msvc", "mingw", "winapi"}),
+    "bsd": frozenset({"bsd", "freebsd", "openbsd", "netbsd", "dragonfly", "kqueue"}),
+    "aix": frozenset({"aix", "ibmi", "os400", "pase"}),
+    "zos": frozenset({"os390", "zos", "mvs"}),
+    "sunos": frozenset({"sunos", "solaris", "illumos"}),
+    "other": frozenset({"haiku", "qnx", "cygwin", "hurd", "android", "ios", "emscripten", "wasi"}),
+}
+_WORDS = re.compile(r"[a-z0-9]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +101,13 @@ def _namespaces(lookup: GraphLookup) -> _Namespaces:
                 " WHERE f.language IN ('c', 'cpp') AND s.kind = 'function' AND s.signature LIKE '%static%'"
             ) if _STATIC.search(signature.split("(", 1)[0])
         }
+        # A macro of a source file (not a header) is that file's alone: `# define read _read` in a test.
+        static |= {
+            symbol_id for symbol_id, path, signature in lookup.conn.execute(
+                "SELECT s.id, f.path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
+                " WHERE f.language IN ('c', 'cpp') AND s.kind = 'constant' AND s.signature LIKE '#%'"
+            ) if _MACRO.match(signature) and not path.lower().endswith(HEADER_SUFFIXES)
+        }
         found = _Namespaces(paths, static)
         _CACHE[lookup] = found
     return found
@@ -94,10 +123,15 @@ def global_definition(lookup: GraphLookup, file_id: int, name: str) -> Meaning |
     visible = [s for s in candidates if s.file_id == file_id or s.file_id in closure]
     if visible and len({s.file_id for s in visible}) == 1:  # (a macro defined in two `#if` branches)
         return Meaning(max(visible, key=lambda s: s.start_line), REACHED)
-    if len(candidates) == 1:
+    here = [s for s in candidates if not _foreign(lookup, s.file_id)]
+    if len(here) == 1:
         declared = any(_declares(lookup, f, name, spaces) for f in closure | {file_id})
-        return Meaning(candidates[0], REACHED if declared else UNIQUE)
-    return Meaning(None, candidates=len(candidates))
+        platform = len(candidates) > 1  # chosen over other platforms' definitions
+        return Meaning(here[0], PLATFORM if platform else REACHED if declared else UNIQUE)
+    native = [s for s in here if _native(lookup, s.file_id)]
+    if len(native) == 1:  # `linux.c` beside a generic `posix-poll.c`
+        return Meaning(native[0], UNIQUE)
+    return Meaning(None, candidates=len(here)) if here else None
 
 
 def nearest(lookup: GraphLookup, file_id: int, found: list[SymbolRow]) -> Meaning:
@@ -171,6 +205,33 @@ def _global(lookup: GraphLookup, symbol: SymbolRow, spaces: set[str], file_id: i
         return False  # (a method's parent is a class, unless it is a namespace the file uses)
     local = symbol.file_id == file_id or symbol.file_id in closure
     return local or symbol.id not in _namespaces(lookup).static
+
+
+def _platform_words(lookup: GraphLookup, file_id: int) -> set[str]:
+    return set(_WORDS.findall(lookup.path_of(file_id).lower()))
+
+
+def _foreign(lookup: GraphLookup, file_id: int) -> bool:
+    """Whether a file's path names only platforms other than this one (`src/win/thread.c` on Linux)."""
+    words = _platform_words(lookup, file_id)
+    here = PLATFORM_WORDS.get(_host(), frozenset())
+    named = {platform for platform, marks in PLATFORM_WORDS.items() if words & marks}
+    return bool(named) and not words & here
+
+
+def _native(lookup: GraphLookup, file_id: int) -> bool:
+    return bool(_platform_words(lookup, file_id) & PLATFORM_WORDS.get(_host(), frozenset()))
+
+
+def _host() -> str:
+    """The platform the index is built on, as PLATFORM_WORDS names it."""
+    if sys.platform.startswith("linux"):
+        return "linux"
+    if sys.platform.startswith(("freebsd", "openbsd", "netbsd", "dragonfly")):
+        return "bsd"
+    return {"darwin": "darwin", "win32": "win32", "cygwin": "other", "aix": "aix", "sunos5": "sunos"}.get(
+        sys.platform, sys.platform
+    )
 
 
 def _declares(lookup: GraphLookup, file_id: int, name: str, spaces: set[str]) -> bool:
