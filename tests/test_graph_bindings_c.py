@@ -155,3 +155,8 @@ def test_a_function_defined_once_per_platform_binds_to_this_platform_s(service: 
         "snprintf": (None, "builtin"),  # libc's, not the Windows shim
         "read": (None, "builtin"),  # a macro of another source file is that file's alone
     }
+    # The other platforms' copies of a used function are used where they are built: not dead.
+    dead = {(d.symbol.path, d.symbol.name) for d in service.dead(fresh=False).unused}
+    elsewhere = {("src/win/core.c", "io_poll"), ("src/unix/kqueue.c", "io_poll"), ("src/win/snprintf.c", "snprintf")}
+    assert not elsewhere & dead
+    assert ("src/loop.c", "loop_run") in dead  # (the rule is about namesakes, not every function)

@@ -30,7 +30,8 @@ from codefathom.parse.hooks.cfamily import NAMESPACE_IMPORT
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
 __all__ = [
-    "global_definition", "nearest", "namespace_path", "namespace_members", "resolve_using", "same_package", "LANGUAGES",
+    "global_definition", "other_platform", "nearest", "namespace_path", "namespace_members", "resolve_using",
+    "same_package", "LANGUAGES",
 ]
 
 LANGUAGES = frozenset({"c", "cpp"})
@@ -207,20 +208,23 @@ def _global(lookup: GraphLookup, symbol: SymbolRow, spaces: set[str], file_id: i
     return local or symbol.id not in _namespaces(lookup).static
 
 
-def _platform_words(lookup: GraphLookup, file_id: int) -> set[str]:
-    return set(_WORDS.findall(lookup.path_of(file_id).lower()))
+def other_platform(path: str) -> bool:
+    """Whether a file's path names only platforms other than this one (`src/win/thread.c` on Linux):
+    it is not built here."""
+    words = set(_WORDS.findall(path.lower()))
+    return any(words & marks for marks in PLATFORM_WORDS.values()) and not words & _host_words()
 
 
 def _foreign(lookup: GraphLookup, file_id: int) -> bool:
-    """Whether a file's path names only platforms other than this one (`src/win/thread.c` on Linux)."""
-    words = _platform_words(lookup, file_id)
-    here = PLATFORM_WORDS.get(_host(), frozenset())
-    named = {platform for platform, marks in PLATFORM_WORDS.items() if words & marks}
-    return bool(named) and not words & here
+    return other_platform(lookup.path_of(file_id))
 
 
 def _native(lookup: GraphLookup, file_id: int) -> bool:
-    return bool(_platform_words(lookup, file_id) & PLATFORM_WORDS.get(_host(), frozenset()))
+    return bool(set(_WORDS.findall(lookup.path_of(file_id).lower())) & _host_words())
+
+
+def _host_words() -> frozenset[str]:
+    return PLATFORM_WORDS.get(_host(), frozenset())
 
 
 def _host() -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar
 
 from codefathom.errors import UsageError
+from codefathom.graph.cfamily import other_platform
 from codefathom.parse import graph_languages, language_name
 from codefathom.search.rank import path_role
 from codefathom.service.project import inside_root
@@ -498,6 +499,9 @@ DEAD_RULES: dict[str, DeadRules] = {
     ),
 }
 DISPATCH_OUTSIDE = 0.3  # a method that may implement or override a member of a base outside the project
+# Languages whose non-static functions link by name, once per build: a namesake that is used
+# (another platform's file, another `#if` branch) means this one is used where it is built.
+LINKED_LANGUAGES = ("c", "cpp")
 
 
 class _DeadContext:
@@ -508,6 +512,8 @@ class _DeadContext:
         self.include_tests = include_tests
         self.languages = store.read(g.file_languages)
         self.ambiguous = store.read(g.ambiguous_names)
+        # C and C++ functions one of whose namesakes is used: another platform's copy of a used one
+        self.linked_used = store.read(g.referenced_names, LINKED_LANGUAGES)
         self.markers = store.read(g.decorators_of_symbols)
         self.dispatch = _Dispatch(store)
         self.test_classes: set[str] = set()  # classes holding a method a test runner calls
@@ -519,6 +525,9 @@ class _DeadContext:
         self._store = store
         self._declared: dict[str, set[str]] = {}  # public_paths -> the names files matching it declare
         self._scripts: set[str] | None = None
+
+    def language(self, symbol: SymbolInfo) -> str:
+        return self.languages.get(symbol.path) or language_name(symbol.path)
 
     def is_script(self, path: str) -> bool:
         """Whether a shell file is run as a program rather than sourced (store.graph.script_paths)."""
@@ -573,6 +582,11 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
         private = bool(re.search(rules.private_pattern, head)) and symbol.kind != "method"
     else:
         private = not re.search(rules.public_pattern, head) if rules.public_pattern else name.startswith("_")
+    if context.language(symbol) in LINKED_LANGUAGES and (other_platform(symbol.path) or (
+            not private and symbol.qualified_name == name and name in context.linked_used)):
+        # built for another platform (src/win/), or another platform's copy of a used function
+        # (`uv__io_poll` of kqueue.c, when linux.c's is called): what uses it is not built here
+        return None
     outside = ""
     if symbol.kind == "method" and rules.dispatch:
         reached, outside = dispatch.reached(symbol, rules.dispatch, rules.outside_base_pattern)

@@ -20,7 +20,8 @@ __all__ = [
     "rank_inputs_of",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
     "references_from", "unbound_count",
-    "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "file_id_of", "paths_of",
+    "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "referenced_names", "file_id_of",
+    "paths_of",
     "DEP_TYPE_OF_REF", "decorators_of_symbols", "classes_used_through_members", "BaseRef", "base_refs",
     "class_blocks", "rank_inputs", "save_ranks",
 ]
@@ -726,6 +727,17 @@ def ambiguous_names(conn: sqlite3.Connection) -> dict[str, int]:
     """Names with unbound references that could mean several definitions, and how many such refs."""
     rows = conn.execute("SELECT name, count(*) FROM refs WHERE label = 'unbound' AND candidates > 0 GROUP BY name")
     return {row[0]: int(row[1]) for row in rows}
+
+
+def referenced_names(conn: sqlite3.Connection, languages: Iterable[str]) -> set[str]:
+    """Names of the definitions in files of these languages that some reference binds to."""
+    rows = conn.execute(
+        "SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE f.language IN (SELECT value FROM json_each(?))"
+        " AND EXISTS (SELECT 1 FROM refs r WHERE r.target_id = s.id)",
+        (json.dumps(sorted(set(languages))),),
+    )
+    return {row[0] for row in rows}
 
 
 def prototypes(conn: sqlite3.Connection) -> list[tuple[str, str]]:
