@@ -129,3 +129,41 @@ def test_graph_verbs_answer_for_java(service: Codefathom) -> None:
     audit, util = "src/main/java/com/shop/audit/Event.java", "src/main/java/com/shop/util/Strings.java"
     assert {REPO, ORDER, audit, util} <= reached
     assert deps.external[APP] == ["java.util"]  # the package outside the project
+
+
+def test_a_call_binds_to_the_overload_taking_as_many_arguments(service: Codefathom) -> None:
+    util = service.root / "src/main/java/com/shop/util"
+    (util / "Buffer.java").write_text(
+        "package com.shop.util;\n\npublic class Buffer {\n    public int position() { return 0; }\n}\n"
+    )
+    (util / "Bytes.java").write_text(
+        "package com.shop.util;\n\npublic class Bytes extends Buffer {\n"
+        "    public Bytes position(int p) { return this; }\n"
+        "    public void fill(byte[] a, byte v) {}\n"
+        "    public void fill(byte[] a, int from, int to, byte v) {}\n"
+        "    public void log(String format, Object... args) {}\n"
+        "    public void log() {}\n"
+        "}\n"
+    )
+    (util / "Use.java").write_text(
+        "package com.shop.util;\n\npublic class Use {\n    void run(Bytes b) {\n"
+        "        b.position();\n        b.position(3);\n"
+        "        b.fill(null, 0, 1, (byte) 0);\n        b.fill(null, (byte) 0);\n"
+        "        b.log(\"%d %d\", 1, 2);\n"
+        "    }\n}\n"
+    )
+    service.index()
+    with sqlite3.connect(service.settings.db_path) as conn:
+        rows = conn.execute(
+            "SELECT r.line, t.path, s.start_line FROM refs r JOIN files f ON f.id = r.file_id"
+            " JOIN symbols s ON s.id = r.target_id JOIN files t ON t.id = s.file_id"
+            " WHERE f.path LIKE '%/Use.java' AND r.kind = 'call'"
+        ).fetchall()
+    found = {line: (Path(path).name, start) for line, path, start in rows}
+    assert found == {
+        5: ("Buffer.java", 4),  # position(): the base class's, not Bytes.position(int)
+        6: ("Bytes.java", 4),
+        7: ("Bytes.java", 6),  # four arguments
+        8: ("Bytes.java", 5),  # two
+        9: ("Bytes.java", 7),  # varargs
+    }

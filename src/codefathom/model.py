@@ -78,6 +78,7 @@ class RefSite:
     column: int
     scope: str | None  # qualified name of the innermost enclosing definition; None at module level
     receiver: str = ""  # what the name is reached through: `self.repo`, `os.path`; "" for a bare name
+    arity: int = -1  # arguments a call passes, where overloads are told apart by it; -1: not counted
 
 
 @dataclass(frozen=True, slots=True)

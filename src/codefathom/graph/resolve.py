@@ -36,7 +36,7 @@ from codefathom.graph.modules import (
     package_members,
     same_package,
 )
-from codefathom.graph.signatures import callback_parameter
+from codefathom.graph.signatures import callback_parameter, parameter_range
 from codefathom.graph.specs import GraphSpec, spec_for
 from codefathom.model import LOCAL_HINT_KINDS
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
@@ -132,6 +132,7 @@ class Binder:
         self._scope_rows: dict[tuple[int, str], SymbolRow | None] = {}
         self._active: set[tuple[object, ...]] = set()  # evaluations in progress: cycles say nothing
         self._extends: dict[int, SymbolRow | None] = {}  # extension function -> the class it extends
+        self._arities: dict[int, tuple[int, int | None] | None] = {}  # function -> arguments it takes
 
     def bind(self, ref: RefRow) -> Binding:
         spec = spec_for(self.lookup.language_of(ref.file_id))
@@ -152,11 +153,46 @@ class Binder:
                 and found.target.kind in VARIABLE_KINDS:  # a field and a method share the name: the method
             method = self._namesake(found.target, FUNCTION_KINDS)
             found = _Found(method, found.confidence, found.label) if method is not None else found
+        if ref.arity >= 0 and found.target is not None and found.target.kind in FUNCTION_KINDS:
+            found = self._overload(found, found.target, ref.arity)
         target = found.target.id if found.target else None
         label = found.label
         if ref.kind == "read" and target is None and not found.candidates and label == "unbound":
             label = "local"  # a value read by a name no definition has: a parameter or a local
         return Binding(ref.id, target, round(found.confidence, 3), label, found.candidates)
+
+    def _overload(self, found: _Found, chosen: SymbolRow, arity: int) -> _Found:
+        """Of the overloads of the method a call was bound to, one taking `arity` arguments: in its
+        class (the last such, as for names), else in a base class (`dst.position()` on a ByteBuffer
+        is Buffer's `position()`, not ByteBuffer's `position(int)`). Where no overload's parameters
+        can be read as taking that many, the binding stands."""
+        if self._takes(chosen, arity) is not False or chosen.parent is None:
+            return found
+        lookup, home = self.lookup, chosen.file_id
+        namesakes = [
+            s for s in lookup.members(chosen.parent, chosen.name)
+            if s.kind in FUNCTION_KINDS and (s.file_id == home or same_package(lookup, s.file_id, home))
+        ]
+        owners = [s for s in self.lookup.by_qualified(chosen.parent) if s.kind in CLASS_KINDS]
+        bases = self.mro(owners[0])[1:] if owners else []
+        for candidates in (namesakes, *(
+            [s for s in self.lookup.members(base.qualified_name, chosen.name) if s.kind in FUNCTION_KINDS]
+            for base in bases
+        )):
+            fitting = [s for s in candidates if self._takes(s, arity)]
+            if fitting:
+                return _Found(_last(fitting), found.confidence, found.label, found.candidates)
+        return found
+
+    def _takes(self, function: SymbolRow, arity: int) -> bool | None:
+        """Whether a function takes `arity` arguments by its signature (None: cannot tell)."""
+        if function.id not in self._arities:
+            self._arities[function.id] = parameter_range(self.lookup.signature(function.id), function.name)
+        known = self._arities[function.id]
+        if known is None:
+            return None
+        fewest, most = known
+        return fewest <= arity and (most is None or arity <= most)
 
     def _outside_classes(self, file_id: int, scope: str | None) -> str | None:
         """The scope around the classes and functions a scope is in: a namespace, or the module."""

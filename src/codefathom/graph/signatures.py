@@ -1,5 +1,7 @@
-"""Parameter types read from a TypeScript signature as written, for the binder: what a function
-passed as an argument receives (`operate(init: (source: Observable<T>, subscriber: Subscriber<R>) => void)`).
+"""Parameters read from a signature as written, for the binder: how many arguments a Java, C#,
+Kotlin, Scala or C++ method takes (which overload a call means), and, from a TypeScript signature,
+what a function passed as an argument receives (`operate(init: (source: Observable<T>, subscriber:
+Subscriber<R>) => void)`).
 
 Only the text is read, no type checking: generic arguments are kept for the binder to ignore or
 use, a parameter whose type is not a plain function type (an alias, an overload set) gives nothing.
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["callback_parameter"]
+__all__ = ["callback_parameter", "parameter_range"]
 
 _MODIFIERS = re.compile(r"^(?:(?:public|private|protected|readonly|override)\s+)+")
 _ARRAY = re.compile(r"([\w.]+)\[\]")
@@ -30,6 +32,30 @@ def callback_parameter(signature: str, argument: int, parameter: int) -> str | N
     if not written or "=>" in written:
         return None
     return _ARRAY.sub(r"Array[\1]", written.replace("<", "[").replace(">", "]"))
+
+
+def parameter_range(signature: str, name: str) -> tuple[int, int | None] | None:
+    """(fewest, most) arguments a function named `name` takes by its signature, most None when
+    unbounded (varargs `T...`, `params T[]`, `...`); None when the parameter list cannot be read
+    (a signature cut short, a name not followed by one). Defaults (`x = 0`) and `x?` are optional,
+    C's `f(void)` takes none, and C#'s `this` parameter of an extension method is the receiver."""
+    found = re.search(rf"(?<![\w$]){re.escape(name)}\s*(?:<[^()]*>\s*)?\(", signature)
+    inside = _balanced(signature, found.end() - 1) if found is not None else None
+    if inside is None:
+        return None
+    fewest, most = 0, 0
+    unbounded = False
+    for part in _split(inside, ","):
+        part = part.strip()
+        if not part or part == "void" or part.startswith("this "):
+            continue
+        if "..." in part or part.startswith(("params ", "*")):
+            unbounded = True
+            continue
+        most += 1
+        optional = bool(_cut(part, "=")[1]) or _cut(part, ":")[0].strip().endswith("?")
+        fewest += 0 if optional else 1
+    return fewest, None if unbounded else most
 
 
 def _parameters(text: str) -> list[tuple[str, str]] | None:

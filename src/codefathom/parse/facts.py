@@ -127,6 +127,11 @@ _REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS = range
 _BUCKETS = 8
 _PER_MATCH = (-1, "")  # a pattern whose tag depends on the match: read from its captures
 _READ_TAG_NODES = frozenset({"hint.parameter"})  # see _prototype_parameter
+# Languages whose overloads differ in their parameters: a call's arguments are counted (its
+# `@reference.call` node is read), so that the binder picks the overload taking that many.
+ARITY_LANGUAGES = frozenset({"java", "csharp", "kotlin", "scala", "cpp"})
+ARGUMENT_LISTS = frozenset({"argument_list", "arguments", "value_arguments"})
+_COMMENTS = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})
 _CAPTURE = re.compile(r'"(?:\\.|[^"\\])*"|;[^\n]*|@([\w.]+)')  # strings and comments skipped
 
 
@@ -178,7 +183,8 @@ def _facts_query(spec: LanguageSpec, units_text: str, graph_text: str) -> FactsQ
         units_names = {m[1] for m in _CAPTURE.finditer(units_text) if m[1]}
         for index in range(query.capture_count):
             name = query.capture_name(index)
-            if name.partition(".")[0] in ("reference", "hint") and name not in _READ_TAG_NODES | units_names:
+            read = _READ_TAG_NODES | ({"reference.call"} if spec.name in ARITY_LANGUAGES else set())
+            if name.partition(".")[0] in ("reference", "hint") and name not in read | units_names:
                 query.disable_capture(name)
     return FactsQuery(query, first, tuple(buckets))
 
@@ -229,7 +235,8 @@ def extract_facts(
     rewrite = REWRITERS.get(spec.name)
     plain = NAMES.get(spec.name, _same)
     c_family = spec.name in C_FAMILY
-    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name))
+    arities: dict[tuple[int, int], int] | None = {} if spec.name in ARITY_LANGUAGES else None
+    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name), arities)
     imports: list[ImportSite] = []
     parse_import = IMPORT_PARSERS.get(spec.name)
     if parse_import is not None:
@@ -260,7 +267,7 @@ def extract_facts(
     hints.extend(_untyped(bindings, hints))
     kept = _without_local_reads(refs.values(), hints, symbols)
     kept.sort(key=itemgetter(2, 3))
-    ordered = tuple(_as_call(ref) for ref in kept)
+    ordered = tuple(_as_call(ref, arities.get((ref[2], ref[3]), -1) if arities else -1) for ref in kept)
     if blocks:
         symbols = [s for s in symbols if not (s.kind == "class" and _is_block(s, blocks))]
     return FileFacts(tuple(symbols + extra), ordered, tuple(imports), tuple(hints))
@@ -268,10 +275,11 @@ def extract_facts(
 
 def _references(
     matches: list[tuple[str, dict[str, list[Node]]]], scopes: _ScopeMap, ecmascript: bool, rewrite: Rewriter | None,
-    plain: Callable[[str], str] | None = None,
+    plain: Callable[[str], str] | None = None, arities: dict[tuple[int, int], int] | None = None,
 ) -> dict[tuple[int, int], _Ref]:
     """The references by position: one name written once is one reference, of the most specific
-    kind the patterns that match it say; `plain` reads a name written in quotes."""
+    kind the patterns that match it say; `plain` reads a name written in quotes. `arities`, when
+    given, is filled with the arguments each call passes, by position."""
     refs: dict[tuple[int, int], _Ref] = {}
     names, last = scopes.names, len(scopes.names)
     for kind, captures in matches:
@@ -302,6 +310,9 @@ def _references(
             if plain is not None:
                 text = plain(text)
             refs[key] = (text, kind, line, column, names[line] if line < last else None, receiver)
+            call = captures.get("reference.call")
+            if arities is not None and call is not None:
+                arities[key] = _arity(call[0])
     return refs
 
 
@@ -330,10 +341,23 @@ def _without_local_reads(refs: Iterable[_Ref], hints: list[TypeHint], symbols: l
     return kept
 
 
-def _as_call(ref: _Ref) -> RefSite:
+def _as_call(ref: _Ref, arity: int = -1) -> RefSite:
     """A bare name no local binds is a call (Ruby's `save` is `self.save()`)."""
     name, kind, line, column, scope, receiver = ref
-    return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver)
+    return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver, arity)
+
+
+def _arity(call: Node) -> int:
+    """How many arguments a call passes (-1: no argument list found). A Kotlin lambda written after
+    the parentheses is one more."""
+    for child in call.named_children:
+        if child.type in ARGUMENT_LISTS:
+            return sum(1 for c in child.named_children if c.type not in _COMMENTS)
+        if child.type == "call_suffix":
+            lists = [c for c in child.named_children if c.type in ARGUMENT_LISTS]
+            lambdas = sum(1 for c in child.named_children if c.type == "annotated_lambda")
+            return (_arity(child) if lists else 0) + lambdas
+    return -1
 
 
 def _same(text: str) -> str:
