@@ -167,3 +167,24 @@ def test_a_call_binds_to_the_overload_taking_as_many_arguments(service: Codefath
         8: ("Bytes.java", 5),  # two
         9: ("Bytes.java", 7),  # varargs
     }
+
+
+def test_casts_and_types_written_with_their_package_are_followed(service: Codefathom) -> None:
+    (service.root / "src/main/java/com/shop/app/Cast.java").write_text(
+        "package com.shop.app;\n\npublic class Cast {\n    void run(Object o, com.shop.model.Order order) {\n"
+        "        ((com.shop.store.Repo) o).add(order);\n"
+        "        order.total();\n"
+        "        com.shop.util.Strings.pad(\"x\");\n"
+        "    }\n}\n"
+    )
+    service.index()
+    with sqlite3.connect(service.settings.db_path) as conn:
+        rows = conn.execute(
+            "SELECT r.line, s.qualified_name FROM refs r JOIN files f ON f.id = r.file_id"
+            " JOIN symbols s ON s.id = r.target_id WHERE f.path LIKE '%/Cast.java' AND r.kind = 'call'"
+        ).fetchall()
+    assert set(rows) >= {
+        (5, "com.shop.store.Repo.add"),  # a cast to a class named with its package, then a call on it
+        (6, "com.shop.model.Order.total"),  # a parameter whose type is written with its package
+        (7, "com.shop.util.Strings.pad"),  # a static method of a class named with its package
+    }

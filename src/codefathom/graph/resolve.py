@@ -713,8 +713,14 @@ class Binder:
                 named = self._name(file_id, self._outside_classes(file_id, scope), head, spec)
                 if named.target is not None and named.target.kind in CLASS_KINDS:
                     value = _Value("symbol", named.target, named.confidence)
-        previous = head
-        for index, (trailer_kind, content) in enumerate(trailers):
+        start = 0
+        if (value is None or value.kind == "external") and head_kind == "name" and spec.module_system in (
+            "java", "csharp"
+        ):  # `javax.crypto.interfaces.PBEKey(key)`: a class of the project by its full name
+            value, start = self._full_name(head, trailers, value)
+        previous = head if start == 0 else trailers[start - 1][1]
+        for index in range(start, len(trailers)):
+            trailer_kind, content = trailers[index]
             if value is None:
                 return None
             if trailer_kind == "attr":
@@ -732,6 +738,21 @@ class Binder:
                 value = self._item(value, content, spec)
             previous = content if trailer_kind == "attr" else ""
         return value
+
+    def _full_name(
+        self, head: str, trailers: tuple[tuple[str, str], ...], value: _Value | None
+    ) -> tuple[_Value | None, int]:
+        """A class written with its package (`java.util.Objects.hash(x)`), as (its value, the
+        number of trailers its name took); `value` and 0 when no project class has such a name."""
+        qualified = head
+        for index, (trailer_kind, content) in enumerate(trailers):
+            if trailer_kind != "attr":
+                break
+            qualified = f"{qualified}.{content}"
+            named = self._qualified(qualified, CLASS_KINDS)
+            if named is not None:
+                return _Value("symbol", named, DEFINED), index + 1
+        return value, 0
 
     def _applied(self, file_id: int, scope: str | None, value: _Value, arguments: str, spec: GraphSpec) -> _Value:
         """A callable given type arguments (`listOf<Order>()`, read `listOf[Order]()`): a library

@@ -13,8 +13,8 @@ import re
 from tree_sitter import Node
 
 from codefathom.model import ImportSite
+from codefathom.parse.hooks.common import conversions_as_calls, substitute_nested
 from codefathom.parse.hooks.common import node_text as _text
-from codefathom.parse.hooks.common import substitute_nested
 
 __all__ = ["parse_import", "rewrite"]
 
@@ -23,6 +23,8 @@ _TYPE_ARGUMENTS = re.compile(r"<[^<>]*>")
 _ARRAY = re.compile(r"(\S+?)\[\]")
 _WILDCARD = re.compile(r"\?\s*(?:extends|super)\s+|\?")
 _ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?\s*")
+# `(Foo) x` inside parentheses, read as `Foo(x)` (an instance of Foo); groups: the value, the type.
+_CAST = re.compile(r"^(?=\(\s*[\w.]+(?:\[\])*\s*\)\s*(\S.*)$)\(\s*([\w.]+(?:\[\])*)\s*\)", re.S)
 
 
 def parse_import(node: Node) -> list[ImportSite]:
@@ -47,4 +49,4 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
         return text.replace("<", "[").replace(">", "]")
     text = _NEW.sub("", text)
     text = substitute_nested(_TYPE_ARGUMENTS, "", text)
-    return text
+    return conversions_as_calls(text, _CAST)
