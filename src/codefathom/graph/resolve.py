@@ -133,6 +133,7 @@ class Binder:
         self._active: set[tuple[object, ...]] = set()  # evaluations in progress: cycles say nothing
         self._extends: dict[int, SymbolRow | None] = {}  # extension function -> the class it extends
         self._arities: dict[int, tuple[int, int | None] | None] = {}  # function -> arguments it takes
+        self._overloads: dict[tuple[int, int], SymbolRow | None] = {}  # (bound, arguments) -> overload taking them
 
     def bind(self, ref: RefRow) -> Binding:
         spec = spec_for(self.lookup.language_of(ref.file_id))
@@ -168,6 +169,14 @@ class Binder:
         can be read as taking that many, the binding stands."""
         if self._takes(chosen, arity) is not False or chosen.parent is None:
             return found
+        key = (chosen.id, arity)
+        if key not in self._overloads:
+            self._overloads[key] = self._overload_taking(chosen, arity)
+        other = self._overloads[key]
+        return found if other is None else _Found(other, found.confidence, found.label, found.candidates)
+
+    def _overload_taking(self, chosen: SymbolRow, arity: int) -> SymbolRow | None:
+        assert chosen.parent is not None
         lookup, home = self.lookup, chosen.file_id
         namesakes = [
             s for s in lookup.members(chosen.parent, chosen.name)
@@ -181,8 +190,8 @@ class Binder:
         )):
             fitting = [s for s in candidates if self._takes(s, arity)]
             if fitting:
-                return _Found(_last(fitting), found.confidence, found.label, found.candidates)
-        return found
+                return _last(fitting)
+        return None
 
     def _takes(self, function: SymbolRow, arity: int) -> bool | None:
         """Whether a function takes `arity` arguments by its signature (None: cannot tell)."""

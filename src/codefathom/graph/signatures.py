@@ -39,8 +39,8 @@ def parameter_range(signature: str, name: str) -> tuple[int, int | None] | None:
     unbounded (varargs `T...`, `params T[]`, `...`); None when the parameter list cannot be read
     (a signature cut short, a name not followed by one). Defaults (`x = 0`) and `x?` are optional,
     C's `f(void)` takes none, and C#'s `this` parameter of an extension method is the receiver."""
-    found = re.search(rf"(?<![\w$]){re.escape(name)}\s*(?:<[^()]*>\s*)?\(", signature)
-    inside = _balanced(signature, found.end() - 1) if found is not None else None
+    opening = _parameter_list(signature, name)
+    inside = _balanced(signature, opening) if opening is not None else None
     if inside is None:
         return None
     fewest, most = 0, 0
@@ -56,6 +56,27 @@ def parameter_range(signature: str, name: str) -> tuple[int, int | None] | None:
         optional = bool(_cut(part, "=")[1]) or _cut(part, ":")[0].strip().endswith("?")
         fewest += 0 if optional else 1
     return fewest, None if unbounded else most
+
+
+def _parameter_list(signature: str, name: str) -> int | None:
+    """Where the `(` after the function's name is (`name(`, `name<T>(`); None when nowhere. (A
+    search, not a regex per name: there are as many names as functions.)"""
+    start = signature.find(name)
+    while start >= 0:
+        before = signature[start - 1] if start else " "
+        index = start + len(name)
+        if not (before.isalnum() or before in "_$"):
+            while index < len(signature) and signature[index] == " ":
+                index += 1
+            if signature.startswith("<", index):
+                closing = signature.find(">", index)
+                index = closing + 1 if closing > 0 and "(" not in signature[index:closing] else index
+                while index < len(signature) and signature[index] == " ":
+                    index += 1
+            if signature.startswith("(", index):
+                return index
+        start = signature.find(name, start + 1)
+    return None
 
 
 def _parameters(text: str) -> list[tuple[str, str]] | None:
