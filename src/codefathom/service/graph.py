@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -280,29 +279,33 @@ class _Deps:
         self.truncated = False
 
     def expand(self, root: DepNode, file_id: int, depth: int) -> DepNode:
-        """Breadth first, so a file appears at its shortest distance; one visited set for all roots."""
+        """Breadth first, so a file appears at its shortest distance; one visited set for all roots.
+        The edges of a whole level are read at once; once the tree is full, the files left in the
+        level keep no children (it says it was cut)."""
         self.visited.add(file_id)
-        queue: deque[tuple[DepNode, int, int]] = deque([(root, file_id, depth)])
-        while queue:
-            node, current, remaining = queue.popleft()
-            if remaining <= 0:
-                continue
-            edges: dict[int, dict[str, int]] = {}
-            for other, kind, count in self.store.read(g.file_edges, current, reverse=self.reverse):
-                if kind in self.kinds:
-                    edges.setdefault(other, {})[kind] = count
-            paths = self.store.read(g.paths_of, edges)
-            for other in sorted(edges, key=lambda i: paths.get(i, "")):
-                child = DepNode(paths.get(other, "?"), edges[other])
-                node.children.append(child)
-                if other in self.visited:
-                    child.seen_before = True
-                    continue
-                if len(self.visited) >= MAX_NODES:
-                    self.truncated = True
-                    continue
-                self.visited.add(other)
-                queue.append((child, other, remaining - 1))
+        level: list[tuple[DepNode, int]] = [(root, file_id)]
+        for _ in range(depth):
+            if not level or self.truncated:
+                break
+            edges = self.store.read(g.file_edges_of, [current for _, current in level], reverse=self.reverse)
+            paths = self.store.read(g.paths_of, {other for found in edges.values() for other, _, _ in found})
+            following: list[tuple[DepNode, int]] = []
+            for node, current in level:
+                kinds: dict[int, dict[str, int]] = {}
+                for other, kind, count in edges.get(current, ()):
+                    if kind in self.kinds:
+                        kinds.setdefault(other, {})[kind] = count
+                for other in sorted(kinds, key=lambda i: paths.get(i, "")):
+                    child = DepNode(paths.get(other, "?"), kinds[other])
+                    node.children.append(child)
+                    if other in self.visited:
+                        child.seen_before = True
+                    elif len(self.visited) >= MAX_NODES:
+                        self.truncated = True
+                    else:
+                        self.visited.add(other)
+                        following.append((child, other))
+            level = following
         return root
 
 

@@ -20,8 +20,8 @@ __all__ = [
     "rank_inputs_of",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
     "references_from", "unbound_count",
-    "file_edges", "external_imports", "unreferenced_symbols", "ambiguous_names", "referenced_names", "file_id_of",
-    "paths_of",
+    "file_edges", "file_edges_of", "external_imports", "unreferenced_symbols", "ambiguous_names", "referenced_names",
+    "file_id_of", "paths_of",
     "DEP_TYPE_OF_REF", "decorators_of_symbols", "classes_used_through_members", "BaseRef", "base_refs",
     "class_blocks", "rank_inputs", "save_ranks",
 ]
@@ -593,30 +593,43 @@ DEP_TYPE_OF_REF = {"call": "call", "inherit": "inherit", "decorator": "reference
 
 def file_edges(conn: sqlite3.Connection, file_id: int, *, reverse: bool) -> list[tuple[int, str, int]]:
     """(other file id, dep type, count) of the files `file_id` depends on (or that depend on it)."""
+    return file_edges_of(conn, [file_id], reverse=reverse).get(file_id, [])
+
+
+def file_edges_of(
+    conn: sqlite3.Connection, file_ids: Iterable[int], *, reverse: bool
+) -> dict[int, list[tuple[int, str, int]]]:
+    """`file_edges` of several files in one pass: file id -> its (other file id, dep type, count)."""
+    ids = json.dumps(sorted(set(file_ids)))
     if reverse:
         ref_sql = (
-            "SELECT r.file_id, r.kind, count(*) FROM refs r JOIN symbols s ON s.id = r.target_id"
-            " WHERE s.file_id = ? AND r.file_id != ? GROUP BY r.file_id, r.kind"
+            "SELECT s.file_id, r.file_id, r.kind, count(*) FROM refs r JOIN symbols s ON s.id = r.target_id"
+            " WHERE s.file_id IN (SELECT value FROM json_each(?)) AND r.file_id != s.file_id"
+            " GROUP BY s.file_id, r.file_id, r.kind"
         )
         import_sql = (
-            "SELECT file_id, count(*) FROM imports WHERE target_file_id = ? AND file_id != ? GROUP BY file_id"
+            "SELECT target_file_id, file_id, count(*) FROM imports WHERE target_file_id IN"
+            " (SELECT value FROM json_each(?)) AND file_id != target_file_id GROUP BY target_file_id, file_id"
         )
     else:
         ref_sql = (
-            "SELECT s.file_id, r.kind, count(*) FROM refs r JOIN symbols s ON s.id = r.target_id"
-            " WHERE r.file_id = ? AND s.file_id != ? GROUP BY s.file_id, r.kind"
+            "SELECT r.file_id, s.file_id, r.kind, count(*) FROM refs r JOIN symbols s ON s.id = r.target_id"
+            " WHERE r.file_id IN (SELECT value FROM json_each(?)) AND s.file_id != r.file_id"
+            " GROUP BY r.file_id, s.file_id, r.kind"
         )
         import_sql = (
-            "SELECT target_file_id, count(*) FROM imports WHERE file_id = ? AND target_file_id IS NOT NULL"
-            " AND target_file_id != ? GROUP BY target_file_id"
+            "SELECT file_id, target_file_id, count(*) FROM imports WHERE file_id IN (SELECT value FROM json_each(?))"
+            " AND target_file_id IS NOT NULL AND target_file_id != file_id GROUP BY file_id, target_file_id"
         )
-    counts: dict[tuple[int, str], int] = {}
-    for other, kind, count in conn.execute(ref_sql, (file_id, file_id)):
+    counts: dict[int, dict[tuple[int, str], int]] = {}
+    for of, other, kind, count in conn.execute(ref_sql, (ids,)):
         key = (int(other), DEP_TYPE_OF_REF.get(kind, "reference"))
-        counts[key] = counts.get(key, 0) + int(count)
-    for other, count in conn.execute(import_sql, (file_id, file_id)):
-        counts[(int(other), "import")] = counts.get((int(other), "import"), 0) + int(count)
-    return [(other, kind, count) for (other, kind), count in sorted(counts.items())]
+        found = counts.setdefault(int(of), {})
+        found[key] = found.get(key, 0) + int(count)
+    for of, other, count in conn.execute(import_sql, (ids,)):
+        found = counts.setdefault(int(of), {})
+        found[(int(other), "import")] = found.get((int(other), "import"), 0) + int(count)
+    return {of: [(other, kind, n) for (other, kind), n in sorted(found.items())] for of, found in counts.items()}
 
 
 def external_imports(conn: sqlite3.Connection, file_id: int) -> list[str]:
