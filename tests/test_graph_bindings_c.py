@@ -132,6 +132,10 @@ def test_a_function_defined_once_per_platform_binds_to_this_platform_s(service: 
                       "    io_poll();\n    io_wake();\n    io_close();\n"
                       "    snprintf(b, 4, \"%d\", fd);\n    return read(fd, b, 4);\n}\n",
         "src/unix/linux.c": "void io_poll(void) {}\nvoid io_close(void) {}\n",
+        "src/unix/core.c": "#include <stdio.h>\n#ifdef _WIN32\nvoid io_init(void) {}\n#elif defined(__linux__)\n"
+                           "void io_init(void) {}\n#else\nvoid io_init(void) {}\n#endif\n"
+                           "#if defined(__sun)\n# define fdopen(fd, m) solaris_fdopen(fd, m)\n#endif\n"
+                           "void core_run(void) { io_init(); fdopen(1, \"r\"); }\n",
         "src/unix/kqueue.c": "void io_poll(void) {}\n",
         "src/unix/posix-io.c": "void io_wake(void) {}\nvoid io_close(void) {}\n",
         "src/win/core.c": "void io_poll(void) {}\nvoid io_wake(void) {}\n",
@@ -155,8 +159,20 @@ def test_a_function_defined_once_per_platform_binds_to_this_platform_s(service: 
         "snprintf": (None, "builtin"),  # libc's, not the Windows shim
         "read": (None, "builtin"),  # a macro of another source file is that file's alone
     }
+    # `#if` branches this platform's compiler drops define nothing here.
+    rows = index_rows(
+        service,
+        "SELECT r.name, s.start_line, r.label FROM refs r JOIN files f ON f.id = r.file_id"
+        " LEFT JOIN symbols s ON s.id = r.target_id WHERE f.path = 'src/unix/core.c' AND r.kind = 'call'",
+    )
+    assert {name: (line, label) for name, line, label in rows} == {
+        "io_init": (5, "exact"),  # the `#elif defined(__linux__)` one, not `#ifdef _WIN32`'s or `#else`'s
+        "fdopen": (None, "builtin"),  # libc's: the macro is Solaris's
+    }
     # The other platforms' copies of a used function are used where they are built: not dead.
     dead = {(d.symbol.path, d.symbol.name) for d in service.dead(fresh=False).unused}
     elsewhere = {("src/win/core.c", "io_poll"), ("src/unix/kqueue.c", "io_poll"), ("src/win/snprintf.c", "snprintf")}
     assert not elsewhere & dead
+    undead = {(d.symbol.path, d.symbol.name, d.symbol.start_line) for d in service.dead(fresh=False).unused}
+    assert not {("src/unix/core.c", "io_init", 3), ("src/unix/core.c", "fdopen", 10)} & undead  # not built here
     assert ("src/loop.c", "loop_run") in dead  # (the rule is about namesakes, not every function)

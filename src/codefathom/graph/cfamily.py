@@ -21,17 +21,17 @@ members in every file, and `using namespace ns;` adds ns's members to what the g
 from __future__ import annotations
 
 import re
-import sys
 import weakref
 from dataclasses import dataclass, field
 
 from codefathom.graph.cinclude import included_files
+from codefathom.graph.conditions import compiled_here, host
 from codefathom.parse.hooks.cfamily import NAMESPACE_IMPORT
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
 __all__ = [
-    "global_definition", "other_platform", "nearest", "namespace_path", "namespace_members", "resolve_using",
-    "same_package", "LANGUAGES",
+    "global_definition", "compiled", "other_platform", "nearest", "namespace_path", "namespace_members",
+    "resolve_using", "same_package", "LANGUAGES",
 ]
 
 LANGUAGES = frozenset({"c", "cpp"})
@@ -118,7 +118,9 @@ def global_definition(lookup: GraphLookup, file_id: int, name: str) -> Meaning |
     """The project-wide definition a bare name means in a C or C++ file, if any could."""
     spaces = {""} | _used(lookup, file_id)
     closure = included_files(lookup, file_id)
-    candidates = [s for s in lookup.by_name(name) if _global(lookup, s, spaces, file_id, closure)]
+    candidates = [
+        s for s in lookup.by_name(name) if _global(lookup, s, spaces, file_id, closure) and compiled(lookup, s)
+    ]
     if not candidates:
         return None
     visible = [s for s in candidates if s.file_id == file_id or s.file_id in closure]
@@ -224,17 +226,17 @@ def _native(lookup: GraphLookup, file_id: int) -> bool:
 
 
 def _host_words() -> frozenset[str]:
-    return PLATFORM_WORDS.get(_host(), frozenset())
+    return PLATFORM_WORDS.get(host(), frozenset())
 
 
-def _host() -> str:
-    """The platform the index is built on, as PLATFORM_WORDS names it."""
-    if sys.platform.startswith("linux"):
-        return "linux"
-    if sys.platform.startswith(("freebsd", "openbsd", "netbsd", "dragonfly")):
-        return "bsd"
-    return {"darwin": "darwin", "win32": "win32", "cygwin": "other", "aix": "aix", "sunos5": "sunos"}.get(
-        sys.platform, sys.platform
+def compiled(lookup: GraphLookup, symbol: SymbolRow) -> bool:
+    """Whether a C or C++ definition is compiled on this platform: false only when the `#if`
+    branches around it say it is not (`#ifdef _WIN32`, `#if 0`; see graph/conditions.py)."""
+    cpp = lookup.language_of(symbol.file_id) == "cpp"
+    return all(
+        compiled_here(condition, cpp) is not False
+        for condition, kind, line in lookup.hint_table(symbol.file_id).get((None, symbol.name), ())
+        if kind == "condition" and line == symbol.start_line
     )
 
 

@@ -20,7 +20,7 @@ from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
 __all__ = [
     "ImportTarget", "resolve_import", "member_of_module", "package_members", "same_package", "implicit_import",
-    "namespace_of", "namespace_path", "namespace_members", "nearest_definition",
+    "namespace_of", "namespace_path", "namespace_members", "nearest_definition", "compiled",
 ]
 
 MAX_REEXPORT_DEPTH = 3
@@ -86,6 +86,12 @@ def package_members(lookup: GraphLookup, file_id: int, name: str) -> list[Symbol
     span files; empty for the others."""
     members = _PACKAGE_MEMBERS.get(lookup.language_of(file_id))
     return members(lookup, file_id, name) if members is not None else []
+
+
+def compiled(lookup: GraphLookup, symbol: SymbolRow) -> bool:
+    """Whether a definition exists on this platform: false for a C or C++ one in an `#if` branch
+    this platform's compiler drops (graph/conditions.py); true for every other language."""
+    return lookup.language_of(symbol.file_id) not in cfamily.LANGUAGES or cfamily.compiled(lookup, symbol)
 
 
 def same_package(lookup: GraphLookup, first: int, second: int) -> bool:

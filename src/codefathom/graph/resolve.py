@@ -27,6 +27,7 @@ from functools import lru_cache
 
 from codefathom.graph.modules import (
     ImportTarget,
+    compiled,
     implicit_import,
     member_of_module,
     namespace_members,
@@ -359,7 +360,7 @@ class Binder:
             past_class = past_class or row.kind in CLASS_KINDS
             current, innermost = row.parent, False
         # 2. the file's own top level, 3. what the file imports under that name
-        top = [s for s in lookup.members(module_name, name) if s.file_id == file_id]
+        top = [s for s in lookup.members(module_name, name) if s.file_id == file_id and compiled(lookup, s)]
         imported = imports.get(None, {}).get(name)
         if not top:  # a package spanning files (Go, Java): this file's, then the others' unless imported
             package = package_members(lookup, file_id, name)

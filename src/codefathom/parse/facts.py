@@ -40,6 +40,7 @@ tree is walked once for both.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -51,6 +52,7 @@ from tree_sitter import Node, Query, QueryCursor
 from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
 from codefathom.parse.grammars import grammar_for, query_text
 from codefathom.parse.hooks import IMPORT_PARSERS, NAMES, REFERENCE_NAMES, REWRITERS, Rewriter
+from codefathom.parse.hooks.cfamily import preprocessor_branches
 from codefathom.parse.hooks.ecmascript import callback_site
 from codefathom.parse.languages import LanguageSpec
 
@@ -265,6 +267,8 @@ def extract_facts(
                 if member is not None:
                     extra.append(member)
     hints.extend(_untyped(bindings, hints))
+    if c_family:
+        hints.extend(_conditions(root, symbols + extra))
     kept = _without_local_reads(refs.values(), hints, symbols)
     kept.sort(key=itemgetter(2, 3))
     ordered = tuple(_as_call(ref, arities.get((ref[2], ref[3]), -1) if arities else -1) for ref in kept)
@@ -345,6 +349,23 @@ def _as_call(ref: _Ref, arity: int = -1) -> RefSite:
     """A bare name no local binds is a call (Ruby's `save` is `self.save()`)."""
     name, kind, line, column, scope, receiver = ref
     return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver, arity)
+
+
+def _conditions(root: Node, symbols: list[Symbol]) -> list[TypeHint]:
+    """A `condition` hint for each C or C++ definition inside preprocessor branches that name a
+    platform: the conditions under which it is compiled, joined (variable: its name; line: its first)."""
+    branches = preprocessor_branches(root)
+    if not branches:
+        return []
+    lines = sorted({s.start_line for s in symbols})
+    under: dict[int, list[str]] = {}
+    for first, last, condition in branches:
+        for line in lines[bisect_left(lines, first) : bisect_right(lines, last)]:
+            under.setdefault(line, []).append(f"({condition})")
+    return [
+        TypeHint(None, s.name, " && ".join(under[s.start_line]), s.start_line, "condition")
+        for s in symbols if s.start_line in under and s.kind != "module"
+    ]
 
 
 def _arity(call: Node) -> int:

@@ -17,7 +17,7 @@ from codefathom.tokens import TOKENIZER_VERSION
 
 __all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "5"  # 5: TypeScript variance and call signatures parsed; 4: callbacks typed
+EXTRACTOR_VERSION = "6"  # 6: call arity, C `#if` conditions; 5: TypeScript parser input; 4: callbacks
 
 
 @cache

@@ -13,6 +13,7 @@ from typing import Protocol, TypeVar
 
 from codefathom.errors import UsageError
 from codefathom.graph.cfamily import other_platform
+from codefathom.graph.conditions import compiled_here
 from codefathom.parse import graph_languages, language_name
 from codefathom.search.rank import path_role
 from codefathom.service.project import inside_root
@@ -517,6 +518,7 @@ class _DeadContext:
         self.ambiguous = store.read(g.ambiguous_names)
         # C and C++ functions one of whose namesakes is used: another platform's copy of a used one
         self.linked_used = store.read(g.referenced_names, LINKED_LANGUAGES)
+        self.conditions = store.read(g.condition_hints)  # of C and C++ definitions under `#if`
         self.markers = store.read(g.decorators_of_symbols)
         self.dispatch = _Dispatch(store)
         self.test_classes: set[str] = set()  # classes holding a method a test runner calls
@@ -531,6 +533,12 @@ class _DeadContext:
 
     def language(self, symbol: SymbolInfo) -> str:
         return self.languages.get(symbol.path) or language_name(symbol.path)
+
+    def compiled(self, symbol: SymbolInfo) -> bool:
+        """False for a C or C++ definition in an `#if` branch this platform does not compile."""
+        cpp = self.language(symbol) == "cpp"
+        written = self.conditions.get((symbol.path, symbol.name, symbol.start_line), ())
+        return all(compiled_here(condition, cpp) is not False for condition in written)
 
     def is_script(self, path: str) -> bool:
         """Whether a shell file is run as a program rather than sourced (store.graph.script_paths)."""
@@ -585,10 +593,13 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
         private = bool(re.search(rules.private_pattern, head)) and symbol.kind != "method"
     else:
         private = not re.search(rules.public_pattern, head) if rules.public_pattern else name.startswith("_")
-    if context.language(symbol) in LINKED_LANGUAGES and (other_platform(symbol.path) or (
-            not private and symbol.qualified_name == name and name in context.linked_used)):
-        # built for another platform (src/win/), or another platform's copy of a used function
-        # (`uv__io_poll` of kqueue.c, when linux.c's is called): what uses it is not built here
+    if context.language(symbol) in LINKED_LANGUAGES and (
+        other_platform(symbol.path) or not context.compiled(symbol)
+        or (not private and symbol.qualified_name == name and name in context.linked_used)
+    ):
+        # built for another platform (src/win/, `#ifdef _WIN32`), or another platform's copy of a
+        # used function (`uv__io_poll` of kqueue.c, when linux.c's is called): what uses it is not
+        # built here
         return None
     outside = ""
     if symbol.kind == "method" and rules.dispatch:

@@ -21,6 +21,7 @@ __all__ = [
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
     "references_from", "unbound_count",
     "file_edges", "file_edges_of", "external_imports", "unreferenced_symbols", "ambiguous_names", "referenced_names",
+    "condition_hints",
     "file_id_of", "paths_of",
     "DEP_TYPE_OF_REF", "decorators_of_symbols", "classes_used_through_members", "BaseRef", "base_refs",
     "class_blocks", "rank_inputs", "save_ranks",
@@ -752,6 +753,17 @@ def referenced_names(conn: sqlite3.Connection, languages: Iterable[str]) -> set[
         (json.dumps(sorted(set(languages))),),
     )
     return {row[0] for row in rows}
+
+
+def condition_hints(conn: sqlite3.Connection) -> dict[tuple[str, str, int], list[str]]:
+    """(path, name, line) of each definition under preprocessor branches -> their conditions."""
+    found: dict[tuple[str, str, int], list[str]] = {}
+    for path, name, line, condition in conn.execute(
+        "SELECT f.path, h.variable, h.line, h.type_name FROM hints h JOIN files f ON f.id = h.file_id"
+        " WHERE h.kind = 'condition'"
+    ):
+        found.setdefault((path, name, int(line)), []).append(condition)
+    return found
 
 
 def prototypes(conn: sqlite3.Connection) -> list[tuple[str, str]]:

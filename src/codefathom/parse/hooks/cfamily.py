@@ -17,7 +17,10 @@ from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
 from codefathom.parse.hooks.common import substitute_nested
 
-__all__ = ["parse_import", "rewrite_c", "rewrite_cpp", "NAMESPACE_IMPORT"]
+__all__ = [
+    "parse_import", "rewrite_c", "rewrite_cpp", "NAMESPACE_IMPORT", "preprocessor_branches", "Branch",
+    "PLATFORM_MACROS", "says_platform",
+]
 
 NAMESPACE_IMPORT = "namespace"  # the name of a `using namespace` import
 _QUALIFIERS = re.compile(
@@ -89,3 +92,91 @@ def _expression(node: Node, text: str) -> str:
     text = text.replace("->", ".").replace("::", ".").lstrip(".")
     text = _DEREFERENCE.sub(r"\1", text)
     return text.lstrip("*&").strip()
+
+
+# The macros compilers predefine per platform: what a condition that names one says can be read
+# on the machine an index is built on (graph/cfamily.py); other conditions (header guards, a
+# project's own `HAVE_X`) say nothing there, so branches under them are not recorded.
+PLATFORM_MACROS: dict[str, frozenset[str]] = {
+    "linux": frozenset({"__linux__", "__linux", "linux", "__gnu_linux__", "__unix__", "__unix", "unix", "__ELF__"}),
+    "darwin": frozenset({"__APPLE__", "__MACH__", "TARGET_OS_MAC", "TARGET_OS_IPHONE", "TARGET_OS_OSX"}),
+    "win32": frozenset({
+        "_WIN32", "_WIN64", "WIN32", "_WINDOWS", "__WIN32__", "__MINGW32__", "__MINGW64__", "_MSC_VER",
+    }),
+    "bsd": frozenset({"__FreeBSD__", "__OpenBSD__", "__NetBSD__", "__DragonFly__", "__unix__", "__unix", "unix",
+                      "__ELF__"}),
+    "aix": frozenset({"_AIX", "__PASE__", "__OS400__"}),
+    "zos": frozenset({"__MVS__", "__TOS_MVS__"}),
+    "sunos": frozenset({"__sun", "sun", "__SVR4", "__svr4__", "__illumos__", "__unix__", "__unix"}),
+    "other": frozenset({"__HAIKU__", "__QNX__", "__QNXNTO__", "__CYGWIN__", "__GNU__", "__ANDROID__",
+                        "__EMSCRIPTEN__", "__wasi__", "__OS2__"}),
+}
+_PLATFORM_NAMES = frozenset().union(*PLATFORM_MACROS.values()) | {"__cplusplus"}
+_IDENTIFIERS = re.compile(r"[A-Za-z_]\w*")
+
+
+def says_platform(condition: str) -> bool:
+    """Whether a condition names a platform's macro or is a constant (`#if 0`)."""
+    return condition.strip("() ") in ("0", "1") or any(
+        word in _PLATFORM_NAMES for word in _IDENTIFIERS.findall(condition)
+    )
+
+
+# A branch of `#if`/`#ifdef`/`#elif`/`#else`: its first and last line and the condition under which
+# the preprocessor keeps it, as one C expression (`!(defined(_WIN32)) && (defined(__linux__))`).
+Branch = tuple[int, int, str]
+_CONDITIONALS = frozenset({"preproc_if", "preproc_ifdef"})
+_ALTERNATIVES = frozenset({"preproc_elif", "preproc_elifdef", "preproc_else"})
+
+
+def preprocessor_branches(root: Node) -> list[Branch]:
+    """Every branch of every conditional in a file whose condition names a platform (`#ifdef
+    _WIN32`, `#if defined(__linux__) || defined(__APPLE__)`, `#if 0`), nested ones too."""
+    branches: list[Branch] = []
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.type in _CONDITIONALS:
+            branches.extend(_branches(node))
+        pending.extend(c for c in node.named_children if c.type in _CONDITIONALS or _holds_conditionals(c))
+    return branches
+
+
+def _holds_conditionals(node: Node) -> bool:
+    """Whether a node may have conditionals inside (a body, a conditional's branch), not a leaf."""
+    return node.child_count > 0 and node.type not in ("preproc_def", "preproc_function_def", "preproc_include",
+                                                      "string_literal", "comment", "preproc_call")
+
+
+def _branches(node: Node) -> list[Branch]:
+    found: list[Branch] = []
+    earlier: list[str] = []  # the conditions of the branches before: not taken, if this one is
+    current: Node | None = node
+    while current is not None:
+        alternative = current.child_by_field_name("alternative")
+        condition = _condition(current)
+        first = current.start_point.row + 2  # (the directive's own line is not in the branch)
+        end = current.end_point
+        last = alternative.start_point.row if alternative is not None else end.row + (end.column > 0)
+        parts = [f"!({c})" for c in earlier] + ([f"({condition})"] if condition else [])
+        if parts and first <= last and (says_platform(condition or "") or any(map(says_platform, earlier))):
+            found.append((first, last, " && ".join(parts)))
+        if condition is None:
+            break  # `#else`, or a condition not read: what follows says nothing either
+        earlier.append(condition)
+        current = alternative if alternative is not None and alternative.type in _ALTERNATIVES else None
+    return found
+
+
+def _condition(node: Node) -> str | None:
+    """A conditional's or alternative's own condition as a C expression; None for `#else`."""
+    if node.type in ("preproc_if", "preproc_elif"):
+        condition = node.child_by_field_name("condition")
+        return " ".join(_text(condition).split()) if condition is not None else None
+    if node.type in ("preproc_ifdef", "preproc_elifdef"):
+        name = node.child_by_field_name("name")
+        if name is None:
+            return None
+        negated = _text(node.children[0]).strip() in ("#ifndef", "#elifndef")
+        return f"{'!' if negated else ''}defined({_text(name)})"
+    return None
