@@ -1,5 +1,5 @@
-"""Binding shared with a helper process: the graph is the one a single binder gives, and a helper
-that dies leaves its share to the caller."""
+"""Binding shared with a helper process or a forked child: the graph is the one a single binder
+gives, and a helper or child that dies leaves its share to the caller."""
 
 from __future__ import annotations
 
@@ -73,3 +73,34 @@ def test_a_helper_that_dies_leaves_its_job_to_the_caller(monkeypatch: pytest.Mon
         assert (first.result(), second.result()) == (40, 50)
         assert not pool.alive
         assert pool.helper().submit(dies_in_a_worker, 6).result() == 60  # no worker left: done here
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="a child is forked only where the system can")
+@pytest.mark.parametrize("child", ["binds", "dies"])
+def test_a_graph_bound_with_a_forked_child_is_the_one_bound_alone(
+    child: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(REPOS / "bindings-java", repo)
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid == 0 and child == "dies":
+            os._exit(3)  # a crash in the child: its half is bound by the caller
+        forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    monkeypatch.setenv("CODEFATHOM_WORKERS", "0")
+    monkeypatch.setattr(graph, "FORK_MIN_REFS", 1)
+    dumps = []
+    for cpus in (1, 2):  # one CPU: no child
+        monkeypatch.setattr(indexer, "usable_cpus", lambda cpus=cpus: cpus)
+        index_dir = tmp_path / f"index-{cpus}"
+        with Codefathom(repo, index_dir=index_dir) as service:
+            assert service.index().refs_bound > 0
+        dumps.append(_graph_dump(index_dir / "index.db"))
+    assert len(forked) == 1  # the second index only
+    assert dumps[0] == dumps[1]

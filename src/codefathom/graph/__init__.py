@@ -8,6 +8,7 @@ references with it (`prepare_shard`, `bind_shard`). `recompute_ranks(lookup)` re
 from __future__ import annotations
 
 import os
+import pickle
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -48,6 +49,9 @@ SHARD_MIN_REFS = 8000
 # busy machine may give it little of a core).
 CHUNK_REFS = 1500
 HELPER_AHEAD = 2
+# Fewer references than this are bound in one process even when forking is allowed: a child costs
+# a few milliseconds to start and more to send its bindings back.
+FORK_MIN_REFS = 20000
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -77,14 +81,16 @@ ShardJob = tuple[str, list[ImportResolution] | None, list[int], list[int] | None
 
 def rebind(
     lookup: GraphLookup, file_ids: Iterable[int] | None, names: Iterable[str], helper: Helper | None = None,
-    configs: Iterable[str] = (),
+    configs: Iterable[str] = (), fork: bool = False,
 ) -> int:
     """Resolve the imports and re-bind the references a change may affect (all when file_ids is
     None); call inside the write transaction. Returns how many references were bound again.
     `configs` are the paths of changed or removed files that may decide how imports resolve
     (`manifests.is_config`): the imports they govern are resolved again too.
 
-    With a helper, many references are shared with it (see CHUNK_REFS). Which process binds a
+    With a helper, many references are shared with it (see CHUNK_REFS); without one, `fork` lets a
+    child process bind half of many references (see `_forked`; only for a caller with no other
+    thread, which a forked child could find holding a lock). Which process binds a
     reference does not change its binding: a Binder's answer depends on the index, not on what
     it bound before (checked on the benchmark corpora: any order of the references binds alike)."""
     ids = None if file_ids is None else sorted(set(file_ids))
@@ -113,6 +119,8 @@ def rebind(
     binder = Binder(lookup)
     if helper is not None and prepared is not None:
         bindings = _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted))
+    elif fork and len(refs) >= FORK_MIN_REFS and hasattr(os, "fork"):
+        bindings = _forked(binder, refs, _database(lookup.conn))
     else:
         bindings = [_row(binder, ref) for ref in refs]
     save_bindings(lookup.conn, bindings)
@@ -180,6 +188,47 @@ def _share(
     for index, pending in sent:
         bindings += _helped(binder, chunks[index], pending)
     return bindings
+
+
+def _forked(binder: Binder, refs: Sequence[RefRow], database: str) -> list[BindingRow]:
+    """Bind the references of the last files in a forked child while this process binds the
+    first ones: the child has the graph this process read without reading it again (its pages
+    are shared until written). It reads the index, where it must, through a connection of its
+    own, and sends its bindings back through a pipe; if it fails, its part is bound here."""
+    half = _file_boundary(refs, len(refs) // 2)
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: bind, send, exit without running any of the parent's cleanup
+        status = 1
+        try:
+            os.close(reader)
+            binder.lookup.conn = sqlite3.connect(f"{Path(database).as_uri()}?mode=ro", uri=True)
+            data = pickle.dumps([_row(binder, ref) for ref in refs[half:]], pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(writer, "wb") as out:
+                out.write(data)
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writer)
+    mine = [_row(binder, ref) for ref in refs[:half]]
+    with os.fdopen(reader, "rb") as incoming:
+        data = incoming.read()
+    _, status = os.waitpid(pid, 0)
+    theirs: list[BindingRow] | None = None
+    if status == 0 and data:
+        try:
+            theirs = pickle.loads(data)
+        except (pickle.UnpicklingError, EOFError, ValueError):
+            theirs = None
+    return mine + (theirs if theirs is not None else [_row(binder, ref) for ref in refs[half:]])
+
+
+def _file_boundary(refs: Sequence[RefRow], index: int) -> int:
+    """The first position at or after `index` where a new file's references start (a file's are
+    bound in one process, which keeps its per-file caches warm)."""
+    while 0 < index < len(refs) and refs[index].file_id == refs[index - 1].file_id:
+        index += 1
+    return index
 
 
 def _helped(binder: Binder, chunk: list[RefRow], pending: Pending[list[BindingRow]]) -> list[BindingRow]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -125,8 +126,11 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 everything = (report.unchanged == 0 and not known) or stopped
                 lookup = store.graph_lookup()
                 helper = pool.helper() if pool.alive else None
+                # A second process binds half of a large binding from 2 CPUs on: forked, so it
+                # shares what this one read, where there is no other thread to fork in the middle of.
+                fork = helper is None and usable_cpus() >= 2 and threading.active_count() == 1
                 report.refs_bound = rebind(
-                    lookup, None if everything else changed_ids, changed_names, helper, configs
+                    lookup, None if everything else changed_ids, changed_names, helper, configs, fork=fork
                 )
                 # Ranks move little with a few edits: recompute them when much of the project changed.
                 reranked = everything or len(changed_ids) + report.removed >= max(
