@@ -226,38 +226,58 @@ class _Hierarchy:
         self.nodes = 0
         self.truncated = False
 
-    def expand(self, node: HierarchyNode, depth: int) -> HierarchyNode:
-        symbol = node.symbol
-        if depth <= 0 or symbol is None:
-            return node
-        if symbol.id in self.expanded:
-            node.seen_before = True
-            return node
-        self.expanded.add(symbol.id)
-        for child in self._neighbours(symbol):
-            self.nodes += 1
-            if self.nodes > MAX_NODES:
-                self.truncated = True
+    def expand(self, root: HierarchyNode, depth: int) -> HierarchyNode:
+        """Level by level, so that every direct caller (or callee) comes before the next level's;
+        a definition met again keeps no children of its own (`seen_before`)."""
+        level = [root]
+        for _ in range(depth):
+            fresh = []
+            for node in level:
+                if node.symbol is None:
+                    continue
+                if node.symbol.id in self.expanded:
+                    node.seen_before = True
+                    continue
+                self.expanded.add(node.symbol.id)
+                fresh.append(node)
+            if not fresh:
                 break
-            node.children.append(self.expand(child, depth - 1))
-        return node
+            found = self._neighbours([node.symbol for node in fresh if node.symbol is not None])
+            level = []
+            for node in fresh:
+                assert node.symbol is not None
+                for child in found.get(node.symbol.id, ()):
+                    self.nodes += 1
+                    if self.nodes > MAX_NODES:
+                        self.truncated = True
+                        return root
+                    node.children.append(child)
+                    level.append(child)
+        return root
 
-    def _neighbours(self, symbol: SymbolInfo) -> list[HierarchyNode]:
-        """The children of a node, in the directory the request keeps to; no more than the tree has
-        room for (one more, so that it knows it was cut)."""
+    def _neighbours(self, symbols: list[SymbolInfo]) -> dict[int, list[HierarchyNode]]:
+        """The children of these definitions, in the directory the request keeps to; callers of
+        all of them in one query, each no more than the tree has room for (and one more, so that
+        it knows it was cut)."""
         room = MAX_NODES - self.nodes + 1
-        if self.direction == "callers":
-            first: dict[tuple[str, str | None], RefInfo] = {}
-            for ref in self.store.read(g.references_to, [symbol.id], ("call",), self.within):
-                if len(first) >= room:
-                    break
-                first.setdefault((ref.path, ref.scope), ref)  # one node per calling definition
-            scopes = [(path, scope) for path, scope in first if scope]
-            callers = self.store.read(g.symbols_in_scopes, scopes) if scopes else {}
-            return [
+        if self.direction == "callees":
+            return {symbol.id: self._callees(symbol) for symbol in symbols}
+        first: dict[int, dict[tuple[str, str | None], RefInfo]] = {}
+        for ref in self.store.read(g.references_to, [s.id for s in symbols], ("call",), self.within):
+            calls = first.setdefault(ref.target_id or -1, {})
+            if len(calls) < room:
+                calls.setdefault((ref.path, ref.scope), ref)  # one node per calling definition
+        scopes = [(path, scope) for calls in first.values() for path, scope in calls if scope]
+        callers = self.store.read(g.symbols_in_scopes, scopes) if scopes else {}
+        return {
+            target: [
                 HierarchyNode(callers.get((path, scope)) if scope else None, path, ref.line, ref.label)
-                for (path, scope), ref in first.items()
+                for (path, scope), ref in calls.items()
             ]
+            for target, calls in first.items()
+        }
+
+    def _callees(self, symbol: SymbolInfo) -> list[HierarchyNode]:
         refs = [r for r in self.store.read(g.references_from, symbol, ("call",)) if r.target_id is not None]
         targets = self.store.read(g.symbols_by_ids, [r.target_id for r in refs if r.target_id is not None])
         seen: set[int] = set()
