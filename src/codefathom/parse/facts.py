@@ -47,7 +47,7 @@ from functools import cache
 from importlib import resources
 from operator import itemgetter
 
-from tree_sitter import Node, Query, QueryCursor
+from tree_sitter import Language, Node, Query, QueryCursor
 
 from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
 from codefathom.parse.grammars import grammar_for, query_text
@@ -268,7 +268,7 @@ def extract_facts(
                     extra.append(member)
     hints.extend(_untyped(bindings, hints))
     if c_family:
-        hints.extend(_conditions(root, symbols + extra))
+        hints.extend(_conditions(root, grammar_for(spec), symbols + extra))
     kept = _without_local_reads(refs.values(), hints, symbols)
     kept.sort(key=itemgetter(2, 3))
     ordered = tuple(_as_call(ref, arities.get((ref[2], ref[3]), -1) if arities else -1) for ref in kept)
@@ -351,10 +351,10 @@ def _as_call(ref: _Ref, arity: int = -1) -> RefSite:
     return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver, arity)
 
 
-def _conditions(root: Node, symbols: list[Symbol]) -> list[TypeHint]:
+def _conditions(root: Node, language: Language, symbols: list[Symbol]) -> list[TypeHint]:
     """A `condition` hint for each C or C++ definition inside preprocessor branches that name a
     platform: the conditions under which it is compiled, joined (variable: its name; line: its first)."""
-    branches = preprocessor_branches(root)
+    branches = preprocessor_branches(root, language)
     if not branches:
         return []
     lines = sorted({s.start_line for s in symbols})

@@ -10,8 +10,9 @@ in include directories only) that brings every name the header defines, like Pyt
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from tree_sitter import Node
+from tree_sitter import Language, Node, Query, QueryCursor
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
@@ -129,23 +130,19 @@ _CONDITIONALS = frozenset({"preproc_if", "preproc_ifdef"})
 _ALTERNATIVES = frozenset({"preproc_elif", "preproc_elifdef", "preproc_else"})
 
 
-def preprocessor_branches(root: Node) -> list[Branch]:
+def preprocessor_branches(root: Node, language: Language) -> list[Branch]:
     """Every branch of every conditional in a file whose condition names a platform (`#ifdef
-    _WIN32`, `#if defined(__linux__) || defined(__APPLE__)`, `#if 0`), nested ones too."""
-    branches: list[Branch] = []
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        if node.type in _CONDITIONALS:
-            branches.extend(_branches(node))
-        pending.extend(c for c in node.named_children if c.type in _CONDITIONALS or _holds_conditionals(c))
-    return branches
+    _WIN32`, `#if defined(__linux__) || defined(__APPLE__)`, `#if 0`), nested ones too. (Found by
+    a query: a walk of the tree in Python would cost a third of parsing a C++ header.)"""
+    if b"#if" not in (root.text or b""):
+        return []
+    found = QueryCursor(_conditionals(language)).captures(root).get("conditional", [])
+    return [branch for node in found for branch in _branches(node)]
 
 
-def _holds_conditionals(node: Node) -> bool:
-    """Whether a node may have conditionals inside (a body, a conditional's branch), not a leaf."""
-    return node.child_count > 0 and node.type not in ("preproc_def", "preproc_function_def", "preproc_include",
-                                                      "string_literal", "comment", "preproc_call")
+@cache
+def _conditionals(language: Language) -> Query:
+    return Query(language, "[(preproc_if) (preproc_ifdef)] @conditional")
 
 
 def _branches(node: Node) -> list[Branch]:
