@@ -38,7 +38,6 @@ import argparse
 import json
 import os
 import shutil
-import sqlite3
 import sys
 import tarfile
 import tempfile
@@ -49,6 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
 from sdist import commit_corpus, fetch_sdist, spread_sample  # the script directory is on sys.path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -109,25 +109,15 @@ class Call:
 
 
 def index_calls(root: Path) -> tuple[list[Call], dict[str, Any]]:
-    from codefathom.service import Codefathom
-
-    scratch = Path(tempfile.mkdtemp(prefix="codefathom-accuracy-"))
-    try:
-        started = time.perf_counter()
-        with Codefathom(root, index_dir=scratch / "index") as service:
-            service.index()
-        seconds = time.perf_counter() - started
-        with sqlite3.connect(f"file:{scratch / 'index' / 'index.db'}?mode=ro", uri=True) as conn:
-            rows = conn.execute(
-                "SELECT f.path, r.line, r.col, r.name, r.receiver, r.label, r.confidence,"
-                " tf.path, s.start_line, s.end_line, s.name, s.qualified_name"
-                " FROM refs r JOIN files f ON f.id = r.file_id"
-                " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files tf ON tf.id = s.file_id"
-                " WHERE r.kind = 'call' AND f.language = 'python' ORDER BY f.path, r.line, r.col"
-            ).fetchall()
-            files = conn.execute("SELECT count(*) FROM files WHERE language = 'python'").fetchone()[0]
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    with scratch_index(root, "codefathom-accuracy-") as (conn, seconds):
+        rows = conn.execute(
+            "SELECT f.path, r.line, r.col, r.name, r.receiver, r.label, r.confidence,"
+            " tf.path, s.start_line, s.end_line, s.name, s.qualified_name"
+            " FROM refs r JOIN files f ON f.id = r.file_id"
+            " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files tf ON tf.id = s.file_id"
+            " WHERE r.kind = 'call' AND f.language = 'python' ORDER BY f.path, r.line, r.col"
+        ).fetchall()
+        files = conn.execute("SELECT count(*) FROM files WHERE language = 'python'").fetchone()[0]
     calls = [
         Call(p, line, col, name, receiver, label, conf, (tp, s, e, n, q) if tp is not None else None)
         for p, line, col, name, receiver, label, conf, tp, s, e, n, q in rows
@@ -364,10 +354,7 @@ def print_report(name: str, info: dict[str, Any], result: dict[str, Any]) -> Non
 
     print(f"precision exact+high {pct(result['precision_exact_high'])}, recall exact+high"
           f" {pct(result['recall_exact_high'])}, recall any label {pct(result['recall_any_label'])}")
-    print("top patterns:")
-    for pattern in result["patterns"][:12]:
-        example = pattern["examples"][0]
-        print(f"  {pattern['count']:>5}  {pattern['pattern']}   e.g. {example['site']} {example['call']}")
+    print_lists(result, patterns=12)
 
 
 def main(argv: list[str] | None = None) -> int:

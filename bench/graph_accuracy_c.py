@@ -73,10 +73,8 @@ import fnmatch
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -85,6 +83,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
 from graph_accuracy_ts import BOUND, LABELS, Symbols, pct, shape  # the script directory is on sys.path
 from lab.corpora import CORPORA as LAB_CORPORA
 from lab.corpora import ensure_src
@@ -173,42 +172,32 @@ def index_calls(
     """The call refs of the corpus's C files, every C file with its status, every symbol, the
     functions, macros and types by name, the position of every ref of any kind (-> its kind), and
     the seconds indexing took."""
-    from codefathom.service import Codefathom
-
-    scratch = Path(tempfile.mkdtemp(prefix="codefathom-accuracy-c-"))
     marks = ",".join("?" * len(C_LANGUAGES))
-    try:
-        started = time.perf_counter()
-        with Codefathom(root, index_dir=scratch / "index") as service:
-            service.index()
-        seconds = time.perf_counter() - started
-        with sqlite3.connect(f"file:{scratch / 'index' / 'index.db'}?mode=ro", uri=True) as conn:
-            rows = conn.execute(
-                "SELECT f.path, r.line, r.col, r.name, r.receiver, r.label, r.candidates,"
-                " tf.path, s.start_line, s.end_line, s.name, s.qualified_name, s.kind"
-                " FROM refs r JOIN files f ON f.id = r.file_id"
-                " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files tf ON tf.id = s.file_id"
-                f" WHERE r.kind = 'call' AND f.language IN ({marks}) ORDER BY f.path, r.line, r.col",
-                C_LANGUAGES,
-            ).fetchall()
-            statuses = dict(conn.execute(
-                f"SELECT path, status FROM files WHERE language IN ({marks}) ORDER BY path", C_LANGUAGES).fetchall())
-            positions = {  # (a call last: it is the one kept at its place)
-                (path, line, col): kind for path, line, col, kind in conn.execute(
-                    "SELECT f.path, r.line, r.col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
-                    f" WHERE f.language IN ({marks}) ORDER BY r.kind = 'call'", C_LANGUAGES)
-            }
-            symbols: Symbols = defaultdict(list)
-            globals_: Globals = defaultdict(list)
-            for path, start, end, name, kind in conn.execute(
-                "SELECT f.path, s.start_line, s.end_line, s.name, s.kind"
-                " FROM symbols s JOIN files f ON f.id = s.file_id"
-            ):
-                symbols[path].append((start, end, name))
-                if kind in GLOBAL_KINDS:
-                    globals_[name].append((path, start, end))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    with scratch_index(root, "codefathom-accuracy-c-") as (conn, seconds):
+        rows = conn.execute(
+            "SELECT f.path, r.line, r.col, r.name, r.receiver, r.label, r.candidates,"
+            " tf.path, s.start_line, s.end_line, s.name, s.qualified_name, s.kind"
+            " FROM refs r JOIN files f ON f.id = r.file_id"
+            " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files tf ON tf.id = s.file_id"
+            f" WHERE r.kind = 'call' AND f.language IN ({marks}) ORDER BY f.path, r.line, r.col",
+            C_LANGUAGES,
+        ).fetchall()
+        statuses = dict(conn.execute(
+            f"SELECT path, status FROM files WHERE language IN ({marks}) ORDER BY path", C_LANGUAGES).fetchall())
+        positions = {  # (a call last: it is the one kept at its place)
+            (path, line, col): kind for path, line, col, kind in conn.execute(
+                "SELECT f.path, r.line, r.col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
+                f" WHERE f.language IN ({marks}) ORDER BY r.kind = 'call'", C_LANGUAGES)
+        }
+        symbols: Symbols = defaultdict(list)
+        globals_: Globals = defaultdict(list)
+        for path, start, end, name, kind in conn.execute(
+            "SELECT f.path, s.start_line, s.end_line, s.name, s.kind"
+            " FROM symbols s JOIN files f ON f.id = s.file_id"
+        ):
+            symbols[path].append((start, end, name))
+            if kind in GLOBAL_KINDS:
+                globals_[name].append((path, start, end))
     calls = [
         Call(p, line, col, name, receiver, label, cands, (tp, s, e, n, q, k) if tp is not None else None)
         for p, line, col, name, receiver, label, cands, tp, s, e, n, q, k in rows
@@ -826,13 +815,7 @@ def print_report(name: str, info: dict[str, Any], result: dict[str, Any]) -> Non
     missing = result["missing_call_refs"]
     print(f"clang's calls to a project function in the scored files: {missing['oracle_calls']},"
           f" {missing['without_call_ref']} without a call ref of ours {missing['by_what_we_have']}")
-    print("in-project answers by the oracle's category (recalled exact+high / any):")
-    for category, c in list(result["in_project_by_category"].items())[:12]:
-        print(f"  {c['in_project']:>6}  {category:24} {c['recalled_exact_high']:>6} {c['recalled_any']:>6}")
-    print("top patterns:")
-    for pattern in result["patterns"][:15]:
-        first = pattern["examples"][0]
-        print(f"  {pattern['count']:>5}  {pattern['pattern']}   e.g. {first['site']} {first['call']}")
+    print_lists(result, "the oracle's category", 12, 24, 15)
     print(f"timings: index {info['index_seconds']}s, clang {info['oracle_seconds']}s"
           f" ({'cached' if info['oracle_cached'] else 'parsed'}), scoring {info['score_seconds']}s")
 

@@ -61,7 +61,6 @@ import json
 import os
 import re
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -71,6 +70,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
 from graph_accuracy_ts import pct, utf16_column  # the script directory is on sys.path
 from lab import corpora as lab_corpora
 from sdist import spread_sample
@@ -162,30 +162,20 @@ Symbols = dict[str, list[tuple[int, int, str]]]  # path -> (start line, end line
 
 def index_calls(root: Path) -> tuple[list[Call], Symbols, dict[str, Any]]:
     """The call refs of the corpus's Java files, every symbol, and index facts."""
-    from codefathom.service import Codefathom
-
-    scratch = Path(tempfile.mkdtemp(prefix="codefathom-accuracy-java-"))
-    try:
-        started = time.perf_counter()
-        with Codefathom(root, index_dir=scratch / "index") as service:
-            service.index()
-        seconds = time.perf_counter() - started
-        with sqlite3.connect(f"file:{scratch / 'index' / 'index.db'}?mode=ro", uri=True) as conn:
-            rows = conn.execute(
-                "SELECT f.path, r.line, r.col, r.name, r.receiver, r.label, r.confidence,"
-                " tf.path, s.start_line, s.end_line, s.name, s.qualified_name, s.kind, s.parent"
-                " FROM refs r JOIN files f ON f.id = r.file_id"
-                " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files tf ON tf.id = s.file_id"
-                " WHERE r.kind = 'call' AND f.language = 'java' ORDER BY f.path, r.line, r.col"
-            ).fetchall()
-            statuses = dict(conn.execute("SELECT path, status FROM files WHERE language = 'java'").fetchall())
-            symbols: Symbols = defaultdict(list)
-            for path, start, end, name in conn.execute(
-                "SELECT f.path, s.start_line, s.end_line, s.name FROM symbols s JOIN files f ON f.id = s.file_id"
-            ):
-                symbols[path].append((start, end, name))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    with scratch_index(root, "codefathom-accuracy-java-") as (conn, seconds):
+        rows = conn.execute(
+            "SELECT f.path, r.line, r.col, r.name, r.receiver, r.label, r.confidence,"
+            " tf.path, s.start_line, s.end_line, s.name, s.qualified_name, s.kind, s.parent"
+            " FROM refs r JOIN files f ON f.id = r.file_id"
+            " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files tf ON tf.id = s.file_id"
+            " WHERE r.kind = 'call' AND f.language = 'java' ORDER BY f.path, r.line, r.col"
+        ).fetchall()
+        statuses = dict(conn.execute("SELECT path, status FROM files WHERE language = 'java'").fetchall())
+        symbols: Symbols = defaultdict(list)
+        for path, start, end, name in conn.execute(
+            "SELECT f.path, s.start_line, s.end_line, s.name FROM symbols s JOIN files f ON f.id = s.file_id"
+        ):
+            symbols[path].append((start, end, name))
     calls = [
         Call(p, line, col, name, receiver, label, conf,
              (tp, s, e, n, q, k, parent or "") if tp is not None else None)
@@ -823,13 +813,7 @@ def print_report(name: str, info: dict[str, Any], result: dict[str, Any]) -> Non
           f" any label {pct(result['recall_any_label_not_builtin'])}")
     for label, reasons in result["wrong_by_reason"].items():
         print(f"wrong {label}: " + ", ".join(f"{why} {n}" for why, n in reasons.items()))
-    print("in-project answers by what the oracle's declaration is (recalled exact+high / any):")
-    for category, c in list(result["in_project_by_category"].items())[:14]:
-        print(f"  {c['in_project']:>6}  {category:34} {c['recalled_exact_high']:>6} {c['recalled_any']:>6}")
-    print("top patterns:")
-    for pattern in result["patterns"][:15]:
-        example = pattern["examples"][0]
-        print(f"  {pattern['count']:>5}  {pattern['pattern']}   e.g. {example['site']} {example['call']}")
+    print_lists(result, "what the oracle's declaration is", 14, 34, 15)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,7 +46,6 @@ import hashlib
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import sys
 import tarfile
@@ -57,6 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
 from sdist import commit_corpus, spread_sample  # the script directory is on sys.path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -180,33 +180,23 @@ Symbols = dict[str, list[tuple[int, int, str]]]  # path -> (start line, end line
 def index_calls(root: Path) -> tuple[list[Call], list[str], Symbols, dict[str, Any]]:
     """The call refs of the corpus's TypeScript files, the files themselves, every symbol, and
     index facts."""
-    from codefathom.service import Codefathom
-
-    scratch = Path(tempfile.mkdtemp(prefix="codefathom-accuracy-ts-"))
     marks = ",".join("?" * len(TS_LANGUAGES))
-    try:
-        started = time.perf_counter()
-        with Codefathom(root, index_dir=scratch / "index") as service:
-            service.index()
-        seconds = time.perf_counter() - started
-        with sqlite3.connect(f"file:{scratch / 'index' / 'index.db'}?mode=ro", uri=True) as conn:
-            rows = conn.execute(
-                "SELECT f.path, r.line, r.col, r.name, r.receiver, r.label, r.confidence,"
-                " tf.path, s.start_line, s.end_line, s.name, s.qualified_name, s.kind"
-                " FROM refs r JOIN files f ON f.id = r.file_id"
-                " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files tf ON tf.id = s.file_id"
-                f" WHERE r.kind = 'call' AND f.language IN ({marks}) ORDER BY f.path, r.line, r.col",
-                TS_LANGUAGES,
-            ).fetchall()
-            statuses = dict(conn.execute(
-                f"SELECT path, status FROM files WHERE language IN ({marks}) ORDER BY path", TS_LANGUAGES).fetchall())
-            symbols: Symbols = defaultdict(list)
-            for path, start, end, name in conn.execute(
-                "SELECT f.path, s.start_line, s.end_line, s.name FROM symbols s JOIN files f ON f.id = s.file_id"
-            ):
-                symbols[path].append((start, end, name))
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    with scratch_index(root, "codefathom-accuracy-ts-") as (conn, seconds):
+        rows = conn.execute(
+            "SELECT f.path, r.line, r.col, r.name, r.receiver, r.label, r.confidence,"
+            " tf.path, s.start_line, s.end_line, s.name, s.qualified_name, s.kind"
+            " FROM refs r JOIN files f ON f.id = r.file_id"
+            " LEFT JOIN symbols s ON s.id = r.target_id LEFT JOIN files tf ON tf.id = s.file_id"
+            f" WHERE r.kind = 'call' AND f.language IN ({marks}) ORDER BY f.path, r.line, r.col",
+            TS_LANGUAGES,
+        ).fetchall()
+        statuses = dict(conn.execute(
+            f"SELECT path, status FROM files WHERE language IN ({marks}) ORDER BY path", TS_LANGUAGES).fetchall())
+        symbols: Symbols = defaultdict(list)
+        for path, start, end, name in conn.execute(
+            "SELECT f.path, s.start_line, s.end_line, s.name FROM symbols s JOIN files f ON f.id = s.file_id"
+        ):
+            symbols[path].append((start, end, name))
     calls = [
         Call(p, line, col, name, receiver, label, conf, (tp, s, e, n, q, k) if tp is not None else None)
         for p, line, col, name, receiver, label, conf, tp, s, e, n, q, k in rows
@@ -626,13 +616,7 @@ def print_report(name: str, info: dict[str, Any], result: dict[str, Any]) -> Non
           f" {pct(result['recall_exact_high_nameable'])}, any label {pct(result['recall_any_label_nameable'])}")
     print(f"misses where the oracle's declaration is in a file parsed in part:"
           f" {result['missed_oracle_in_partial_file']}")
-    print("in-project answers by where the oracle's declaration sits (recalled exact+high / any):")
-    for category, c in list(result["in_project_by_category"].items())[:10]:
-        print(f"  {c['in_project']:>6}  {category:28} {c['recalled_exact_high']:>6} {c['recalled_any']:>6}")
-    print("top patterns:")
-    for pattern in result["patterns"][:15]:
-        example = pattern["examples"][0]
-        print(f"  {pattern['count']:>5}  {pattern['pattern']}   e.g. {example['site']} {example['call']}")
+    print_lists(result, "where the oracle's declaration sits", 10, 28, 15)
 
 
 def main(argv: list[str] | None = None) -> int:

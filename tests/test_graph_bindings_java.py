@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from conftest import assert_bindings, fixture_project
+from conftest import assert_bindings, fixture_project, index_rows
 
 from codefathom.service import Codefathom
 
@@ -152,14 +152,7 @@ def test_a_call_binds_to_the_overload_taking_as_many_arguments(service: Codefath
         "        b.log(\"%d %d\", 1, 2);\n"
         "    }\n}\n"
     )
-    service.index()
-    with sqlite3.connect(service.settings.db_path) as conn:
-        rows = conn.execute(
-            "SELECT r.line, t.path, s.start_line FROM refs r JOIN files f ON f.id = r.file_id"
-            " JOIN symbols s ON s.id = r.target_id JOIN files t ON t.id = s.file_id"
-            " WHERE f.path LIKE '%/Use.java' AND r.kind = 'call'"
-        ).fetchall()
-    found = {line: (Path(path).name, start) for line, path, start in rows}
+    found = {line: (Path(path).name, start) for line, path, start, _ in calls_in(service, "Use.java")}
     assert found == {
         5: ("Buffer.java", 4),  # position(): the base class's, not Bytes.position(int)
         6: ("Bytes.java", 4),
@@ -177,14 +170,22 @@ def test_casts_and_types_written_with_their_package_are_followed(service: Codefa
         "        com.shop.util.Strings.pad(\"x\");\n"
         "    }\n}\n"
     )
-    service.index()
-    with sqlite3.connect(service.settings.db_path) as conn:
-        rows = conn.execute(
-            "SELECT r.line, s.qualified_name FROM refs r JOIN files f ON f.id = r.file_id"
-            " JOIN symbols s ON s.id = r.target_id WHERE f.path LIKE '%/Cast.java' AND r.kind = 'call'"
-        ).fetchall()
-    assert set(rows) >= {
+    rows = {(line, qualified) for line, _, _, qualified in calls_in(service, "Cast.java")}
+    assert rows >= {
         (5, "com.shop.store.Repo.add"),  # a cast to a class named with its package, then a call on it
         (6, "com.shop.model.Order.total"),  # a parameter whose type is written with its package
         (7, "com.shop.util.Strings.pad"),  # a static method of a class named with its package
     }
+
+
+def calls_in(service: Codefathom, name: str) -> list[tuple[int, str, int, str]]:
+    """(line, target's path, target's first line, target's qualified name) of each bound call in
+    the file called `name`, after indexing the project."""
+    service.index()
+    return index_rows(
+        service,
+        "SELECT r.line, t.path, s.start_line, s.qualified_name FROM refs r JOIN files f ON f.id = r.file_id"
+        " JOIN symbols s ON s.id = r.target_id JOIN files t ON t.id = s.file_id"
+        " WHERE f.path LIKE ? AND r.kind = 'call'",
+        f"%/{name}",
+    )

@@ -10,6 +10,7 @@ use, a parameter whose type is not a plain function type (an alias, an overload 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 __all__ = ["callback_parameter", "parameter_range"]
 
@@ -139,29 +140,26 @@ def _balanced(text: str, start: int) -> str | None:
 
 def _split(text: str, separator: str) -> list[str]:
     """`text` split at `separator` outside brackets, angle brackets and strings (`=>` is no bracket)."""
-    parts: list[str] = []
-    current: list[str] = []
-    depth, quote = 0, ""
-    for index, char in enumerate(text):
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"`":
-            quote = char
-        elif char in _CLOSING:
-            depth += 1
-        elif char in ")]}" or (char == ">" and text[index - 1 : index] != "="):
-            depth -= 1
-        elif char == separator and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    parts.append("".join(current))
+    parts, start = [], 0
+    for index in _top_level(text):
+        if text[index] == separator:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
     return parts
 
 
 def _cut(text: str, separator: str) -> tuple[str, str, str]:
     """`text` cut at the first `separator` outside brackets (`=` is not part of `=>`)."""
+    for index in _top_level(text):
+        if text.startswith(separator, index) and not (separator == "=" and text[index + 1 : index + 2] == ">"):
+            return text[:index], separator, text[index + len(separator) :]
+    return text, "", ""
+
+
+def _top_level(text: str) -> Iterator[int]:
+    """The positions of the characters of `text` outside brackets, angle brackets and strings
+    (the `>` of `=>` closes nothing)."""
     depth, quote = 0, ""
     for index, char in enumerate(text):
         if quote:
@@ -172,8 +170,5 @@ def _cut(text: str, separator: str) -> tuple[str, str, str]:
             depth += 1
         elif char in ")]}" or (char == ">" and text[index - 1 : index] != "="):
             depth -= 1
-        elif depth == 0 and text.startswith(separator, index):
-            if separator == "=" and text[index + 1 : index + 2] == ">":
-                continue
-            return text[:index], separator, text[index + len(separator) :]
-    return text, "", ""
+        elif depth == 0:
+            yield index
