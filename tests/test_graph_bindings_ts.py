@@ -46,6 +46,7 @@ EXPECTED = {
     ("src/usage.ts", 21): ((MODELS, "Order.validate"), "high"),  # its second, optional callback
     ("src/usage.ts", 24): ((MODELS, "Order.find"), "high"),  # new Task(function (order) {...}): `this:` skipped
     ("src/usage.ts", 26): ((MODELS, "User.find"), "high"),  # another arrow's `user`, same function
+    ("src/usage.ts", 31): (("src/lib/visit.ts", "shoutOut"), "exact"),  # `export var x = make() as (...) => T`
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)

@@ -86,6 +86,14 @@
                    (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
                    (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant)))
 (program
+  (export_statement
+    declaration: (variable_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
+                   (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
+                   (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant)))
+(program
   (lexical_declaration
     (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant)
   (#not-eq? @_callee "require"))
@@ -96,5 +104,10 @@
 (program
   (export_statement
     declaration: (lexical_declaration
+      (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant))
+  (#not-eq? @_callee "require"))
+(program
+  (export_statement
+    declaration: (variable_declaration
       (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant))
   (#not-eq? @_callee "require"))

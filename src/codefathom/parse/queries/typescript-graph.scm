@@ -48,18 +48,26 @@
 (required_parameter pattern: (identifier) @variable) @binding
 (optional_parameter pattern: (identifier) @variable) @binding
 
-; Module constants whose value is a cast or an assertion (`export const x = make() as Foo`).
+; Module constants whose value is a cast or an assertion (`export const x = make() as Foo`, and
+; with `var`: `export var isObservableMap = createInstanceofPredicate(...) as (x: any) => boolean`).
 (program
-  (lexical_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant)
+  [(lexical_declaration
+     (variable_declarator
+       name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))
+   (variable_declaration
+     (variable_declarator
+       name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))]
+  @definition.constant)
 (program
   (export_statement
-    declaration: (lexical_declaration
-      (variable_declarator
-        name: (identifier) @name
-        value: [(as_expression) (satisfies_expression) (non_null_expression)])) @definition.constant))
+    declaration: [
+      (lexical_declaration
+        (variable_declarator
+          name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))
+      (variable_declaration
+        (variable_declarator
+          name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))]
+    @definition.constant))
 
 ; Members of interfaces (`observer.next()` on an `Observer` names one) and class properties, which
 ; code calls when they hold functions (`this.schedulerActionCtor(...)`).
