@@ -189,3 +189,28 @@ def calls_in(service: Codefathom, name: str) -> list[tuple[int, str, int, str]]:
         " WHERE f.path LIKE ? AND r.kind = 'call'",
         f"%/{name}",
     )
+
+
+def test_overloads_taking_as_many_arguments_are_told_apart_by_their_types(service: Codefathom) -> None:
+    util = service.root / "src/main/java/com/shop/util"
+    (util / "Fill.java").write_text(
+        "package com.shop.util;\n\npublic class Fill {\n"
+        "    public static void fill(Object[] a, Object v) {}\n"
+        "    public static void fill(byte[] a, byte v) {}\n"
+        "    public static void fill(long[] a, long v) {}\n"
+        "    public static int count(String s) { return 0; }\n"
+        "    public static int count(int n) { return n; }\n"
+        "}\n"
+    )
+    (util / "UseFill.java").write_text(
+        "package com.shop.util;\n\npublic class UseFill {\n    void run(byte[] bytes, long[] longs, String name) {\n"
+        "        Fill.fill(bytes, (byte) 0);\n"
+        "        Fill.fill(longs, 7L);\n"
+        "        Fill.fill(new String[2], name);\n"
+        "        Fill.count(name);\n"
+        "        Fill.count(bytes.length);\n"
+        "        Fill.fill(unknown(), whatever());\n"
+        "    }\n}\n"
+    )
+    found = {line: start for line, _, start, _ in calls_in(service, "UseFill.java") if line != 10}
+    assert found == {5: 5, 6: 6, 7: 4, 8: 7, 9: 8}

@@ -37,7 +37,7 @@ from codefathom.graph.modules import (
     package_members,
     same_package,
 )
-from codefathom.graph.signatures import callback_parameter, parameter_range
+from codefathom.graph.signatures import callback_parameter, parameter_range, parameter_types
 from codefathom.graph.specs import GraphSpec, spec_for
 from codefathom.model import LOCAL_HINT_KINDS
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
@@ -135,6 +135,7 @@ class Binder:
         self._extends: dict[int, SymbolRow | None] = {}  # extension function -> the class it extends
         self._arities: dict[int, tuple[int, int | None] | None] = {}  # function -> arguments it takes
         self._overloads: dict[tuple[int, int], SymbolRow | None] = {}  # (bound, arguments) -> overload taking them
+        self._parameters: dict[int, list[str] | None] = {}  # function -> its parameters' types as written
 
     def bind(self, ref: RefRow) -> Binding:
         spec = spec_for(self.lookup.language_of(ref.file_id))
@@ -157,6 +158,8 @@ class Binder:
             found = _Found(method, found.confidence, found.label) if method is not None else found
         if ref.arity >= 0 and found.target is not None and found.target.kind in FUNCTION_KINDS:
             found = self._overload(found, found.target, ref.arity)
+            if ref.arguments and found.target is not None:
+                found = self._typed_overload(found, found.target, ref, spec)
         target = found.target.id if found.target else None
         label = found.label
         if ref.kind == "read" and target is None and not found.candidates and label == "unbound":
@@ -193,6 +196,56 @@ class Binder:
             if fitting:
                 return _last(fitting)
         return None
+
+    def _typed_overload(self, found: _Found, chosen: SymbolRow, ref: RefRow, spec: GraphSpec) -> _Found:
+        """Of the overloads in the class taking as many arguments, the one whose parameter types the
+        arguments' types (as written, or of the variables passed) fit best; the binding stands on a
+        tie or when nothing is known of the arguments."""
+        if chosen.parent is None:
+            return found
+        candidates = [
+            s for s in self.lookup.members(chosen.parent, chosen.name)
+            if s.kind in FUNCTION_KINDS and s.file_id == chosen.file_id and self._takes(s, ref.arity)
+        ]
+        if len(candidates) < 2:
+            return found
+        arguments = [self._argument_type(token, ref, spec) for token in ref.arguments.split(",")]
+        if not any(arguments):
+            return found
+        scored = []
+        for candidate in candidates:
+            written = self._parameter_types(candidate)
+            if written is None or len(written) < len(arguments) and not (written and written[-1].endswith("...")):
+                continue
+            total: int | None = 0
+            for argument, parameter in zip(arguments, written, strict=False):
+                fit = _fits(argument, parameter, self) if argument is not None else 0
+                total = None if fit is None or total is None else total + fit
+            if total is not None:
+                scored.append((total, candidate))
+        if not scored:
+            return found
+        best = max(total for total, _ in scored)
+        top = [candidate for total, candidate in scored if total == best]
+        if chosen in top or len(top) != 1:
+            return found
+        return _Found(top[0], found.confidence, found.label, found.candidates)
+
+    def _argument_type(self, token: str, ref: RefRow, spec: GraphSpec) -> tuple[str, SymbolRow | None] | None:
+        """(type name, its class where the project has it) of an argument, None when unknown."""
+        if token == "?" or not token:
+            return None
+        if not token.startswith("="):
+            return token, None
+        value = self._evaluate(ref.file_id, ref.scope, token[1:], spec, ref.line)
+        if value is None:
+            return None
+        return _type_name(value)
+
+    def _parameter_types(self, function: SymbolRow) -> list[str] | None:
+        if function.id not in self._parameters:
+            self._parameters[function.id] = parameter_types(self.lookup.signature(function.id), function.name)
+        return self._parameters[function.id]
 
     def _takes(self, function: SymbolRow, arity: int) -> bool | None:
         """Whether a function takes `arity` arguments by its signature (None: cannot tell)."""
@@ -1190,6 +1243,61 @@ def _callable(value: _Value | None, spec: GraphSpec) -> bool:
     if value.kind == "builtin":
         return not value.method and value.name in spec.generic_factories
     return value.kind in ("symbol", "bound") and value.symbol is not None and value.symbol.kind in CALLABLE_KINDS
+
+
+_PRIMITIVES = ("byte", "short", "char", "int", "long", "float", "double", "boolean")
+# What a primitive widens to (JLS 5.1.2), and its box.
+_WIDER = {
+    "byte": {"short", "int", "long", "float", "double"}, "short": {"int", "long", "float", "double"},
+    "char": {"int", "long", "float", "double"}, "int": {"long", "float", "double"}, "long": {"float", "double"},
+    "float": {"double"}, "double": set(), "boolean": set(),
+}
+_BOXES = {
+    "byte": "Byte", "short": "Short", "char": "Character", "int": "Integer", "long": "Long", "float": "Float",
+    "double": "Double", "boolean": "Boolean",
+}
+_ANY_OBJECT = ("Object", "Serializable", "Comparable")
+
+
+def _type_name(value: _Value | None) -> tuple[str, SymbolRow | None] | None:
+    """The type a value has, as a parameter would write it (`Order`, `int`, `byte[]`)."""
+    if value is None:
+        return None
+    if value.kind == "instance" and value.symbol is not None:
+        return value.symbol.name, value.symbol
+    if value.kind == "builtin" and value.name == "Array":  # `byte[] b` is read `Array[byte]`
+        element = _type_name(value.element)
+        return (f"{element[0]}[]", None) if element is not None else None
+    if value.kind == "builtin" and value.name:
+        return value.name, None
+    return None
+
+
+def _fits(argument: tuple[str, SymbolRow | None], parameter: str, binder: Binder) -> int | None:
+    """How well an argument of a type fits a parameter (3 the same type, 2 a subclass or a box, 1
+    widening or Object, 0 cannot tell); None when it cannot be passed there."""
+    name, cls = argument
+    parameter = parameter.removesuffix("...")
+    if name == parameter:
+        return 3
+    if name == "null":
+        return None if parameter in _PRIMITIVES else 1
+    if name in _PRIMITIVES:
+        if parameter in _PRIMITIVES:
+            return 1 if parameter in _WIDER[name] else None
+        return 2 if _BOXES[name] == parameter else 1 if parameter in (*_ANY_OBJECT, "Number") else None
+    if parameter in _PRIMITIVES:
+        return 2 if _BOXES[parameter] == name else None if name in _BOXES.values() or cls is not None else 0
+    if name.endswith("[]") or parameter.endswith("[]"):
+        if name.endswith("[]") and parameter.endswith("[]"):
+            element, wanted = name[:-2], parameter[:-2]
+            return None if (element in _PRIMITIVES or wanted in _PRIMITIVES) and element != wanted else 0
+        return 1 if parameter in ("Object", "Cloneable", "Serializable") else None if name.endswith("[]") else 0
+    if parameter == "Object":
+        return 1
+    if cls is not None and any(base.name == parameter for base in binder.mro(cls)[1:]):
+        return 2
+    return 0
 
 
 def _covers(site: str, line: int, read: int) -> bool:

@@ -12,11 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-__all__ = ["callback_parameter", "parameter_range"]
+__all__ = ["callback_parameter", "parameter_range", "parameter_types"]
 
 _MODIFIERS = re.compile(r"^(?:(?:public|private|protected|readonly|override)\s+)+")
 _ARRAY = re.compile(r"([\w.]+)\[\]")
 _CLOSING = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_ANNOTATION = re.compile(r"@[\w.]+(?:\([^()]*\))?")
+_FINAL = re.compile(r"\bfinal\s+")
+_GENERIC = re.compile(r"<[^<>]*>")
 
 
 def callback_parameter(signature: str, argument: int, parameter: int) -> str | None:
@@ -57,6 +60,27 @@ def parameter_range(signature: str, name: str) -> tuple[int, int | None] | None:
         optional = bool(_cut(part, "=")[1]) or _cut(part, ":")[0].strip().endswith("?")
         fewest += 0 if optional else 1
     return fewest, None if unbounded else most
+
+
+def parameter_types(signature: str, name: str) -> list[str] | None:
+    """The types of a Java method's parameters as written, without annotations, modifiers, type
+    arguments or package (`byte[]`, `Object...`, `Map`); None when the parameter list cannot be read."""
+    opening = _parameter_list(signature, name)
+    inside = _balanced(signature, opening) if opening is not None else None
+    if inside is None:
+        return None
+    found = []
+    for part in _split(inside, ","):
+        part = _FINAL.sub("", _ANNOTATION.sub("", part)).strip()
+        if not part:
+            continue
+        written = part.rsplit(None, 1)[0] if len(part.split()) > 1 else part
+        written = _GENERIC.sub("", "".join(written.split()))
+        while _GENERIC.search(written):
+            written = _GENERIC.sub("", written)
+        varargs = "..." if written.endswith("...") else ""
+        found.append(written.removesuffix("...").rsplit(".", 1)[-1] + varargs)
+    return found
 
 
 def _parameter_list(signature: str, name: str) -> int | None:

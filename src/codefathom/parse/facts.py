@@ -51,7 +51,7 @@ from tree_sitter import Language, Node, Query, QueryCursor
 
 from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
 from codefathom.parse.grammars import grammar_for, query_text
-from codefathom.parse.hooks import IMPORT_PARSERS, NAMES, REFERENCE_NAMES, REWRITERS, Rewriter
+from codefathom.parse.hooks import ARGUMENT_TYPES, IMPORT_PARSERS, NAMES, REFERENCE_NAMES, REWRITERS, Rewriter
 from codefathom.parse.hooks.cfamily import preprocessor_branches
 from codefathom.parse.hooks.ecmascript import callback_site
 from codefathom.parse.languages import LanguageSpec
@@ -237,8 +237,9 @@ def extract_facts(
     rewrite = REWRITERS.get(spec.name)
     plain = NAMES.get(spec.name, _same)
     c_family = spec.name in C_FAMILY
-    arities: dict[tuple[int, int], int] | None = {} if spec.name in ARITY_LANGUAGES else None
-    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name), arities)
+    arities: dict[tuple[int, int], tuple[int, str]] | None = {} if spec.name in ARITY_LANGUAGES else None
+    typer = ARGUMENT_TYPES.get(spec.name)
+    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name), arities, typer)
     imports: list[ImportSite] = []
     parse_import = IMPORT_PARSERS.get(spec.name)
     if parse_import is not None:
@@ -271,7 +272,8 @@ def extract_facts(
         hints.extend(_conditions(root, grammar_for(spec), symbols + extra))
     kept = _without_local_reads(refs.values(), hints, symbols)
     kept.sort(key=itemgetter(2, 3))
-    ordered = tuple(_as_call(ref, arities.get((ref[2], ref[3]), -1) if arities else -1) for ref in kept)
+    counted = arities or {}
+    ordered = tuple(_as_call(ref, *counted.get((ref[2], ref[3]), _UNCOUNTED)) for ref in kept)
     if blocks:
         symbols = [s for s in symbols if not (s.kind == "class" and _is_block(s, blocks))]
     return FileFacts(tuple(symbols + extra), ordered, tuple(imports), tuple(hints))
@@ -279,7 +281,8 @@ def extract_facts(
 
 def _references(
     matches: list[tuple[str, dict[str, list[Node]]]], scopes: _ScopeMap, ecmascript: bool, rewrite: Rewriter | None,
-    plain: Callable[[str], str] | None = None, arities: dict[tuple[int, int], int] | None = None,
+    plain: Callable[[str], str] | None = None, arities: dict[tuple[int, int], tuple[int, str]] | None = None,
+    typer: Callable[[Node], str] | None = None,
 ) -> dict[tuple[int, int], _Ref]:
     """The references by position: one name written once is one reference, of the most specific
     kind the patterns that match it say; `plain` reads a name written in quotes. `arities`, when
@@ -316,7 +319,7 @@ def _references(
             refs[key] = (text, kind, line, column, names[line] if line < last else None, receiver)
             call = captures.get("reference.call")
             if arities is not None and call is not None:
-                arities[key] = _arity(call[0])
+                arities[key] = _arity(call[0], typer)
     return refs
 
 
@@ -345,10 +348,13 @@ def _without_local_reads(refs: Iterable[_Ref], hints: list[TypeHint], symbols: l
     return kept
 
 
-def _as_call(ref: _Ref, arity: int = -1) -> RefSite:
+def _as_call(ref: _Ref, arity: int = -1, arguments: str = "") -> RefSite:
     """A bare name no local binds is a call (Ruby's `save` is `self.save()`)."""
     name, kind, line, column, scope, receiver = ref
-    return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver, arity)
+    return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver, arity, arguments)
+
+
+_UNCOUNTED = (-1, "")
 
 
 def _conditions(root: Node, language: Language, symbols: list[Symbol]) -> list[TypeHint]:
@@ -368,17 +374,18 @@ def _conditions(root: Node, language: Language, symbols: list[Symbol]) -> list[T
     ]
 
 
-def _arity(call: Node) -> int:
-    """How many arguments a call passes (-1: no argument list found). A Kotlin lambda written after
-    the parentheses is one more."""
+def _arity(call: Node, typer: Callable[[Node], str] | None = None) -> tuple[int, str]:
+    """How many arguments a call passes (-1: no argument list found; a Kotlin lambda written after
+    the parentheses is one more), and, given a language's `typer`, their types joined by commas."""
     for child in call.named_children:
         if child.type in ARGUMENT_LISTS:
-            return sum(1 for c in child.named_children if c.type not in _COMMENTS)
+            arguments = [c for c in child.named_children if c.type not in _COMMENTS]
+            return len(arguments), ",".join(typer(a) for a in arguments) if typer is not None else ""
         if child.type == "call_suffix":
             lists = [c for c in child.named_children if c.type in ARGUMENT_LISTS]
             lambdas = sum(1 for c in child.named_children if c.type == "annotated_lambda")
-            return (_arity(child) if lists else 0) + lambdas
-    return -1
+            return (_arity(child)[0] if lists else 0) + lambdas, ""
+    return _UNCOUNTED
 
 
 def _same(text: str) -> str:

@@ -55,6 +55,7 @@ class RefRow:
     line: int
     scope: str | None
     arity: int = -1  # arguments of a call, where counted
+    arguments: str = ""  # their types as written or named, where read (RefSite.arguments)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +116,7 @@ def prepare_facts(facts: FileFacts) -> PreparedFacts:
             (s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc)
             for s in facts.symbols
         ),
-        tuple((r.name, r.kind, r.receiver, r.line, r.column, r.scope, r.arity) for r in facts.refs),
+        tuple((r.name, r.kind, r.receiver, r.line, r.column, r.scope, r.arity, r.arguments) for r in facts.refs),
         tuple((i.module, i.name, i.alias, i.line, i.level) for i in facts.imports),
         tuple((h.scope, h.variable, h.type_name, h.line, h.kind) for h in facts.hints),
     )
@@ -132,7 +133,8 @@ def replace_facts(conn: sqlite3.Connection, file_id: int, facts: FileFacts | Pre
         [(file_id, *row) for row in rows.symbols],
     )
     conn.executemany(
-        "INSERT INTO refs(file_id, name, kind, receiver, line, col, scope, arity) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO refs(file_id, name, kind, receiver, line, col, scope, arity, arguments)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [(file_id, *row) for row in rows.refs],
     )
     conn.executemany(
@@ -163,7 +165,7 @@ def refs_to_rebind(
     """References whose binding may have changed: those in changed files, those that lost their
     target, and those of a name that changed files define or defined. None means every reference
     (of the files `within`, when given)."""
-    columns = "r.id, r.file_id, r.name, r.kind, r.receiver, r.line, r.scope, r.arity"
+    columns = "r.id, r.file_id, r.name, r.kind, r.receiver, r.line, r.scope, r.arity, r.arguments"
     shard = sorted(set(within))
     if file_ids is None and shard:
         rows = conn.execute(

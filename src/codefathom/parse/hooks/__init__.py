@@ -31,11 +31,16 @@ from codefathom.parse.hooks import (
 
 __all__ = [
     "IMPORT_PARSERS", "ImportParser", "NAMES", "REFERENCE_NAMES", "REWRITERS", "Rewriter", "PARSER_INPUT",
+    "ARGUMENT_TYPES",
 ]
 
 ImportParser = Callable[[Node], list[ImportSite]]
 # (the node written, its text, whether it is a type) -> the text the binder reads
 Rewriter = Callable[[Node, str, bool], str]
+
+# What the type of a call's argument is as written, for telling overloads apart (`String`, `int`,
+# `Foo` of `new Foo()` or `(Foo) x`, `=name` for a variable the binder types, `?` when unknown).
+ARGUMENT_TYPES: dict[str, Callable[[Node], str]] = {"java": java.argument_type}
 
 # The bytes the parser is given instead of the file's, same length and lines (units and
 # signatures are still cut from the file's own text).

@@ -16,7 +16,7 @@ from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import conversions_as_calls, substitute_nested
 from codefathom.parse.hooks.common import node_text as _text
 
-__all__ = ["parse_import", "rewrite"]
+__all__ = ["parse_import", "rewrite", "argument_type"]
 
 _NEW = re.compile(r"(?:(?<=^)|(?<=[.(\s]))new\s+")
 _TYPE_ARGUMENTS = re.compile(r"<[^<>]*>")
@@ -50,3 +50,38 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
     text = _NEW.sub("", text)
     text = substitute_nested(_TYPE_ARGUMENTS, "", text)
     return conversions_as_calls(text, _CAST)
+
+
+_LITERALS = {
+    "string_literal": "String", "text_block": "String", "character_literal": "char", "true": "boolean",
+    "false": "boolean", "null_literal": "null", "class_literal": "Class",
+}
+_INTEGERS = frozenset({
+    "decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal",
+})
+
+
+def argument_type(node: Node) -> str:
+    """The type of a call's argument as the code writes it: a literal's, a cast's or a `new`'s
+    type (without type arguments), `=name` for a variable (the binder knows its type), else `?`."""
+    kind = node.type
+    if kind in _LITERALS:
+        return _LITERALS[kind]
+    if kind in _INTEGERS:
+        return "long" if _text(node).rstrip().endswith(("l", "L")) else "int"
+    if kind in ("decimal_floating_point_literal", "hex_floating_point_literal"):
+        return "float" if _text(node).rstrip().endswith(("f", "F")) else "double"
+    if kind in ("cast_expression", "object_creation_expression", "array_creation_expression"):
+        written = node.child_by_field_name("type")
+        if written is None:
+            return "?"
+        name = substitute_nested(_TYPE_ARGUMENTS, "", "".join(_text(written).split())).rsplit(".", 1)[-1]
+        if kind == "array_creation_expression":
+            name += "[]" * max(1, sum(1 for c in node.named_children if c.type in ("dimensions", "dimensions_expr")))
+        return name if name.replace("[]", "").isidentifier() else "?"
+    if kind == "identifier":
+        return f"={_text(node)}"
+    field = node.child_by_field_name("field") if kind == "field_access" else None
+    if field is not None and _text(field) == "length":
+        return "int"  # an array's length
+    return "?"
