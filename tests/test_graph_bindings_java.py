@@ -200,6 +200,7 @@ def test_overloads_taking_as_many_arguments_are_told_apart_by_their_types(servic
         "    public static void fill(long[] a, long v) {}\n"
         "    public static int count(String s) { return 0; }\n"
         "    public static int count(int n) { return n; }\n"
+        "    public static String label() { return \"\"; }\n"
         "}\n"
     )
     (util / "UseFill.java").write_text(
@@ -210,7 +211,11 @@ def test_overloads_taking_as_many_arguments_are_told_apart_by_their_types(servic
         "        Fill.count(name);\n"
         "        Fill.count(bytes.length);\n"
         "        Fill.fill(unknown(), whatever());\n"
+        "        Fill.count(Fill.label());\n"
         "    }\n}\n"
     )
-    found = {line: start for line, _, start, _ in calls_in(service, "UseFill.java") if line != 10}
-    assert found == {5: 5, 6: 6, 7: 4, 8: 7, 9: 8}
+    found = {
+        (line, name): start for line, _, start, name in calls_in(service, "UseFill.java")
+        if line != 10 and name != "com.shop.util.Fill.label"
+    }
+    assert {line: start for (line, _), start in found.items()} == {5: 5, 6: 6, 7: 4, 8: 7, 9: 8, 11: 7}

@@ -79,7 +79,7 @@ class RefSite:
     scope: str | None  # qualified name of the innermost enclosing definition; None at module level
     receiver: str = ""  # what the name is reached through: `self.repo`, `os.path`; "" for a bare name
     arity: int = -1  # arguments a call passes, where overloads are told apart by it; -1: not counted
-    arguments: str = ""  # their types as far as the code says (Java: `String,int,=buffer,?`; see parse/hooks)
+    arguments: str = ""  # their types as far as the code says, tab-separated (Java: `String`, `=buffer`, `?`)
 
 
 @dataclass(frozen=True, slots=True)

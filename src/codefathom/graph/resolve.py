@@ -209,7 +209,7 @@ class Binder:
         ]
         if len(candidates) < 2:
             return found
-        arguments = [self._argument_type(token, ref, spec) for token in ref.arguments.split(",")]
+        arguments = [self._argument_type(token, ref, spec) for token in ref.arguments.split("\t")]
         if not any(arguments):
             return found
         scored = []

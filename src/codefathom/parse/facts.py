@@ -133,6 +133,7 @@ _READ_TAG_NODES = frozenset({"hint.parameter"})  # see _prototype_parameter
 # `@reference.call` node is read), so that the binder picks the overload taking that many.
 ARITY_LANGUAGES = frozenset({"java", "csharp", "kotlin", "scala", "cpp"})
 ARGUMENT_LISTS = frozenset({"argument_list", "arguments", "value_arguments"})
+ARGUMENT_SEPARATOR = "\t"  # between the arguments' types (an expression's text may hold commas, never a tab)
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})
 _CAPTURE = re.compile(r'"(?:\\.|[^"\\])*"|;[^\n]*|@([\w.]+)')  # strings and comments skipped
 
@@ -380,7 +381,7 @@ def _arity(call: Node, typer: Callable[[Node], str] | None = None) -> tuple[int,
     for child in call.named_children:
         if child.type in ARGUMENT_LISTS:
             arguments = [c for c in child.named_children if c.type not in _COMMENTS]
-            return len(arguments), ",".join(typer(a) for a in arguments) if typer is not None else ""
+            return len(arguments), ARGUMENT_SEPARATOR.join(typer(a) for a in arguments) if typer is not None else ""
         if child.type == "call_suffix":
             lists = [c for c in child.named_children if c.type in ARGUMENT_LISTS]
             lambdas = sum(1 for c in child.named_children if c.type == "annotated_lambda")

@@ -52,6 +52,7 @@ def rewrite(node: Node, text: str, is_type: bool) -> str:
     return conversions_as_calls(text, _CAST)
 
 
+MAX_ARGUMENT_TEXT = 120  # longer expressions are not evaluated for their type
 _LITERALS = {
     "string_literal": "String", "text_block": "String", "character_literal": "char", "true": "boolean",
     "false": "boolean", "null_literal": "null", "class_literal": "Class",
@@ -84,4 +85,7 @@ def argument_type(node: Node) -> str:
     field = node.child_by_field_name("field") if kind == "field_access" else None
     if field is not None and _text(field) == "length":
         return "int"  # an array's length
+    if kind in ("method_invocation", "field_access", "parenthesized_expression"):
+        text = " ".join(_text(node).split())
+        return f"={rewrite(node, text, False)}" if len(text) <= MAX_ARGUMENT_TEXT and "\t" not in text else "?"
     return "?"
