@@ -1,8 +1,9 @@
 """The code graph: imports resolved to files, references bound to the definitions they mean.
 
-`rebind(lookup, changed_file_ids, names, helper, configs)` refreshes what a sync may have changed,
-changed config files (`is_config`) included; given a helper process, it shares the binding of many
-references with it (`prepare_shard`, `bind_shard`). `recompute_ranks(lookup)` recomputes PageRank.
+`rebind(lookup, changed_file_ids, names, helper, configs, fork)` refreshes what a sync may have
+changed, changed config files (`is_config`) included; given a helper process, it shares the binding
+of many references with it (`prepare_shard`, `bind_shard`), else, allowed to, with a forked child.
+`recompute_ranks(lookup)` recomputes PageRank.
 """
 
 from __future__ import annotations
