@@ -7,6 +7,7 @@ import os
 import shutil
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,7 @@ def test_a_helper_that_dies_leaves_its_job_to_the_caller(monkeypatch: pytest.Mon
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="a child is forked only where the system can")
-@pytest.mark.parametrize("child", ["binds", "dies"])
+@pytest.mark.parametrize("child", ["binds", "dies", "hangs"])
 def test_a_graph_bound_with_a_forked_child_is_the_one_bound_alone(
     child: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -89,12 +90,16 @@ def test_a_graph_bound_with_a_forked_child_is_the_one_bound_alone(
         pid = real_fork()
         if pid == 0 and child == "dies":
             os._exit(3)  # a crash in the child: its half is bound by the caller
+        if pid == 0 and child == "hangs":
+            time.sleep(60)  # stuck: the caller stops waiting, kills it and binds its half
+            os._exit(0)
         forked.append(pid)
         return pid
 
     monkeypatch.setattr(os, "fork", fork)
     monkeypatch.setenv("CODEFATHOM_WORKERS", "0")
     monkeypatch.setattr(graph, "FORK_MIN_REFS", 1)
+    monkeypatch.setattr(graph, "FORK_PATIENCE", 0.5)
     dumps = []
     for cpus in (1, 2):  # one CPU: no child
         monkeypatch.setattr(indexer, "usable_cpus", lambda cpus=cpus: cpus)

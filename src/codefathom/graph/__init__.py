@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
+import signal
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -53,6 +55,7 @@ HELPER_AHEAD = 2
 # Fewer references than this are bound in one process even when forking is allowed: a child costs
 # a few milliseconds to start and more to send its bindings back.
 FORK_MIN_REFS = 20000
+FORK_PATIENCE = 30.0  # seconds a forked child may take beyond four times what this process took
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -211,9 +214,11 @@ def _forked(binder: Binder, refs: Sequence[RefRow], database: str) -> list[Bindi
         finally:
             os._exit(status)
     os.close(writer)
+    started = time.monotonic()
     mine = [_row(binder, ref) for ref in refs[:half]]
-    with os.fdopen(reader, "rb") as incoming:
-        data = incoming.read()
+    # A child stuck (a lock some native thread held when it was forked) must not hang the sync:
+    # given as long again as this process took, and then some, it is killed and its part done here.
+    data = _receive(reader, pid, deadline=time.monotonic() + FORK_PATIENCE + 4 * (time.monotonic() - started))
     _, status = os.waitpid(pid, 0)
     theirs: list[BindingRow] | None = None
     if status == 0 and data:
@@ -222,6 +227,23 @@ def _forked(binder: Binder, refs: Sequence[RefRow], database: str) -> list[Bindi
         except (pickle.UnpicklingError, EOFError, ValueError):
             theirs = None
     return mine + (theirs if theirs is not None else [_row(binder, ref) for ref in refs[half:]])
+
+
+def _receive(reader: int, pid: int, deadline: float) -> bytes:
+    """What the child writes until it closes its end; b"" (and the child killed) past the deadline."""
+    chunks: list[bytes] = []
+    try:
+        while True:
+            ready, _, _ = select.select([reader], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                os.kill(pid, signal.SIGKILL)
+                return b""
+            chunk = os.read(reader, 1 << 20)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+    finally:
+        os.close(reader)
 
 
 def _file_boundary(refs: Sequence[RefRow], index: int) -> int:
