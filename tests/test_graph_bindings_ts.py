@@ -47,6 +47,7 @@ EXPECTED = {
     ("src/usage.ts", 24): ((MODELS, "Order.find"), "high"),  # new Task(function (order) {...}): `this:` skipped
     ("src/usage.ts", 26): ((MODELS, "User.find"), "high"),  # another arrow's `user`, same function
     ("src/usage.ts", 31): (("src/lib/visit.ts", "shoutOut"), "exact"),  # `export var x = make() as (...) => T`
+    ("src/usage.ts", 35): ((LIB, "Store.find"), "high"),  # through `type SizedStore = Store & {...}`
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)

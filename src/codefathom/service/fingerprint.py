@@ -17,7 +17,7 @@ from codefathom.tokens import TOKENIZER_VERSION
 
 __all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "7"  # 7: `export var` constants; 6: arity, C `#if`; 5: TS parser input; 4: callbacks
+EXTRACTOR_VERSION = "8"  # 8: TS type aliases of unions; 7: `export var`; 6: arity, `#if`; 5: TS input
 
 
 @cache

@@ -6,6 +6,13 @@
 (class_heritage (implements_clause (type_identifier) @name)) @reference.inherit
 (class_heritage (implements_clause (generic_type name: (type_identifier) @name))) @reference.inherit
 (extends_type_clause (type_identifier) @name) @reference.inherit
+; A type alias of a union or an intersection of named types has their members, as bases: `observer.next()`
+; on a `PartialObserver<T> = NextObserver<T> | ErrorObserver<T> | CompletionObserver<T>` is NextObserver's.
+(type_alias_declaration value: (union_type [(type_identifier) @name (generic_type name: (type_identifier) @name)])) @reference.inherit
+(type_alias_declaration value: (union_type (union_type [(type_identifier) @name (generic_type name: (type_identifier) @name)]))) @reference.inherit
+(type_alias_declaration value: (union_type (union_type (union_type [(type_identifier) @name (generic_type name: (type_identifier) @name)])))) @reference.inherit
+(type_alias_declaration value: (intersection_type [(type_identifier) @name (generic_type name: (type_identifier) @name)])) @reference.inherit
+(type_alias_declaration value: (intersection_type (intersection_type [(type_identifier) @name (generic_type name: (type_identifier) @name)]))) @reference.inherit
 
 ; Types in annotations, generics and `as` casts.
 (type_annotation (type_identifier) @name) @reference.type
