@@ -71,7 +71,7 @@ from pathlib import Path
 from typing import Any
 
 from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
-from graph_accuracy_ts import pct, utf16_column  # the script directory is on sys.path
+from graph_accuracy_ts import BOUND, LABELS, pct, utf16_column  # the script directory is on sys.path
 from lab import corpora as lab_corpora
 from sdist import spread_sample
 
@@ -88,8 +88,6 @@ JAVAC_OPTIONS = (
     "-XDshould-stop.ifError=FLOW",  # attribute every class even after an error (javac stops at once by default)
 )
 HEAP = "6g"
-BOUND = ("exact", "high", "likely", "possible")
-LABELS = (*BOUND, "unbound", "external", "builtin", "local")
 CACHE_FORMAT = 1
 EXAMPLES_PER_PATTERN = 8
 TOP_PATTERNS = 40

@@ -79,7 +79,7 @@ class RefSite:
     scope: str | None  # qualified name of the innermost enclosing definition; None at module level
     receiver: str = ""  # what the name is reached through: `self.repo`, `os.path`; "" for a bare name
     arity: int = -1  # arguments a call passes, where overloads are told apart by it; -1: not counted
-    arguments: str = ""  # their types as far as the code says, tab-separated (Java: `String`, `=buffer`, `?`)
+    arguments: str = ""  # their types as far as the code says, ARGUMENT_SEPARATOR between (Java: `String`, `=buf`, `?`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +103,10 @@ class TypeHint:
     line: int
     kind: str = "assign"  # the @hint.<kind> of queries/<lang>-graph.scm: assign, annotation, returns, ...
 
+
+# Between the types of a call's arguments in RefSite.arguments (an expression's text may hold commas,
+# never a tab).
+ARGUMENT_SEPARATOR = "\t"
 
 # Hint kinds that bind a name in the function they are written in: a read of that name there
 # means the local (a parameter, an assigned variable, a loop or `with` target), never a global.

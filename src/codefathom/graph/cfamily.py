@@ -25,7 +25,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from codefathom.graph.cinclude import included_files
-from codefathom.graph.conditions import compiled_here, host
+from codefathom.graph.conditions import compiled_under, host
 from codefathom.parse.hooks.cfamily import NAMESPACE_IMPORT
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
@@ -232,12 +232,9 @@ def _host_words() -> frozenset[str]:
 def compiled(lookup: GraphLookup, symbol: SymbolRow) -> bool:
     """Whether a C or C++ definition is compiled on this platform: false only when the `#if`
     branches around it say it is not (`#ifdef _WIN32`, `#if 0`; see graph/conditions.py)."""
-    cpp = lookup.language_of(symbol.file_id) == "cpp"
-    return all(
-        compiled_here(condition, cpp) is not False
-        for condition, kind, line in lookup.hint_table(symbol.file_id).get((None, symbol.name), ())
-        if kind == "condition" and line == symbol.start_line
-    )
+    written = lookup.hint_table(symbol.file_id).get((None, symbol.name), ())
+    conditions = [condition for condition, kind, line in written if kind == "condition" and line == symbol.start_line]
+    return compiled_under(conditions, lookup.language_of(symbol.file_id) == "cpp")
 
 
 def _declares(lookup: GraphLookup, file_id: int, name: str, spaces: set[str]) -> bool:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 
 from codefathom.parse.hooks.cfamily import PLATFORM_MACROS
 
-__all__ = ["compiled_here", "host"]
+__all__ = ["compiled_here", "compiled_under", "host"]
 
 _TOKEN = re.compile(r"\s*(?:(\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|[!()<>]))")
 Value = int | None  # None: unknown
@@ -44,6 +45,12 @@ def compiled_here(condition: str, cpp: bool) -> bool | None:
     if parser.position != len(tokens):
         return None
     return None if value is None else value != 0
+
+
+def compiled_under(conditions: Iterable[str], cpp: bool) -> bool:
+    """Whether code under all these conditions may be compiled here: false only when one of them
+    says it is not (an unknown one says nothing)."""
+    return all(compiled_here(condition, cpp) is not False for condition in conditions)
 
 
 def _defined(cpp: bool) -> dict[str, bool]:

@@ -39,7 +39,7 @@ from codefathom.graph.modules import (
 )
 from codefathom.graph.signatures import callback_parameter, parameter_range, parameter_types
 from codefathom.graph.specs import GraphSpec, spec_for
-from codefathom.model import LOCAL_HINT_KINDS
+from codefathom.model import ARGUMENT_SEPARATOR, LOCAL_HINT_KINDS
 from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
 
 __all__ = ["Binder", "label_for"]
@@ -181,11 +181,8 @@ class Binder:
 
     def _overload_taking(self, chosen: SymbolRow, arity: int) -> SymbolRow | None:
         assert chosen.parent is not None
-        lookup, home = self.lookup, chosen.file_id
-        namesakes = [
-            s for s in lookup.members(chosen.parent, chosen.name)
-            if s.kind in FUNCTION_KINDS and (s.file_id == home or same_package(lookup, s.file_id, home))
-        ]
+        written = self._written_in(chosen.parent, chosen.file_id, chosen.name)
+        namesakes = [s for s in written if s.kind in FUNCTION_KINDS]
         owners = [s for s in self.lookup.by_qualified(chosen.parent) if s.kind in CLASS_KINDS]
         bases = self.mro(owners[0])[1:] if owners else []
         for candidates in (namesakes, *(
@@ -204,12 +201,12 @@ class Binder:
         if chosen.parent is None:
             return found
         candidates = [
-            s for s in self.lookup.members(chosen.parent, chosen.name)
-            if s.kind in FUNCTION_KINDS and s.file_id == chosen.file_id and self._takes(s, ref.arity)
+            s for s in self._written_in(chosen.parent, chosen.file_id, chosen.name)
+            if s.kind in FUNCTION_KINDS and self._takes(s, ref.arity)
         ]
         if len(candidates) < 2:
             return found
-        arguments = [self._argument_type(token, ref, spec) for token in ref.arguments.split("\t")]
+        arguments = [self._argument_type(token, ref, spec) for token in ref.arguments.split(ARGUMENT_SEPARATOR)]
         if not any(arguments):
             return found
         scored = []
@@ -659,12 +656,17 @@ class Binder:
         return found.target if found.target is not None and found.target.kind in CLASS_KINDS else None
 
     def _own_member(self, cls: SymbolRow, name: str, confidence: float) -> _Found | None:
-        found = [
-            s for s in self.lookup.members(cls.qualified_name, name)
-            if s.file_id == cls.file_id or same_package(self.lookup, s.file_id, cls.file_id)
-        ]
+        found = self._written_in(cls.qualified_name, cls.file_id, name)
         own = [s for s in found if s.file_id == cls.file_id]  # the part of the class that was named first
         return _bound(_last(own or found), confidence) if found else None
+
+    def _written_in(self, owner: str, file_id: int, name: str) -> list[SymbolRow]:
+        """The members named `name` of the class or namespace `owner` defined in `file_id`: in that
+        file, or another file the language lets the class span (a Go package, a C# partial class)."""
+        return [
+            s for s in self.lookup.members(owner, name)
+            if s.file_id == file_id or same_package(self.lookup, s.file_id, file_id)
+        ]
 
     def _in_class(self, cls: SymbolRow, name: str, confidence: float, skip: int = 0) -> _Found | None:
         """The member as the class (or, from `skip` on, its bases) defines it. Found in a class that
@@ -777,10 +779,8 @@ class Binder:
                 if named.target is not None and named.target.kind in CLASS_KINDS:
                     value = _Value("symbol", named.target, named.confidence)
         start = 0
-        if (value is None or value.kind == "external") and head_kind == "name" and spec.module_system in (
-            "java", "csharp"
-        ):  # `javax.crypto.interfaces.PBEKey(key)`: a class of the project by its full name
-            value, start = self._full_name(head, trailers, value)
+        if spec.full_type_names and head_kind == "name" and (value is None or value.kind == "external"):
+            value, start = self._full_name(head, trailers, value)  # `javax.crypto.interfaces.PBEKey(key)`
         previous = head if start == 0 else trailers[start - 1][1]
         for index in range(start, len(trailers)):
             trailer_kind, content = trailers[index]

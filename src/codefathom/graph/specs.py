@@ -71,6 +71,9 @@ class GraphSpec:
     # A written type names a type, never a field or method of that name: in C#'s
     # `Color Color { get; }` a `Color` elsewhere in the class is still the type.
     types_apart: bool = False
+    # A class may be written with its package and no import (`java.util.Objects.hash(x)`): a dotted
+    # name whose head means nothing is the project's class of that qualified name.
+    full_type_names: bool = False
     # A method may be defined outside its class's body and file (C++ `void Foo::bar() {}`): its
     # class is the class of that qualified name, wherever it is.
     out_of_line_methods: bool = False
@@ -313,6 +316,7 @@ GRAPH_SPECS["java"] = GraphSpec(
     builtins=_JAVA_LANG,
     primitive_types=_JAVA_PRIMITIVES,
     module_system="java",
+    full_type_names=True,
     super_receiver="super",
     common_methods=_JAVA_COMMON_METHODS,
     builtin_constructors=_JAVA_LANG | _JAVA_PRIMITIVES,
@@ -410,6 +414,7 @@ GRAPH_SPECS["csharp"] = GraphSpec(
     builtins=_CSHARP_SYSTEM,
     primitive_types=_CSHARP_PRIMITIVES,
     module_system="csharp",
+    full_type_names=True,
     super_receiver="base",
     common_methods=_CSHARP_COMMON_METHODS,
     builtin_constructors=_CSHARP_SYSTEM | _CSHARP_PRIMITIVES,
@@ -740,6 +745,7 @@ GRAPH_SPECS["kotlin"] = GraphSpec(
     builtins=_KOTLIN_STDLIB,
     primitive_types=_KOTLIN_PRIMITIVES,
     module_system="java",  # one package model for Java and Kotlin files: graph/java.py
+    full_type_names=True,
     super_receiver="super",
     common_methods=_KOTLIN_COMMON_METHODS,
     builtin_constructors=_KOTLIN_STDLIB | _KOTLIN_PRIMITIVES,
@@ -821,6 +827,7 @@ GRAPH_SPECS["scala"] = GraphSpec(
     builtins=_SCALA_STDLIB,
     primitive_types=_SCALA_PRIMITIVES,
     module_system="java",  # one package model for the JVM languages' files: graph/java.py
+    full_type_names=True,
     super_receiver="super",
     common_methods=_SCALA_COMMON_METHODS,
     builtin_constructors=_SCALA_STDLIB | _SCALA_PRIMITIVES,

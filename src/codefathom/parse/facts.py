@@ -49,7 +49,16 @@ from operator import itemgetter
 
 from tree_sitter import Language, Node, Query, QueryCursor
 
-from codefathom.model import LOCAL_HINT_KINDS, FileFacts, ImportSite, RefSite, Symbol, TypeHint, Unit
+from codefathom.model import (
+    ARGUMENT_SEPARATOR,
+    LOCAL_HINT_KINDS,
+    FileFacts,
+    ImportSite,
+    RefSite,
+    Symbol,
+    TypeHint,
+    Unit,
+)
 from codefathom.parse.grammars import grammar_for, query_text
 from codefathom.parse.hooks import ARGUMENT_TYPES, IMPORT_PARSERS, NAMES, REFERENCE_NAMES, REWRITERS, Rewriter
 from codefathom.parse.hooks.cfamily import preprocessor_branches
@@ -133,7 +142,6 @@ _READ_TAG_NODES = frozenset({"hint.parameter"})  # see _prototype_parameter
 # `@reference.call` node is read), so that the binder picks the overload taking that many.
 ARITY_LANGUAGES = frozenset({"java", "csharp", "kotlin", "scala", "cpp"})
 ARGUMENT_LISTS = frozenset({"argument_list", "arguments", "value_arguments"})
-ARGUMENT_SEPARATOR = "\t"  # between the arguments' types (an expression's text may hold commas, never a tab)
 _COMMENTS = frozenset({"comment", "line_comment", "block_comment", "multiline_comment"})
 _CAPTURE = re.compile(r'"(?:\\.|[^"\\])*"|;[^\n]*|@([\w.]+)')  # strings and comments skipped
 
@@ -183,11 +191,12 @@ def _facts_query(spec: LanguageSpec, units_text: str, graph_text: str) -> FactsQ
     if _PER_MATCH not in buckets:
         # Nothing reads the node a reference's or hint's tag is on (the pattern says the tag):
         # unrecorded, it costs no node object in every match.
-        units_names = {m[1] for m in _CAPTURE.finditer(units_text) if m[1]}
+        read = _READ_TAG_NODES | {m[1] for m in _CAPTURE.finditer(units_text) if m[1]}
+        if spec.name in ARITY_LANGUAGES:
+            read |= {"reference.call"}  # (its node is where the arguments are counted)
         for index in range(query.capture_count):
             name = query.capture_name(index)
-            read = _READ_TAG_NODES | ({"reference.call"} if spec.name in ARITY_LANGUAGES else set())
-            if name.partition(".")[0] in ("reference", "hint") and name not in read | units_names:
+            if name.partition(".")[0] in ("reference", "hint") and name not in read:
                 query.disable_capture(name)
     return FactsQuery(query, first, tuple(buckets))
 
@@ -377,7 +386,8 @@ def _conditions(root: Node, language: Language, symbols: list[Symbol]) -> list[T
 
 def _arity(call: Node, typer: Callable[[Node], str] | None = None) -> tuple[int, str]:
     """How many arguments a call passes (-1: no argument list found; a Kotlin lambda written after
-    the parentheses is one more), and, given a language's `typer`, their types joined by commas."""
+    the parentheses is one more), and, given a language's `typer`, their types (ARGUMENT_SEPARATOR
+    between)."""
     for child in call.named_children:
         if child.type in ARGUMENT_LISTS:
             arguments = [c for c in child.named_children if c.type not in _COMMENTS]

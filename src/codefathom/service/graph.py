@@ -13,7 +13,7 @@ from typing import Protocol, TypeVar
 
 from codefathom.errors import UsageError
 from codefathom.graph.cfamily import other_platform
-from codefathom.graph.conditions import compiled_here
+from codefathom.graph.conditions import compiled_under
 from codefathom.parse import graph_languages, language_name
 from codefathom.search.rank import path_role
 from codefathom.service.project import inside_root
@@ -556,9 +556,8 @@ class _DeadContext:
 
     def compiled(self, symbol: SymbolInfo) -> bool:
         """False for a C or C++ definition in an `#if` branch this platform does not compile."""
-        cpp = self.language(symbol) == "cpp"
         written = self.conditions.get((symbol.path, symbol.name, symbol.start_line), ())
-        return all(compiled_here(condition, cpp) is not False for condition in written)
+        return compiled_under(written, self.language(symbol) == "cpp")
 
     def is_script(self, path: str) -> bool:
         """Whether a shell file is run as a program rather than sourced (store.graph.script_paths)."""
