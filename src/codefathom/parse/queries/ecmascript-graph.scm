@@ -63,51 +63,27 @@
 ; Module constants whose value is not a function (`export const action = createActionFactory()`,
 ; `var isMap = makePredicate(Map)`): callable or not, code names them. Arrow functions and function
 ; expressions assigned at the top level are units already, named as functions; `require()` is an import.
+; `(_ ...)` is a `const`/`let` or a `var` declaration: the two nodes that hold declarators.
 (program
-  (lexical_declaration
+  (_
     (variable_declarator
       name: (identifier) @name
       value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
                    (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
                    (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant))
 (program
-  (variable_declaration
-    (variable_declarator
-      name: (identifier) @name
-      value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
-                   (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
-                   (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant))
-(program
   (export_statement
-    declaration: (lexical_declaration
+    declaration: (_
       (variable_declarator
         name: (identifier) @name
         value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
                    (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
                    (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant)))
 (program
-  (export_statement
-    declaration: (variable_declaration
-      (variable_declarator
-        name: (identifier) @name
-        value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
-                   (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
-                   (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant)))
-(program
-  (lexical_declaration
-    (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant)
-  (#not-eq? @_callee "require"))
-(program
-  (variable_declaration
-    (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant)
+  (_ (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant)
   (#not-eq? @_callee "require"))
 (program
   (export_statement
-    declaration: (lexical_declaration
-      (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant))
-  (#not-eq? @_callee "require"))
-(program
-  (export_statement
-    declaration: (variable_declaration
+    declaration: (_
       (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant))
   (#not-eq? @_callee "require"))

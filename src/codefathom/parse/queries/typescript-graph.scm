@@ -58,22 +58,15 @@
 ; Module constants whose value is a cast or an assertion (`export const x = make() as Foo`, and
 ; with `var`: `export var isObservableMap = createInstanceofPredicate(...) as (x: any) => boolean`).
 (program
-  [(lexical_declaration
-     (variable_declarator
-       name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))
-   (variable_declaration
-     (variable_declarator
-       name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))]
+  (_
+    (variable_declarator
+      name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))
   @definition.constant)
 (program
   (export_statement
-    declaration: [
-      (lexical_declaration
-        (variable_declarator
-          name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))
-      (variable_declaration
-        (variable_declarator
-          name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))]
+    declaration: (_
+      (variable_declarator
+        name: (identifier) @name value: [(as_expression) (satisfies_expression) (non_null_expression)]))
     @definition.constant))
 
 ; Members of interfaces (`observer.next()` on an `Observer` names one) and class properties, which
