@@ -20,7 +20,7 @@ from codefathom.graph import npm
 from codefathom.graph.jsfiles import EXTENSIONS, file_map, probe, read_json
 from codefathom.store.graph import GraphLookup
 
-__all__ = ["EXTENSIONS", "CONFIG_NAMES", "is_relative", "specifier_file", "resolve_specifier", "config_scope"]
+__all__ = ["EXTENSIONS", "CONFIG_NAMES", "is_relative", "resolve_specifier", "config_scope"]
 
 CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")  # tsconfig wins when a directory has both
 
@@ -38,6 +38,9 @@ class _Configs:
     by_directory: dict[str, _Config | None] = field(default_factory=dict)  # nearest config, per directory
     chains: dict[str, tuple[str, ...]] = field(default_factory=dict)  # config -> the files its extends chain names
     files: list[str] | None = None  # every indexed tsconfig.json and jsconfig.json
+    # (importing directory, specifier) -> file: `export * from` chains ask the same ones again and
+    # again (mobx's index re-exports 20 modules: 24,539 probes for 827 imports)
+    specifiers: dict[tuple[str, str], int | None] = field(default_factory=dict)
 
 
 _CACHE: weakref.WeakKeyDictionary[GraphLookup, _Configs] = weakref.WeakKeyDictionary()
@@ -50,9 +53,17 @@ def is_relative(specifier: str) -> bool:
 def resolve_specifier(lookup: GraphLookup, importer: int, specifier: str) -> int | None:
     """The file any specifier names from the importing file: relative, or bare through tsconfig
     `paths` and `baseUrl`, then the project's packages; None when no indexed file answers."""
-    if is_relative(specifier):
-        return specifier_file(lookup, importer, specifier)
     directory = posixpath.dirname(lookup.path_of(importer))
+    known = _configs(lookup).specifiers
+    key = (directory, specifier)
+    if key not in known:
+        known[key] = _resolve_specifier(lookup, directory, specifier)
+    return known[key]
+
+
+def _resolve_specifier(lookup: GraphLookup, directory: str, specifier: str) -> int | None:
+    if is_relative(specifier):
+        return probe(lookup, posixpath.join(directory, specifier))
     config = _config_for(lookup, directory)
     if config is not None:
         for target in _path_targets(config, specifier):
@@ -64,12 +75,6 @@ def resolve_specifier(lookup: GraphLookup, importer: int, specifier: str) -> int
             if file_id is not None:
                 return file_id
     return npm.resolve_package(lookup, directory, specifier)
-
-
-def specifier_file(lookup: GraphLookup, importer: int, specifier: str) -> int | None:
-    """The file a relative specifier names from the importing file, None when none is indexed."""
-    directory = posixpath.dirname(lookup.path_of(importer))
-    return probe(lookup, posixpath.join(directory, specifier))
 
 
 def config_scope(lookup: GraphLookup, path: str) -> set[str]:
