@@ -113,6 +113,22 @@ def test_editing_a_file_rebinds_the_references_that_pointed_into_it(service: Cod
     assert {("app/repo.py", 10), ("app/repo.py", 19), ("app/service.py", 12)} <= inherited
 
 
+def test_editing_a_file_keeps_the_ranks_of_its_definitions(service: Codefathom) -> None:
+    # A small edit does not recompute PageRank (see indexer.RERANK_MIN_FILES); the edited file's
+    # definitions, written anew, keep the ranks they had instead of falling to nothing.
+    service.index()
+    ranks = "SELECT s.qualified_name, s.rank FROM symbols s JOIN files f ON f.id = s.file_id" \
+        " WHERE f.path = 'app/models.py' ORDER BY s.qualified_name"
+    before = index_rows(service, ranks)
+    assert dict(before)["app.models.User.save"] > 0
+    models = service.root / "app" / "models.py"
+    models.write_text(models.read_text() + "\n\ndef added():\n    return 1\n")
+    assert service.index().updated == 1
+    after = dict(index_rows(service, ranks))
+    assert after.pop("app.models.added") == 0.0  # new: no rank until ranks are recomputed
+    assert sorted(after.items()) == before
+
+
 def test_deleting_a_definition_leaves_its_callers_unbound_not_dangling(service: Codefathom) -> None:
     service.index()
     (service.root / "app" / "helpers.py").unlink()

@@ -109,3 +109,32 @@ def test_a_graph_bound_with_a_forked_child_is_the_one_bound_alone(
         dumps.append(_graph_dump(index_dir / "index.db"))
     assert len(forked) == 1  # the second index only
     assert dumps[0] == dumps[1]
+
+
+@pytest.mark.parametrize(
+    "fixture", ["bindings", "bindings-java", "bindings-rust", "bindings-go", "bindings-ts", "bindings-cpp"]
+)
+def test_a_first_index_binds_as_a_full_reindex_does(fixture: str, tmp_path: Path) -> None:
+    # A first index binds from the rows it wrote, taken as they were written; a full re-index of an
+    # index that has rows reads them back from the database. Same rows, same graph.
+    repo = tmp_path / "repo"
+    shutil.copytree(REPOS / fixture, repo)
+    taken: list[int] = []
+    real_take = graph.GraphLookup.take
+
+    def take(self: graph.GraphLookup, file_id: int, *args: object) -> None:
+        if self.written_refs is not None:  # following the writes
+            taken.append(file_id)
+        real_take(self, file_id, *args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch, Codefathom(repo, index_dir=tmp_path / "index") as service:
+        patch.setattr(graph.GraphLookup, "take", take)
+        first = service.index()
+        assert first.refs_bound > 0 and len(taken) == first.added  # every file's rows taken
+        dumps = [_graph_dump(tmp_path / "index" / "index.db")]
+        taken.clear()
+        again = service.index(full=True)
+        assert again.refs_bound == first.refs_bound and not taken
+        dumps.append(_graph_dump(tmp_path / "index" / "index.db"))
+    assert dumps[0] == dumps[1]
+    assert any(label == "exact" for *_, label, _, _ in dumps[0][0])

@@ -99,7 +99,10 @@ def rebind(
     it bound before (checked on the benchmark corpora: any order of the references binds alike)."""
     ids = None if file_ids is None else sorted(set(file_ids))
     wanted = sorted(set(names))
-    refs = refs_to_rebind(lookup.conn, ids, wanted)  # (which ones does not depend on the imports)
+    # (Which ones does not depend on the imports.) A lookup that followed every write has them all.
+    refs = lookup.written_refs if ids is None and lookup.written_refs is not None else refs_to_rebind(
+        lookup.conn, ids, wanted
+    )
     run = f"{os.getpid()}-{time.monotonic_ns()}"
     shared = helper is not None and len(refs) >= SHARD_MIN_REFS
     prepared = helper.submit(prepare_shard, (run, _database(lookup.conn))) if helper and shared else None

@@ -29,7 +29,7 @@ from codefathom.store.writes import prepare_units
 
 __all__ = ["SyncReport", "sync", "Progress"]
 
-RERANK_MIN_FILES = 50  # changed files that make PageRank worth recomputing (or 5% of the project)
+RERANK_MIN_FILES = 50  # changed files that make PageRank worth recomputing (or 5% of the project, or all of it)
 BATCH_FILES = 200  # files per transaction: a killed run loses at most this many files' work
 # Fewer changed files than this are parsed here: starting worker processes costs ~0.2 s.
 PARALLEL_MIN_FILES = 256
@@ -77,6 +77,10 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
     known, todo, gone = plan.known, plan.todo, plan.gone
     # Filling an empty index: its rows can only point at rows this sync writes (see transaction).
     check_keys = store.has_files()
+    # ... and the binding reads none of them back: a lookup takes them as they are written.
+    lookup = store.graph_lookup()
+    if not check_keys:
+        lookup.follow()
     stopped = store.get_meta(BINDING_DUE) == "1"  # the last sync was stopped before binding what it wrote
     before_writes(store, plan)
     if progress is not None and todo:
@@ -106,7 +110,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                         file_id = _write(store, file, outcome, known.get(file.path), ids.get(file.path), report)
                         if file_id is not None:
                             facts = outcome.facts or PreparedFacts()  # a file now skipped defines nothing
-                            store.replace_facts(file_id, facts)
+                            store.replace_facts(file_id, facts, lookup)
                             changed_ids.add(file_id)
                             changed_names.update(facts.symbol_names)
                             if is_config(file.path):
@@ -124,7 +128,6 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 # A first index binds everything at once, as does a sync after one that was stopped
                 # before binding (which files it wrote is not known); others only what changed.
                 everything = (report.unchanged == 0 and not known) or stopped
-                lookup = store.graph_lookup()
                 helper = pool.helper() if pool.alive else None
                 # A second process binds half of a large binding from 2 CPUs on: forked, so it
                 # shares what this one read, where there is no other thread to fork in the middle of.
@@ -133,8 +136,8 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                     lookup, None if everything else changed_ids, changed_names, helper, configs, fork=fork
                 )
                 # Ranks move little with a few edits: recompute them when much of the project changed.
-                reranked = everything or len(changed_ids) + report.removed >= max(
-                    RERANK_MIN_FILES, report.discovered // 20
+                reranked = everything or len(changed_ids) + report.removed >= min(
+                    max(RERANK_MIN_FILES, report.discovered // 20), report.discovered
                 )
                 if reranked:
                     recompute_ranks(lookup)

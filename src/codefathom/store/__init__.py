@@ -89,8 +89,9 @@ class Store:
         with self._lock:
             return writes.file_ids(self._conn, paths)
 
-    def replace_facts(self, file_id: int, facts: FileFacts | PreparedFacts) -> None:
-        graph.replace_facts(self._conn, file_id, facts)
+    def replace_facts(self, file_id: int, facts: FileFacts | PreparedFacts, lookup: GraphLookup | None = None) -> None:
+        """The file's graph rows; a `lookup` that follows the writes (GraphLookup.follow) takes them."""
+        graph.replace_facts(self._conn, file_id, facts, lookup)
 
     def symbol_names_of(self, file_ids: Iterable[int]) -> set[str]:
         with self._lock:

@@ -95,15 +95,25 @@ BoundRef = tuple[int, str | None, int, float]
 RankInputs = tuple[list[int], list[tuple[int, int, float]], list[int], list[tuple[int, int, float]]]
 
 
+# A row's values after its file_id, in column order: a symbol's (kind, name, qualified_name, parent,
+# start_line, end_line, signature, doc), a reference's (name, kind, receiver, line, col, scope,
+# arity, arguments), an import's (module, name, alias, line, level), a hint's (scope, variable,
+# type_name, line, kind).
+SymbolValues = tuple[str, str, str, str | None, int, int, str, str]
+RefValues = tuple[str, str, str, int, int, str | None, int, str]
+ImportValues = tuple[str, str | None, str, int, int]
+HintValues = tuple[str | None, str, str, int, str]
+
+
 @dataclass(frozen=True, slots=True)
 class PreparedFacts:
     """A file's graph facts as rows ready to insert (columns after file_id, in table order).
     Plain tuples: they cross from a parse worker to the writer far faster than dataclasses."""
 
-    symbols: tuple[tuple[object, ...], ...] = ()
-    refs: tuple[tuple[object, ...], ...] = ()
-    imports: tuple[tuple[object, ...], ...] = ()
-    hints: tuple[tuple[object, ...], ...] = ()
+    symbols: tuple[SymbolValues, ...] = ()
+    refs: tuple[RefValues, ...] = ()
+    imports: tuple[ImportValues, ...] = ()
+    hints: tuple[HintValues, ...] = ()
 
     @property
     def symbol_names(self) -> set[str]:
@@ -122,29 +132,53 @@ def prepare_facts(facts: FileFacts) -> PreparedFacts:
     )
 
 
-def replace_facts(conn: sqlite3.Connection, file_id: int, facts: FileFacts | PreparedFacts) -> None:
-    """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target)."""
+def replace_facts(
+    conn: sqlite3.Connection, file_id: int, facts: FileFacts | PreparedFacts, lookup: GraphLookup | None = None
+) -> None:
+    """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target).
+    A `lookup` that follows the writes (`GraphLookup.follow`) takes the rows, with their ids."""
     rows = facts if isinstance(facts, PreparedFacts) else prepare_facts(facts)
+    # A definition keeps its rank through an edit of its file (ranks are recomputed only when much
+    # of the project changed: see the indexer); one that is new has none until then.
+    ranks = {
+        (qualified, kind): rank for qualified, kind, rank in conn.execute(
+            "SELECT qualified_name, kind, rank FROM symbols WHERE file_id = ?", (file_id,)
+        )
+    }
     for table in ("refs", "imports", "hints", "symbols"):
         conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+    # A following lookup is told the rows' ids: given here, after the largest ones (the sync holds the
+    # index's write lock), rather than by SQLite. Without one, NULL ids are SQLite's to choose.
+    first: tuple[int, int, int] | None = None
+    if lookup is not None:
+        first = conn.execute(
+            "SELECT (SELECT coalesce(max(id), 0) + 1 FROM symbols), (SELECT coalesce(max(id), 0) + 1 FROM refs),"
+            " (SELECT coalesce(max(id), 0) + 1 FROM imports)"
+        ).fetchone()
+    symbol, ref, imported = first or (None, None, None)
     conn.executemany(
-        "INSERT INTO symbols(file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(file_id, *row) for row in rows.symbols],
+        "INSERT INTO symbols(id, file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc,"
+        " rank) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (symbol and symbol + i, file_id, *row, ranks.get((row[2], row[0]), 0.0))
+            for i, row in enumerate(rows.symbols)
+        ],
     )
     conn.executemany(
-        "INSERT INTO refs(file_id, name, kind, receiver, line, col, scope, arity, arguments)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(file_id, *row) for row in rows.refs],
+        "INSERT INTO refs(id, file_id, name, kind, receiver, line, col, scope, arity, arguments)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(ref and ref + i, file_id, *row) for i, row in enumerate(rows.refs)],
     )
     conn.executemany(
-        "INSERT INTO imports(file_id, module, name, alias, line, level) VALUES (?, ?, ?, ?, ?, ?)",
-        [(file_id, *row) for row in rows.imports],
+        "INSERT INTO imports(id, file_id, module, name, alias, line, level) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(imported and imported + i, file_id, *row) for i, row in enumerate(rows.imports)],
     )
     conn.executemany(
         "INSERT INTO hints(file_id, scope, variable, type_name, line, kind) VALUES (?, ?, ?, ?, ?, ?)",
         [(file_id, *row) for row in rows.hints],
     )
+    if lookup is not None and first is not None:
+        lookup.take(file_id, rows, *first)
 
 
 def drop_local_reads(conn: sqlite3.Connection) -> None:
@@ -242,21 +276,64 @@ class GraphLookup:
         self._complete = False  # every symbol, import, hint and base is in the caches (see preload)
         # Every bound reference, in id order, when the last rebind bound them all (PageRank's input).
         self.bound: list[BoundRef] | None = None
+        # Every reference, in id order, when this lookup followed the writes of every graph row (follow).
+        self.written_refs: list[RefRow] | None = None
+
+    def follow(self) -> None:
+        """Take each file's rows as `replace_facts` writes them, on an index without graph rows yet
+        (a first index): then `preload` reads nothing back, and the references to bind are at hand
+        (`written_refs`). Does nothing on an index that has graph rows."""
+        if self.conn.execute("SELECT 1 FROM symbols UNION ALL SELECT 1 FROM imports LIMIT 1").fetchone() is None:
+            self.written_refs = []
+
+    def take(self, file_id: int, rows: PreparedFacts, symbol_id: int, ref_id: int, import_id: int) -> None:
+        """A file's rows just written, the first of each table with the given id (see follow)."""
+        if self.written_refs is None:
+            return
+        for number, (kind, name, qualified, parent, start, end, _, _) in enumerate(rows.symbols, symbol_id):
+            self._add_symbol(SymbolRow(number, file_id, kind, name, qualified, parent, start, end))
+        if rows.imports:
+            self._imports[file_id] = [
+                ImportRow(number, file_id, module, name, alias, level, line=line)
+                for number, (module, name, alias, line, level) in enumerate(rows.imports, import_id)
+            ]
+        hints = self._hints.setdefault(file_id, {})
+        for scope, variable, type_name, line, kind in rows.hints:
+            hints.setdefault((scope, variable), []).append((type_name, kind, line))
+        bases: list[tuple[int, int, str, str, str]] = []
+        refs = self.written_refs
+        for number, (name, kind, receiver, line, column, scope, arity, arguments) in enumerate(rows.refs, ref_id):
+            refs.append(RefRow(number, file_id, name, kind, receiver, line, scope, arity, arguments))
+            if kind == "inherit" and scope is not None:
+                bases.append((column, number, scope, receiver, name))
+        for _, _, scope, receiver, name in sorted(bases):  # as preload reads them: by column, then as written
+            self._bases.setdefault((file_id, scope), []).append((receiver, name))
+
+    def _add_symbol(self, symbol: SymbolRow) -> None:
+        self._by_id[symbol.id] = symbol
+        self._by_name.setdefault(symbol.name, []).append(symbol)
+        self._by_qualified.setdefault(symbol.qualified_name, []).append(symbol)
+        if symbol.parent is not None:
+            self._members.setdefault((symbol.parent, symbol.name), []).append(symbol)
+        if symbol.kind == "module":
+            self._modules.setdefault(symbol.file_id, symbol)
+            self._module_ids.setdefault(symbol.file_id, []).append(symbol.id)
 
     def preload(self) -> None:
         """Read every symbol, import, hint and base class at once: for binding a whole project, one
         pass over each table beats a query per name, file or class. Lookups then never query for
-        them again."""
+        them again. A lookup that followed the writes (see follow) has them all already."""
+        if self.written_refs is None:
+            self._read_all()
+        for file_id in self._file_ids():
+            self._modules.setdefault(file_id, None)
+            self._imports.setdefault(file_id, [])
+            self._hints.setdefault(file_id, {})
+        self._complete = True
+
+    def _read_all(self) -> None:
         for row in self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s"):
-            symbol = SymbolRow(*row)
-            self._by_id[symbol.id] = symbol
-            self._by_name.setdefault(symbol.name, []).append(symbol)
-            self._by_qualified.setdefault(symbol.qualified_name, []).append(symbol)
-            if symbol.parent is not None:
-                self._members.setdefault((symbol.parent, symbol.name), []).append(symbol)
-            if symbol.kind == "module":
-                self._modules.setdefault(symbol.file_id, symbol)
-                self._module_ids.setdefault(symbol.file_id, []).append(symbol.id)
+            self._add_symbol(SymbolRow(*row))
         for row in self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
             self._imports.setdefault(row[1], []).append(_import_row(row))
         for file_id, scope, variable, type_name, kind, line in self.conn.execute(_HINT_ROWS):
@@ -267,11 +344,6 @@ class GraphLookup:
             " ORDER BY file_id, scope, col, id"
         ):
             self._bases.setdefault((file_id, scope), []).append((receiver, name))
-        for file_id in self._file_ids():
-            self._modules.setdefault(file_id, None)
-            self._imports.setdefault(file_id, [])
-            self._hints.setdefault(file_id, {})
-        self._complete = True
 
     def _file_ids(self) -> list[int]:
         if self._paths is None:
@@ -408,6 +480,8 @@ class GraphLookup:
     def imports_needing_resolution(self, file_ids: Iterable[int] | None) -> list[ImportRow]:
         """Imports of the changed files, imports that led into them (their symbols were replaced),
         and imports nothing in the project answered yet; all of them when file_ids is None."""
+        if file_ids is None and self.written_refs is not None:  # all are at hand, in id order
+            return [row for rows in self._imports.values() for row in rows]
         if file_ids is None:
             rows = self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports")
         else:

@@ -137,6 +137,9 @@ def preprocessor_branches(root: Node, language: Language) -> list[Branch]:
     if b"#if" not in (root.text or b""):
         return []
     found = QueryCursor(_conditionals(language)).captures(root).get("conditional", [])
+    # Outer conditionals first, whatever order the captures come in (it varied between runs):
+    # a definition's conditions are joined in this order.
+    found.sort(key=lambda node: (node.start_byte, -node.end_byte))
     return [branch for node in found for branch in _branches(node)]
 
 
