@@ -124,13 +124,14 @@ def rebind(
             ids = sorted(set(ids) | moved)
             refs = refs_to_rebind(lookup.conn, ids, wanted)
     binder = Binder(lookup)
-    if helper is not None and prepared is not None:
-        bindings = _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted))
-    elif fork and len(refs) >= FORK_MIN_REFS and hasattr(os, "fork"):
-        bindings = _forked(binder, refs, _database(lookup.conn))
+    if fork and helper is None and len(refs) >= FORK_MIN_REFS and hasattr(os, "fork"):
+        bindings = _forked(binder, refs, _database(lookup.conn), lambda rows: save_bindings(lookup.conn, rows))
     else:
-        bindings = [_row(binder, ref) for ref in refs]
-    save_bindings(lookup.conn, bindings)
+        if helper is not None and prepared is not None:
+            bindings = _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted))
+        else:
+            bindings = [_row(binder, ref) for ref in refs]
+        save_bindings(lookup.conn, bindings)
     drop_local_reads(lookup.conn)
     if ids is None:
         lookup.bound = _edges(refs, bindings)
@@ -197,11 +198,14 @@ def _share(
     return bindings
 
 
-def _forked(binder: Binder, refs: Sequence[RefRow], database: str) -> list[BindingRow]:
+def _forked(
+    binder: Binder, refs: Sequence[RefRow], database: str, save: Callable[[list[BindingRow]], None]
+) -> list[BindingRow]:
     """Bind the references of the last files in a forked child while this process binds the
     first ones: the child has the graph this process read without reading it again (its pages
     are shared until written). It reads the index, where it must, through a connection of its
-    own, and sends its bindings back through a pipe; if it fails, its part is bound here."""
+    own, and sends its bindings back through a pipe; if it fails, its part is bound here. Each
+    part is saved as soon as it is bound: this process's while the child is still at work."""
     half = _file_boundary(refs, len(refs) // 2)
     reader, writer = os.pipe()
     pid = os.fork()
@@ -219,6 +223,7 @@ def _forked(binder: Binder, refs: Sequence[RefRow], database: str) -> list[Bindi
     os.close(writer)
     started = time.monotonic()
     mine = [_row(binder, ref) for ref in refs[:half]]
+    save(mine)
     # A child stuck (a lock some native thread held when it was forked) must not hang the sync:
     # given as long again as this process took, and then some, it is killed and its part done here.
     data = _receive(reader, pid, deadline=time.monotonic() + FORK_PATIENCE + 4 * (time.monotonic() - started))
@@ -229,7 +234,10 @@ def _forked(binder: Binder, refs: Sequence[RefRow], database: str) -> list[Bindi
             theirs = pickle.loads(data)
         except (pickle.UnpicklingError, EOFError, ValueError):
             theirs = None
-    return mine + (theirs if theirs is not None else [_row(binder, ref) for ref in refs[half:]])
+    if theirs is None:
+        theirs = [_row(binder, ref) for ref in refs[half:]]
+    save(theirs)
+    return mine + theirs
 
 
 def _receive(reader: int, pid: int, deadline: float) -> bytes:
