@@ -74,3 +74,23 @@ def test_typescript_the_grammar_cannot_read_is_parsed_whole_and_kept_as_written(
     chunk = next(u for u in parsed.units if u.name == "Chunk")
     assert chunk.signature == "interface Chunk<in out A, B extends Map<string, A>>"
     assert "".join(u.content for u in parsed.units if u.name == "Queue").startswith("export class Queue<out T> {")
+
+
+def test_a_function_keeps_the_locals_it_names_and_drops_the_others() -> None:
+    # Untyped locals serve to drop reads of them; one nothing in the function names again (its
+    # references and other hints) is not kept. Module variables always are: other files read them.
+    text = (
+        "total = compute()\n"
+        "def f(request, unused):\n"
+        "    conn, cursor = open_all()\n"
+        "    render(request)\n"
+        "    def inner():\n"
+        "        return cursor.fetch()\n"
+        "    return conn.close()\n"
+    )
+    hints = {(h.scope, h.variable, h.kind) for h in parse("app/mod.py", text).facts.hints}
+    assert ("app.mod.f", "conn", "local") in hints  # a receiver
+    assert ("app.mod.f", "cursor", "local") in hints  # a receiver in a function inside
+    assert ("app.mod.f", "unused", "local") not in hints
+    assert ("app.mod.f", "request", "local") not in hints  # its read was dropped as a local's
+    assert (None, "total", "assign") in hints

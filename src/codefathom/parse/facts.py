@@ -117,6 +117,7 @@ _PROTOTYPE_NODES = frozenset({"declaration", "field_declaration", "type_definiti
 # top-level properties are too.
 UNQUALIFIED_TOP_LEVEL = frozenset({"swift"})
 _ARRAY_TYPE = re.compile(r"([A-Za-z_$][\w.$]*)\[\]")
+_WORDS = re.compile(r"[\w$]+")  # the names an expression or a type is written with (and its numbers)
 
 
 def graph_query_text(spec: LanguageSpec) -> str | None:
@@ -284,6 +285,7 @@ def extract_facts(
     kept.sort(key=itemgetter(2, 3))
     counted = arities or {}
     ordered = tuple(_as_call(ref, *counted.get((ref[2], ref[3]), _UNCOUNTED)) for ref in kept)
+    hints = _without_unused_locals(hints, ordered, symbols)
     if blocks:
         symbols = [s for s in symbols if not (s.kind == "class" and _is_block(s, blocks))]
     return FileFacts(tuple(symbols + extra), ordered, tuple(imports), tuple(hints))
@@ -616,6 +618,33 @@ def _untyped(bindings: list[tuple[str | None, str, int, bool]], hints: list[Type
         kind = "attribute" if "." in variable else "local"
         found.append(TypeHint(scope, variable, type_name, line, kind))
     return found
+
+
+def _without_unused_locals(hints: list[TypeHint], refs: Sequence[RefSite], symbols: list[Symbol]) -> list[TypeHint]:
+    """The hints minus the untyped locals of functions that nothing written in the function (or in
+    a definition inside it) names: no kept reference's name, receiver or arguments, no other hint's
+    type. They served to drop reads of locals (`_without_local_reads`); the binder asks for a
+    function's locals only by names written there, so it would never ask for these. (Locals of a
+    module or class body stay: other files read those, as module variables and class attributes.)"""
+    functions = {s.qualified_name for s in symbols if s.kind in ("function", "method")}
+    written: dict[str | None, set[str]] = {}  # scope -> the names written in it or in a scope inside it
+
+    def note(scope: str | None, *texts: str) -> None:
+        words = {word for text in texts for word in _WORDS.findall(text)}
+        words |= {word.lstrip("$") for word in words if word.startswith("$")}  # PHP's `$x` is `x`
+        while scope:
+            written.setdefault(scope, set()).update(words)
+            scope = scope.rpartition(".")[0]
+
+    for ref in refs:
+        note(ref.scope, ref.name, ref.receiver, ref.arguments)
+    for hint in hints:
+        if hint.kind != "local":
+            note(hint.scope, hint.type_name)
+    return [
+        h for h in hints
+        if h.kind != "local" or h.scope not in functions or h.variable in written.get(h.scope, ())
+    ]
 
 
 def _local_definitions(

@@ -17,7 +17,9 @@ from codefathom.tokens import TOKENIZER_VERSION
 
 __all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]
 
-EXTRACTOR_VERSION = "8"  # 8: TS type aliases of unions; 7: `export var`; 6: arity, `#if`; 5: TS input
+# 9: unused locals of functions dropped; 8: TS type aliases of unions; 7: `export var`; 6: arity,
+# `#if`; 5: TS input
+EXTRACTOR_VERSION = "9"
 
 
 @cache
