@@ -30,6 +30,8 @@ the units, so a symbol and its unit always agree):
     @definition.block                              a class-like unit that adds to a type named like it
                                                    (a Rust `impl`): the scope of what it holds, no symbol,
                                                    so that the type's name means the type
+    @conditional                                   a C/C++ preprocessor conditional (`#if`, `#ifdef`): the
+                                                   conditions of its branches, read by hooks/cfamily.py
 
 Each pattern names one tag, which every match of it captures: the tag is read from the pattern's text
 once, and the nodes of reference and hint tags are not recorded (nothing reads them). The graph
@@ -45,9 +47,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from itertools import starmap
 from operator import itemgetter
 
-from tree_sitter import Language, Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor
 
 from codefathom.model import (
     ARGUMENT_SEPARATOR,
@@ -134,8 +137,8 @@ def has_graph_query(spec: LanguageSpec) -> bool:
 
 # Where a match goes, by its tag's group (and, for definitions, kind): matches are sorted into these
 # buckets in one pass, each bucket read in match order.
-_REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS = range(8)
-_BUCKETS = 8
+_REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS, _CONDITIONALS = range(9)
+_BUCKETS = 9
 _PER_MATCH = (-1, "")  # a pattern whose tag depends on the match: read from its captures
 _READ_TAG_NODES = frozenset({"hint.parameter"})  # see _prototype_parameter
 # Languages whose overloads differ in their parameters: a call's arguments are counted (its
@@ -205,7 +208,9 @@ def _bucket(group: str, kind: str) -> tuple[int, str]:
     if group == "definition":
         bucket = {"block": _BLOCKS, "class": _CLASSES, "local": _LOCALS}.get(kind, _MEMBERS)
     else:
-        bucket = {"reference": _REFS, "import": _IMPORTS, "hint": _HINTS, "binding": _BINDINGS}[group]
+        bucket = {
+            "reference": _REFS, "import": _IMPORTS, "hint": _HINTS, "binding": _BINDINGS, "conditional": _CONDITIONALS
+        }[group]
     return bucket, kind
 
 
@@ -279,11 +284,14 @@ def extract_facts(
                     extra.append(member)
     hints.extend(_untyped(bindings, hints))
     if c_family:
-        hints.extend(_conditions(root, grammar_for(spec), symbols + extra))
+        conditionals = [captures["conditional"][0] for _, captures in buckets[_CONDITIONALS]]
+        hints.extend(_conditions(conditionals, symbols + extra))
     kept = _without_local_reads(refs.values(), hints, symbols)
     kept.sort(key=itemgetter(2, 3))
-    counted = arities or {}
-    ordered = tuple(_as_call(ref, *counted.get((ref[2], ref[3]), _UNCOUNTED)) for ref in kept)
+    sites: Sequence[tuple[object, ...]] = kept  # RefSite's fields, in its order
+    if arities:
+        sites = [ref + arities.get((ref[2], ref[3]), _UNCOUNTED) for ref in kept]
+    ordered = tuple(starmap(RefSite, sites))
     if blocks:
         symbols = [s for s in symbols if not (s.kind == "class" and _is_block(s, blocks))]
     return FileFacts(tuple(symbols + extra), ordered, tuple(imports), tuple(hints))
@@ -340,7 +348,8 @@ def _is_block(symbol: Symbol, blocks: set[tuple[int, int]]) -> bool:
 
 def _without_local_reads(refs: Iterable[_Ref], hints: list[TypeHint], symbols: list[Symbol]) -> list[_Ref]:
     """The references minus reads of a function's own parameters and variables: they can only
-    mean those locals, answer no graph question, and are a third of all references."""
+    mean those locals, answer no graph question, and are a third of all references. A bare name
+    no local binds is a call (Ruby's `save` is `self.save()`)."""
     by_name = {s.qualified_name: s for s in symbols}
     bound: set[tuple[str | None, str]] = {
         (h.scope, h.variable) for h in hints if h.kind in LOCAL_HINT_KINDS and h.scope is not None
@@ -352,25 +361,21 @@ def _without_local_reads(refs: Iterable[_Ref], hints: list[TypeHint], symbols: l
         name, kind, _, _, scope, receiver = ref
         if kind in LOCAL_READ_KINDS and not receiver and _is_local(scope, name, by_name, bound, defined):
             continue
-        if kind == "maybe_call" and scope is None and name in top:
-            continue  # a variable of top-level code (a spec's blocks)
+        if kind == "maybe_call":
+            if scope is None and name in top:
+                continue  # a variable of top-level code (a spec's blocks)
+            ref = (name, "call", *ref[2:])
         kept.append(ref)
     return kept
-
-
-def _as_call(ref: _Ref, arity: int = -1, arguments: str = "") -> RefSite:
-    """A bare name no local binds is a call (Ruby's `save` is `self.save()`)."""
-    name, kind, line, column, scope, receiver = ref
-    return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver, arity, arguments)
 
 
 _UNCOUNTED = (-1, "")
 
 
-def _conditions(root: Node, language: Language, symbols: list[Symbol]) -> list[TypeHint]:
+def _conditions(conditionals: list[Node], symbols: list[Symbol]) -> list[TypeHint]:
     """A `condition` hint for each C or C++ definition inside preprocessor branches that name a
     platform: the conditions under which it is compiled, joined (variable: its name; line: its first)."""
-    branches = preprocessor_branches(root, language)
+    branches = preprocessor_branches(conditionals)
     if not branches:
         return []
     lines = sorted({s.start_line for s in symbols})
@@ -492,7 +497,7 @@ def _tag(captures: dict[str, list[Node]]) -> tuple[str, str] | None:
         group, _, kind = capture.partition(".")
         if group in ("reference", "hint", "definition") and kind:
             return group, kind
-        if group in ("import", "binding"):
+        if group in ("import", "binding", "conditional"):
             return group, ""
     return None
 
@@ -675,10 +680,10 @@ def _member(
     class field. `bare`: the language's top-level names are not qualified by their file (C, C++: a
     macro `MAX` is `MAX`, in a namespace `ns.MAX`; JavaScript and TypeScript, like their functions)."""
     node = captures[f"definition.{kind}"][0]
-    line = node.start_point.row + 1
     around = _nearest_definition(node, context.around)
     if around is not None and around.type in context.functions:
         return None  # a local variable: most matches, so before anything else is read
+    line = node.start_point.row + 1
     owner = scopes.enclosing_class(line) if around is not None else None
     if around is not None and owner is None:
         return None

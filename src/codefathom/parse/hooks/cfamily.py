@@ -10,9 +10,8 @@ in include directories only) that brings every name the header defines, like Pyt
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from tree_sitter import Language, Node, Query, QueryCursor
+from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
@@ -130,22 +129,14 @@ _CONDITIONALS = frozenset({"preproc_if", "preproc_ifdef"})
 _ALTERNATIVES = frozenset({"preproc_elif", "preproc_elifdef", "preproc_else"})
 
 
-def preprocessor_branches(root: Node, language: Language) -> list[Branch]:
-    """Every branch of every conditional in a file whose condition names a platform (`#ifdef
-    _WIN32`, `#if defined(__linux__) || defined(__APPLE__)`, `#if 0`), nested ones too. (Found by
-    a query: a walk of the tree in Python would cost a third of parsing a C++ header.)"""
-    if b"#if" not in (root.text or b""):
-        return []
-    found = QueryCursor(_conditionals(language)).captures(root).get("conditional", [])
-    # Outer conditionals first, whatever order the captures come in (it varied between runs):
-    # a definition's conditions are joined in this order.
-    found.sort(key=lambda node: (node.start_byte, -node.end_byte))
+def preprocessor_branches(conditionals: list[Node]) -> list[Branch]:
+    """Every branch of the conditionals of a file (`#if`, `#ifdef`: every one, nested ones too, as
+    the graph query's `@conditional` finds them) whose condition names a platform (`#ifdef _WIN32`,
+    `#if defined(__linux__) || defined(__APPLE__)`, `#if 0`)."""
+    # Outer conditionals first, whatever order they come in: a definition's conditions are joined
+    # in this order.
+    found = sorted(conditionals, key=lambda node: (node.start_byte, -node.end_byte))
     return [branch for node in found for branch in _branches(node)]
-
-
-@cache
-def _conditionals(language: Language) -> Query:
-    return Query(language, "[(preproc_if) (preproc_ifdef)] @conditional")
 
 
 def _branches(node: Node) -> list[Branch]:
