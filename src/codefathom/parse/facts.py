@@ -140,7 +140,7 @@ def has_graph_query(spec: LanguageSpec) -> bool:
 _REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS, _CONDITIONALS = range(9)
 _BUCKETS = 9
 _PER_MATCH = (-1, "")  # a pattern whose tag depends on the match: read from its captures
-_READ_TAG_NODES = frozenset({"hint.parameter"})  # see _prototype_parameter
+_PARAMETER_NODES = frozenset({"hint.parameter"})  # C and C++ read them: see _Prototypes
 # Languages whose overloads differ in their parameters: a call's arguments are counted (its
 # `@reference.call` node is read), so that the binder picks the overload taking that many.
 ARITY_LANGUAGES = frozenset({"java", "csharp", "kotlin", "scala", "cpp"})
@@ -194,7 +194,9 @@ def _facts_query(spec: LanguageSpec, units_text: str, graph_text: str) -> FactsQ
     if _PER_MATCH not in buckets:
         # Nothing reads the node a reference's or hint's tag is on (the pattern says the tag):
         # unrecorded, it costs no node object in every match.
-        read = _READ_TAG_NODES | {m[1] for m in _CAPTURE.finditer(units_text) if m[1]}
+        read = {m[1] for m in _CAPTURE.finditer(units_text) if m[1]}
+        if spec.name in C_FAMILY:
+            read |= _PARAMETER_NODES
         if spec.name in ARITY_LANGUAGES:
             read |= {"reference.call"}  # (its node is where the arguments are counted)
         for index in range(query.capture_count):
@@ -260,14 +262,15 @@ def extract_facts(
     if parse_import is not None:
         for _, captures in buckets[_IMPORTS]:
             imports.extend(parse_import(captures["import"][0]))
+    prototypes = _Prototypes() if c_family else None
     hints = [
         _hint(kind, captures, scopes, ecmascript, rewrite, plain) for kind, captures in buckets[_HINTS]
         if "variable" in captures and "type" in captures
-        and not (c_family and _prototype_parameter("hint", kind, captures))
+        and not (prototypes is not None and kind == "parameter" and prototypes.holds(captures["hint.parameter"][0]))
     ]
     bindings: list[tuple[str | None, str, int, bool]] = []  # scope, variable, line, assigned None
     for _, captures in buckets[_BINDINGS]:
-        if "variable" in captures and not (c_family and _prototype_parameter("binding", "", captures)):
+        if "variable" in captures and not (prototypes is not None and prototypes.holds(captures["binding"][0])):
             bindings.extend(_bindings(captures["binding"][0], captures["variable"][0], scopes))
     blocks = {  # (first, last line) of `@definition.block` nodes
         (node.start_point.row + 1, node.end_point.row + 1)
@@ -702,14 +705,29 @@ def _member(
     return Symbol("field" if owner else "constant", name, qualified, line, node.end_point.row + 1, parent, signature)
 
 
-def _prototype_parameter(group: str, kind: str, captures: dict[str, list[Node]]) -> bool:
-    """Whether a parameter's hint or binding belongs to a declaration without a body, not a function."""
-    if kind != "parameter" and group != "binding":
-        return False
-    node = captures[f"{group}.{kind}" if kind else group][0]
-    if node.type not in ("parameter_declaration", "optional_parameter_declaration"):
-        return False
-    current = node.parent
+class _Prototypes:
+    """The C and C++ parameters of declarations without a body (`int f(int n);`), not of functions:
+    their hints and bindings are dropped. Known by parameter list: a list's parameters share the
+    answer, and each parameter's hint and binding both ask."""
+
+    def __init__(self) -> None:
+        self._by_list: dict[int, bool] = {}
+
+    def holds(self, node: Node) -> bool:
+        """Whether `node` (a hint's or binding's) is such a parameter."""
+        if node.type not in ("parameter_declaration", "optional_parameter_declaration"):
+            return False
+        parameters = node.parent
+        if parameters is None:
+            return False
+        found = self._by_list.get(parameters.id)
+        if found is None:
+            found = self._by_list[parameters.id] = _in_prototype(parameters)
+        return found
+
+
+def _in_prototype(node: Node) -> bool:
+    current: Node | None = node
     while current is not None and (current_type := current.type) not in _FUNCTION_NODES:
         if current_type in _PROTOTYPE_NODES:
             return True
