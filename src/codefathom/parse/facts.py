@@ -466,23 +466,22 @@ class _ScopeMap:
     def __init__(self, symbols: list[Symbol], line_count: int, namespaces: Sequence[tuple[int, int, str]] = ()) -> None:
         self.at: list[Symbol | None] = [None] * (line_count + 2)
         self.cls: list[Symbol | None] = [None] * (line_count + 2)
-        for start, end, qualified in namespaces:  # outermost first: inner blocks overwrite
-            stand_in = Symbol("namespace", qualified.rsplit(".", 1)[-1], qualified, start, end)
-            self._cover(self.at, stand_in, start, end, line_count)
-        for symbol in sorted(symbols, key=lambda s: (s.start_line, -s.end_line)):
-            if symbol.kind not in SCOPE_KINDS:
-                continue
-            self._cover(self.at, symbol, symbol.start_line, symbol.end_line, line_count)
-            if symbol.kind == "class":
-                self._cover(self.cls, symbol, symbol.start_line, symbol.end_line, line_count)
         # The scope's qualified name by line, read for every reference.
-        self.names = [None if symbol is None else symbol.qualified_name for symbol in self.at]
+        self.names: list[str | None] = [None] * (line_count + 2)
+        self._last = line_count + 1
+        for start, end, qualified in namespaces:  # outermost first: inner blocks overwrite
+            self._cover(Symbol("namespace", qualified.rsplit(".", 1)[-1], qualified, start, end), start, end)
+        for symbol in sorted(symbols, key=lambda s: (s.start_line, -s.end_line)):
+            if symbol.kind in SCOPE_KINDS:
+                self._cover(symbol, symbol.start_line, symbol.end_line)
 
-    @staticmethod
-    def _cover(lines: list[Symbol | None], symbol: Symbol, start: int, end: int, line_count: int) -> None:
-        stop = min(end, line_count + 1) + 1
-        if start < stop:  # a slice, not a loop over the lines: a module's class covers thousands
-            lines[start:stop] = [symbol] * (stop - start)
+    def _cover(self, symbol: Symbol, start: int, end: int) -> None:
+        stop = min(end, self._last) + 1
+        if start < stop:  # slices, not a loop over the lines: a module's class covers thousands
+            self.at[start:stop] = [symbol] * (stop - start)
+            self.names[start:stop] = [symbol.qualified_name] * (stop - start)
+            if symbol.kind == "class":
+                self.cls[start:stop] = [symbol] * (stop - start)
 
     def scope(self, line: int) -> Symbol | None:
         return self.at[line] if 0 <= line < len(self.at) else None
@@ -597,13 +596,16 @@ def _target_names(node: Node) -> list[Node]:
     if node_type in PARAMETER_LISTS:
         names = []
         for child in node.named_children:
-            if child.type in ("default_parameter", "typed_default_parameter"):
+            child_type = child.type
+            if child_type == "identifier":
+                names.append(child)
+            elif child_type in ("default_parameter", "typed_default_parameter"):
                 name = child.child_by_field_name("name")
                 names.extend([name] if name is not None and name.type == "identifier" else [])
-            elif child.type == "typed_parameter":
+            elif child_type == "typed_parameter":
                 names.extend(_target_names(child.named_children[0]) if child.named_children else [])
-            elif child.type in ("identifier", "list_splat_pattern", "dictionary_splat_pattern"):
-                names.extend(_target_names(child) if child.type != "identifier" else [child])
+            elif child_type in ("list_splat_pattern", "dictionary_splat_pattern"):
+                names.extend(_target_names(child))
         return names
     if node_type in TARGET_CONTAINERS or node_type == "dictionary_splat_pattern":
         return [name for child in node.named_children for name in _target_names(child)]
