@@ -30,6 +30,8 @@ the units, so a symbol and its unit always agree):
     @definition.block                              a class-like unit that adds to a type named like it
                                                    (a Rust `impl`): the scope of what it holds, no symbol,
                                                    so that the type's name means the type
+    @conditional                                   a C/C++ preprocessor conditional (`#if`, `#ifdef`): the
+                                                   conditions of its branches, read by hooks/cfamily.py
 
 Each pattern names one tag, which every match of it captures: the tag is read from the pattern's text
 once, and the nodes of reference and hint tags are not recorded (nothing reads them). The graph
@@ -45,9 +47,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from itertools import starmap
 from operator import itemgetter
 
-from tree_sitter import Language, Node, Query, QueryCursor
+from tree_sitter import Node, Query, QueryCursor
 
 from codefathom.model import (
     ARGUMENT_SEPARATOR,
@@ -135,10 +138,10 @@ def has_graph_query(spec: LanguageSpec) -> bool:
 
 # Where a match goes, by its tag's group (and, for definitions, kind): matches are sorted into these
 # buckets in one pass, each bucket read in match order.
-_REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS = range(8)
-_BUCKETS = 8
+_REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS, _CONDITIONALS = range(9)
+_BUCKETS = 9
 _PER_MATCH = (-1, "")  # a pattern whose tag depends on the match: read from its captures
-_READ_TAG_NODES = frozenset({"hint.parameter"})  # see _prototype_parameter
+_PARAMETER_NODES = frozenset({"hint.parameter"})  # C and C++ read them: see _Prototypes
 # Languages whose overloads differ in their parameters: a call's arguments are counted (its
 # `@reference.call` node is read), so that the binder picks the overload taking that many.
 ARITY_LANGUAGES = frozenset({"java", "csharp", "kotlin", "scala", "cpp"})
@@ -192,7 +195,9 @@ def _facts_query(spec: LanguageSpec, units_text: str, graph_text: str) -> FactsQ
     if _PER_MATCH not in buckets:
         # Nothing reads the node a reference's or hint's tag is on (the pattern says the tag):
         # unrecorded, it costs no node object in every match.
-        read = _READ_TAG_NODES | {m[1] for m in _CAPTURE.finditer(units_text) if m[1]}
+        read = {m[1] for m in _CAPTURE.finditer(units_text) if m[1]}
+        if spec.name in C_FAMILY:
+            read |= _PARAMETER_NODES
         if spec.name in ARITY_LANGUAGES:
             read |= {"reference.call"}  # (its node is where the arguments are counted)
         for index in range(query.capture_count):
@@ -206,7 +211,9 @@ def _bucket(group: str, kind: str) -> tuple[int, str]:
     if group == "definition":
         bucket = {"block": _BLOCKS, "class": _CLASSES, "local": _LOCALS}.get(kind, _MEMBERS)
     else:
-        bucket = {"reference": _REFS, "import": _IMPORTS, "hint": _HINTS, "binding": _BINDINGS}[group]
+        bucket = {
+            "reference": _REFS, "import": _IMPORTS, "hint": _HINTS, "binding": _BINDINGS, "conditional": _CONDITIONALS
+        }[group]
     return bucket, kind
 
 
@@ -256,14 +263,15 @@ def extract_facts(
     if parse_import is not None:
         for _, captures in buckets[_IMPORTS]:
             imports.extend(parse_import(captures["import"][0]))
+    prototypes = _Prototypes() if c_family else None
     hints = [
         _hint(kind, captures, scopes, ecmascript, rewrite, plain) for kind, captures in buckets[_HINTS]
         if "variable" in captures and "type" in captures
-        and not (c_family and _prototype_parameter("hint", kind, captures))
+        and not (prototypes is not None and kind == "parameter" and prototypes.holds(captures["hint.parameter"][0]))
     ]
     bindings: list[tuple[str | None, str, int, bool]] = []  # scope, variable, line, assigned None
     for _, captures in buckets[_BINDINGS]:
-        if "variable" in captures and not (c_family and _prototype_parameter("binding", "", captures)):
+        if "variable" in captures and not (prototypes is not None and prototypes.holds(captures["binding"][0])):
             bindings.extend(_bindings(captures["binding"][0], captures["variable"][0], scopes))
     blocks = {  # (first, last line) of `@definition.block` nodes
         (node.start_point.row + 1, node.end_point.row + 1)
@@ -280,11 +288,14 @@ def extract_facts(
                     extra.append(member)
     hints.extend(_untyped(bindings, hints))
     if c_family:
-        hints.extend(_conditions(root, grammar_for(spec), symbols + extra))
+        conditionals = [captures["conditional"][0] for _, captures in buckets[_CONDITIONALS]]
+        hints.extend(_conditions(conditionals, symbols + extra))
     kept = _without_local_reads(refs.values(), hints, symbols)
     kept.sort(key=itemgetter(2, 3))
-    counted = arities or {}
-    ordered = tuple(_as_call(ref, *counted.get((ref[2], ref[3]), _UNCOUNTED)) for ref in kept)
+    sites: Sequence[tuple[object, ...]] = kept  # RefSite's fields, in its order
+    if arities:
+        sites = [ref + arities.get((ref[2], ref[3]), _UNCOUNTED) for ref in kept]
+    ordered = tuple(starmap(RefSite, sites))
     hints = _without_unused_locals(hints, ordered, symbols)
     if blocks:
         symbols = [s for s in symbols if not (s.kind == "class" and _is_block(s, blocks))]
@@ -342,7 +353,8 @@ def _is_block(symbol: Symbol, blocks: set[tuple[int, int]]) -> bool:
 
 def _without_local_reads(refs: Iterable[_Ref], hints: list[TypeHint], symbols: list[Symbol]) -> list[_Ref]:
     """The references minus reads of a function's own parameters and variables: they can only
-    mean those locals, answer no graph question, and are a third of all references."""
+    mean those locals, answer no graph question, and are a third of all references. A bare name
+    no local binds is a call (Ruby's `save` is `self.save()`)."""
     by_name = {s.qualified_name: s for s in symbols}
     bound: set[tuple[str | None, str]] = {
         (h.scope, h.variable) for h in hints if h.kind in LOCAL_HINT_KINDS and h.scope is not None
@@ -354,25 +366,21 @@ def _without_local_reads(refs: Iterable[_Ref], hints: list[TypeHint], symbols: l
         name, kind, _, _, scope, receiver = ref
         if kind in LOCAL_READ_KINDS and not receiver and _is_local(scope, name, by_name, bound, defined):
             continue
-        if kind == "maybe_call" and scope is None and name in top:
-            continue  # a variable of top-level code (a spec's blocks)
+        if kind == "maybe_call":
+            if scope is None and name in top:
+                continue  # a variable of top-level code (a spec's blocks)
+            ref = (name, "call", *ref[2:])
         kept.append(ref)
     return kept
-
-
-def _as_call(ref: _Ref, arity: int = -1, arguments: str = "") -> RefSite:
-    """A bare name no local binds is a call (Ruby's `save` is `self.save()`)."""
-    name, kind, line, column, scope, receiver = ref
-    return RefSite(name, "call" if kind == "maybe_call" else kind, line, column, scope, receiver, arity, arguments)
 
 
 _UNCOUNTED = (-1, "")
 
 
-def _conditions(root: Node, language: Language, symbols: list[Symbol]) -> list[TypeHint]:
+def _conditions(conditionals: list[Node], symbols: list[Symbol]) -> list[TypeHint]:
     """A `condition` hint for each C or C++ definition inside preprocessor branches that name a
     platform: the conditions under which it is compiled, joined (variable: its name; line: its first)."""
-    branches = preprocessor_branches(root, language)
+    branches = preprocessor_branches(conditionals)
     if not branches:
         return []
     lines = sorted({s.start_line for s in symbols})
@@ -460,23 +468,22 @@ class _ScopeMap:
     def __init__(self, symbols: list[Symbol], line_count: int, namespaces: Sequence[tuple[int, int, str]] = ()) -> None:
         self.at: list[Symbol | None] = [None] * (line_count + 2)
         self.cls: list[Symbol | None] = [None] * (line_count + 2)
-        for start, end, qualified in namespaces:  # outermost first: inner blocks overwrite
-            stand_in = Symbol("namespace", qualified.rsplit(".", 1)[-1], qualified, start, end)
-            self._cover(self.at, stand_in, start, end, line_count)
-        for symbol in sorted(symbols, key=lambda s: (s.start_line, -s.end_line)):
-            if symbol.kind not in SCOPE_KINDS:
-                continue
-            self._cover(self.at, symbol, symbol.start_line, symbol.end_line, line_count)
-            if symbol.kind == "class":
-                self._cover(self.cls, symbol, symbol.start_line, symbol.end_line, line_count)
         # The scope's qualified name by line, read for every reference.
-        self.names = [None if symbol is None else symbol.qualified_name for symbol in self.at]
+        self.names: list[str | None] = [None] * (line_count + 2)
+        self._last = line_count + 1
+        for start, end, qualified in namespaces:  # outermost first: inner blocks overwrite
+            self._cover(Symbol("namespace", qualified.rsplit(".", 1)[-1], qualified, start, end), start, end)
+        for symbol in sorted(symbols, key=lambda s: (s.start_line, -s.end_line)):
+            if symbol.kind in SCOPE_KINDS:
+                self._cover(symbol, symbol.start_line, symbol.end_line)
 
-    @staticmethod
-    def _cover(lines: list[Symbol | None], symbol: Symbol, start: int, end: int, line_count: int) -> None:
-        stop = min(end, line_count + 1) + 1
-        if start < stop:  # a slice, not a loop over the lines: a module's class covers thousands
-            lines[start:stop] = [symbol] * (stop - start)
+    def _cover(self, symbol: Symbol, start: int, end: int) -> None:
+        stop = min(end, self._last) + 1
+        if start < stop:  # slices, not a loop over the lines: a module's class covers thousands
+            self.at[start:stop] = [symbol] * (stop - start)
+            self.names[start:stop] = [symbol.qualified_name] * (stop - start)
+            if symbol.kind == "class":
+                self.cls[start:stop] = [symbol] * (stop - start)
 
     def scope(self, line: int) -> Symbol | None:
         return self.at[line] if 0 <= line < len(self.at) else None
@@ -494,7 +501,7 @@ def _tag(captures: dict[str, list[Node]]) -> tuple[str, str] | None:
         group, _, kind = capture.partition(".")
         if group in ("reference", "hint", "definition") and kind:
             return group, kind
-        if group in ("import", "binding"):
+        if group in ("import", "binding", "conditional"):
             return group, ""
     return None
 
@@ -545,8 +552,9 @@ def _hint(
 def _ecmascript_expression(text: str) -> str:
     """A JavaScript expression as the binder reads expressions: `new Foo().bar` -> `Foo().bar`,
     `a?.b!.c` -> `a.b.c`."""
-    text = _NEW.sub("", text).replace("?.", ".").replace("!.", ".")
-    return text
+    if text.startswith("new"):  # (a regex pass costs more than looking)
+        text = _NEW.sub("", text)
+    return text.replace("?.", ".").replace("!.", ".")
 
 
 def _ecmascript_type(text: str) -> str:
@@ -554,7 +562,8 @@ def _ecmascript_type(text: str) -> str:
     `Array[Foo]`; function types are left as they are (the binder reads nothing of them)."""
     if "=>" in text:
         return text
-    return _ARRAY_TYPE.sub(r"Array[\1]", text.replace("<", "[").replace(">", "]"))
+    text = text.replace("<", "[").replace(">", "]")
+    return _ARRAY_TYPE.sub(r"Array[\1]", text) if "[]" in text else text
 
 
 def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[str | None, str, int, bool]]:
@@ -589,13 +598,16 @@ def _target_names(node: Node) -> list[Node]:
     if node_type in PARAMETER_LISTS:
         names = []
         for child in node.named_children:
-            if child.type in ("default_parameter", "typed_default_parameter"):
+            child_type = child.type
+            if child_type == "identifier":
+                names.append(child)
+            elif child_type in ("default_parameter", "typed_default_parameter"):
                 name = child.child_by_field_name("name")
                 names.extend([name] if name is not None and name.type == "identifier" else [])
-            elif child.type == "typed_parameter":
+            elif child_type == "typed_parameter":
                 names.extend(_target_names(child.named_children[0]) if child.named_children else [])
-            elif child.type in ("identifier", "list_splat_pattern", "dictionary_splat_pattern"):
-                names.extend(_target_names(child) if child.type != "identifier" else [child])
+            elif child_type in ("list_splat_pattern", "dictionary_splat_pattern"):
+                names.extend(_target_names(child))
         return names
     if node_type in TARGET_CONTAINERS or node_type == "dictionary_splat_pattern":
         return [name for child in node.named_children for name in _target_names(child)]
@@ -704,10 +716,10 @@ def _member(
     class field. `bare`: the language's top-level names are not qualified by their file (C, C++: a
     macro `MAX` is `MAX`, in a namespace `ns.MAX`; JavaScript and TypeScript, like their functions)."""
     node = captures[f"definition.{kind}"][0]
-    line = node.start_point.row + 1
     around = _nearest_definition(node, context.around)
     if around is not None and around.type in context.functions:
         return None  # a local variable: most matches, so before anything else is read
+    line = node.start_point.row + 1
     owner = scopes.enclosing_class(line) if around is not None else None
     if around is not None and owner is None:
         return None
@@ -724,14 +736,29 @@ def _member(
     return Symbol("field" if owner else "constant", name, qualified, line, node.end_point.row + 1, parent, signature)
 
 
-def _prototype_parameter(group: str, kind: str, captures: dict[str, list[Node]]) -> bool:
-    """Whether a parameter's hint or binding belongs to a declaration without a body, not a function."""
-    if kind != "parameter" and group != "binding":
-        return False
-    node = captures[f"{group}.{kind}" if kind else group][0]
-    if node.type not in ("parameter_declaration", "optional_parameter_declaration"):
-        return False
-    current = node.parent
+class _Prototypes:
+    """The C and C++ parameters of declarations without a body (`int f(int n);`), not of functions:
+    their hints and bindings are dropped. Known by parameter list: a list's parameters share the
+    answer, and each parameter's hint and binding both ask."""
+
+    def __init__(self) -> None:
+        self._by_list: dict[int, bool] = {}
+
+    def holds(self, node: Node) -> bool:
+        """Whether `node` (a hint's or binding's) is such a parameter."""
+        if node.type not in ("parameter_declaration", "optional_parameter_declaration"):
+            return False
+        parameters = node.parent
+        if parameters is None:
+            return False
+        found = self._by_list.get(parameters.id)
+        if found is None:
+            found = self._by_list[parameters.id] = _in_prototype(parameters)
+        return found
+
+
+def _in_prototype(node: Node) -> bool:
+    current: Node | None = node
     while current is not None and (current_type := current.type) not in _FUNCTION_NODES:
         if current_type in _PROTOTYPE_NODES:
             return True

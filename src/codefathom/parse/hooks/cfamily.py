@@ -10,9 +10,8 @@ in include directories only) that brings every name the header defines, like Pyt
 from __future__ import annotations
 
 import re
-from functools import cache
 
-from tree_sitter import Language, Node, Query, QueryCursor
+from tree_sitter import Node
 
 from codefathom.model import ImportSite
 from codefathom.parse.hooks.common import node_text as _text
@@ -33,6 +32,8 @@ _CAST = re.compile(r"\b(?:static|dynamic|reinterpret|const)_cast<\s*([\w:]+)[\s*
 _SUBSCRIPT = re.compile(r"\[[^\[\]]*\]")
 _DEREFERENCE = re.compile(r"\(\s*[*&]+\s*([\w.]+)\s*\)")
 _NEW = re.compile(r"(?:(?<=^)|(?<=[.(\s]))new\s+")
+_POINTERS_AND_ARRAYS = re.compile(r"[*&]+|\[[^\]]*\]")
+_SPACE_AROUND_BRACKETS = re.compile(r"\s*([\[\],])\s*")
 
 
 def parse_import(node: Node) -> list[ImportSite]:
@@ -60,7 +61,8 @@ def rewrite_c(node: Node, text: str, is_type: bool) -> str:
     written for it, so subscripts are dropped)."""
     if is_type:
         return _type(text, cpp=False)
-    return _SUBSCRIPT.sub("", _expression(node, text))
+    text = _expression(node, text)
+    return _SUBSCRIPT.sub("", text) if "[" in text else text  # (most have none: the pass costs more)
 
 
 def rewrite_cpp(node: Node, text: str, is_type: bool) -> str:
@@ -74,10 +76,10 @@ def rewrite_cpp(node: Node, text: str, is_type: bool) -> str:
 
 def _type(text: str, cpp: bool) -> str:
     text = _QUALIFIERS.sub(" ", text.replace("std::", "").lstrip(":"))
-    text = re.sub(r"[*&]+|\[[^\]]*\]", " ", text).replace("::", ".")
+    text = _POINTERS_AND_ARRAYS.sub(" ", text).replace("::", ".")
     if cpp:
-        text = text.replace("<", "[").replace(">", "]")
-        return re.sub(r"\s*([\[\],])\s*", r"\1", " ".join(text.split()))
+        text = " ".join(text.replace("<", "[").replace(">", "]").split())
+        return _SPACE_AROUND_BRACKETS.sub(r"\1", text)
     words = text.split()
     return words[-1] if words else "int"  # `unsigned` alone is an int
 
@@ -87,11 +89,18 @@ def _expression(node: Node, text: str) -> str:
         while node.parent is not None and node.parent.type == "qualified_identifier":
             node = node.parent
         text = _text(node).rpartition("::")[0]
-    text = _CAST.sub(r"\1", " ".join(text.split()))
-    text = _NEW.sub("", text)
-    text = substitute_nested(_TEMPLATE, "", text)
+    text = " ".join(text.split())
+    # A pass is skipped when the text lacks what every match of it holds: most texts are plain
+    # names, and looking costs far less than a regex pass.
+    if "_cast" in text:
+        text = _CAST.sub(r"\1", text)
+    if "new" in text:
+        text = _NEW.sub("", text)
+    if "<" in text:
+        text = substitute_nested(_TEMPLATE, "", text)
     text = text.replace("->", ".").replace("::", ".").lstrip(".")
-    text = _DEREFERENCE.sub(r"\1", text)
+    if "(" in text:
+        text = _DEREFERENCE.sub(r"\1", text)
     return text.lstrip("*&").strip()
 
 
@@ -130,22 +139,14 @@ _CONDITIONALS = frozenset({"preproc_if", "preproc_ifdef"})
 _ALTERNATIVES = frozenset({"preproc_elif", "preproc_elifdef", "preproc_else"})
 
 
-def preprocessor_branches(root: Node, language: Language) -> list[Branch]:
-    """Every branch of every conditional in a file whose condition names a platform (`#ifdef
-    _WIN32`, `#if defined(__linux__) || defined(__APPLE__)`, `#if 0`), nested ones too. (Found by
-    a query: a walk of the tree in Python would cost a third of parsing a C++ header.)"""
-    if b"#if" not in (root.text or b""):
-        return []
-    found = QueryCursor(_conditionals(language)).captures(root).get("conditional", [])
-    # Outer conditionals first, whatever order the captures come in (it varied between runs):
-    # a definition's conditions are joined in this order.
-    found.sort(key=lambda node: (node.start_byte, -node.end_byte))
+def preprocessor_branches(conditionals: list[Node]) -> list[Branch]:
+    """Every branch of the conditionals of a file (`#if`, `#ifdef`: every one, nested ones too, as
+    the graph query's `@conditional` finds them) whose condition names a platform (`#ifdef _WIN32`,
+    `#if defined(__linux__) || defined(__APPLE__)`, `#if 0`)."""
+    # Outer conditionals first, whatever order they come in: a definition's conditions are joined
+    # in this order.
+    found = sorted(conditionals, key=lambda node: (node.start_byte, -node.end_byte))
     return [branch for node in found for branch in _branches(node)]
-
-
-@cache
-def _conditionals(language: Language) -> Query:
-    return Query(language, "[(preproc_if) (preproc_ifdef)] @conditional")
 
 
 def _branches(node: Node) -> list[Branch]:

@@ -42,13 +42,20 @@ def parse_import(node: Node) -> list[ImportSite]:
 def rewrite(node: Node, text: str, is_type: bool) -> str:
     """A Java type as the binder reads types (`Map<K, List<V>>` -> `Map[K, List[V]]`, `Foo[]` ->
     `Array[Foo]`), or an expression as it reads expressions (`new Foo<>(x).bar()` -> `Foo(x).bar()`)."""
+    # A pass is skipped when the text lacks what every match of it holds: most texts are plain
+    # names, and looking costs far less than a regex pass.
     if is_type:
-        text = _ANNOTATION.sub("", text)
-        text = _WILDCARD.sub("", text)
-        text = substitute_nested(_ARRAY, r"Array[\1]", text)
+        if "@" in text:
+            text = _ANNOTATION.sub("", text)
+        if "?" in text:
+            text = _WILDCARD.sub("", text)
+        if "[]" in text:
+            text = substitute_nested(_ARRAY, r"Array[\1]", text)
         return text.replace("<", "[").replace(">", "]")
-    text = _NEW.sub("", text)
-    text = substitute_nested(_TYPE_ARGUMENTS, "", text)
+    if "new" in text:
+        text = _NEW.sub("", text)
+    if "<" in text:
+        text = substitute_nested(_TYPE_ARGUMENTS, "", text)
     return conversions_as_calls(text, _CAST)
 
 

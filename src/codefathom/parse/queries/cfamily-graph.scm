@@ -130,3 +130,7 @@
       (pointer_declarator declarator: (identifier) @variable)
       (array_declarator declarator: (identifier) @variable)])
   ]) @binding
+
+; Preprocessor conditionals, nested ones too: the platforms a definition inside one is compiled for
+; (parse/hooks/cfamily.py reads their branches).
+[(preproc_if) (preproc_ifdef)] @conditional
