@@ -123,7 +123,7 @@ def test_a_first_index_binds_as_a_full_reindex_does(fixture: str, tmp_path: Path
     real_take = graph.GraphLookup.take
 
     def take(self: graph.GraphLookup, file_id: int, *args: object) -> None:
-        if self.written_refs is not None:  # following the writes
+        if self.following:
             taken.append(file_id)
         real_take(self, file_id, *args)  # type: ignore[arg-type]
 

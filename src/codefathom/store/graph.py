@@ -153,7 +153,7 @@ def replace_facts(
     # A following lookup is told the rows' ids: given here, after the largest ones (the sync holds the
     # index's write lock), rather than by SQLite. Without one, NULL ids are SQLite's to choose.
     first: tuple[int, int, int] | None = None
-    if lookup is not None:
+    if lookup is not None and lookup.following:
         first = conn.execute(
             "SELECT (SELECT coalesce(max(id), 0) + 1 FROM symbols), (SELECT coalesce(max(id), 0) + 1 FROM refs),"
             " (SELECT coalesce(max(id), 0) + 1 FROM imports)"
@@ -288,6 +288,11 @@ class GraphLookup:
         (`written_refs`). Does nothing on an index that has graph rows."""
         if self.conn.execute("SELECT 1 FROM symbols UNION ALL SELECT 1 FROM imports LIMIT 1").fetchone() is None:
             self.written_refs = []
+
+    @property
+    def following(self) -> bool:
+        """Whether this lookup takes the rows written (see follow)."""
+        return self.written_refs is not None
 
     def take(self, file_id: int, rows: PreparedFacts, symbol_id: int, ref_id: int, import_id: int) -> None:
         """A file's rows just written, the first of each table with the given id (see follow)."""
