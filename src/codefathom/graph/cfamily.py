@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from codefathom.graph.cinclude import included_files
 from codefathom.graph.conditions import compiled_under, host
+from codefathom.graph.meaning import Meaning
 from codefathom.parse.hooks.cfamily import NAMESPACE_IMPORT
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
@@ -58,15 +59,6 @@ PLATFORM_WORDS: dict[str, frozenset[str]] = {
 }
 _WORDS = re.compile(r"[a-z0-9]+")
 
-
-@dataclass(frozen=True, slots=True)
-class Meaning:
-    """What a name means to the global step: a definition and the confidence of it, or the number
-    of definitions it could mean."""
-
-    symbol: SymbolRow | None
-    confidence: float = 0.0
-    candidates: int = 0
 
 
 @dataclass

@@ -17,7 +17,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from codefathom.graph import npm
-from codefathom.graph.jsfiles import EXTENSIONS, file_map, probe, read_json
+from codefathom.graph.jsfiles import EXTENSIONS, probe, read_json
 from codefathom.store.graph import GraphLookup
 
 __all__ = ["EXTENSIONS", "CONFIG_NAMES", "is_relative", "resolve_specifier", "config_scope"]
@@ -83,7 +83,7 @@ def config_scope(lookup: GraphLookup, path: str) -> set[str]:
     scope = {posixpath.dirname(path)} if posixpath.basename(path) in CONFIG_NAMES else set()
     configs = _configs(lookup)
     if configs.files is None:
-        configs.files = [p for p in file_map(lookup) if posixpath.basename(p) in CONFIG_NAMES]
+        configs.files = [p for p in lookup.ids_by_path() if posixpath.basename(p) in CONFIG_NAMES]
     scope.update(posixpath.dirname(config) for config in configs.files if path in _chain(lookup, config))
     return scope
 
@@ -117,7 +117,7 @@ def _config_for(lookup: GraphLookup, directory: str) -> _Config | None:
     if directory in configs.by_directory:
         return configs.by_directory[directory]
     found: _Config | None = None
-    files = file_map(lookup)
+    files = lookup.ids_by_path()
     for name in CONFIG_NAMES:
         path = posixpath.join(directory, name) if directory else name
         if path in files:
@@ -134,7 +134,7 @@ def _chain(lookup: GraphLookup, path: str) -> tuple[str, ...]:
     """The config files a config's `extends` chain names (itself first), read or not."""
     configs = _configs(lookup)
     if path not in configs.chains:
-        files = file_map(lookup)
+        files = lookup.ids_by_path()
         seen: list[str] = []
         pending = [path]
         while pending:

@@ -12,11 +12,10 @@ import logging
 import posixpath
 import re
 import weakref
-from dataclasses import dataclass, field
 
 from codefathom.store.graph import GraphLookup
 
-__all__ = ["EXTENSIONS", "SOURCES", "probe", "file_map", "read_json", "read_text", "ancestors", "under"]
+__all__ = ["EXTENSIONS", "SOURCES", "probe", "read_json", "read_text", "ancestors", "under"]
 
 log = logging.getLogger(__name__)
 
@@ -28,31 +27,13 @@ _COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.DOTALL)
 _TRAILING_COMMA = re.compile(r'"(?:[^"\\\n]|\\.)*"|,(\s*[}\]])')
 
 
-@dataclass
-class _Files:
-    paths: dict[str, int]  # every indexed file's id, by path: config files are found without a query
-    parsed: dict[str, dict[str, object] | None] = field(default_factory=dict)  # JSON file -> its object
-
-
-_CACHE: weakref.WeakKeyDictionary[GraphLookup, _Files] = weakref.WeakKeyDictionary()
-
-
-def file_map(lookup: GraphLookup) -> dict[str, int]:
-    """Every indexed file's id by its path, read once per lookup."""
-    return _files(lookup).paths
-
-
-def _files(lookup: GraphLookup) -> _Files:
-    found = _CACHE.get(lookup)
-    if found is None:
-        found = _Files({p: i for i, p in lookup.paths().items()})
-        _CACHE[lookup] = found
-    return found
+# JSON file -> its object, once per lookup
+_PARSED: weakref.WeakKeyDictionary[GraphLookup, dict[str, dict[str, object] | None]] = weakref.WeakKeyDictionary()
 
 
 def read_text(lookup: GraphLookup, path: str) -> str | None:
     """An indexed file's text, None when the index does not hold it."""
-    file_id = _files(lookup).paths.get(path)
+    file_id = lookup.ids_by_path().get(path)
     return lookup.file_text(file_id) if file_id is not None else None
 
 
@@ -60,9 +41,9 @@ def read_json(lookup: GraphLookup, path: str) -> dict[str, object] | None:
     """An indexed JSON file's object, comments and trailing commas allowed (tsconfig's dialect);
     None when it is not indexed or cannot be read, which is logged: the imports it would have
     answered stay external rather than guessed."""
-    files = _files(lookup)
-    if path in files.parsed:
-        return files.parsed[path]
+    parsed = _PARSED.setdefault(lookup, {})
+    if path in parsed:
+        return parsed[path]
     data: dict[str, object] | None = None
     text = read_text(lookup, path)
     if text is not None:
@@ -74,7 +55,7 @@ def read_json(lookup: GraphLookup, path: str) -> dict[str, object] | None:
             log.debug("ignoring unreadable %s: %s", path, error)
         else:
             data = loaded if isinstance(loaded, dict) else None
-    files.parsed[path] = data
+    parsed[path] = data
     return data
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from codefathom.graph import cfamily, cinclude, csharp, ecmascript, gomod, java, php, ruby, rust, shell, swift
 from codefathom.graph.gomod import resolve_go_import
+from codefathom.graph.meaning import Meaning
 from codefathom.graph.specs import spec_for
 from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
@@ -38,6 +39,11 @@ _SAME_PACKAGE: dict[str, Callable[[GraphLookup, int, int], bool]] = {
     "csharp": csharp.same_package,
     "ruby": ruby.same_package, "php": php.same_package,
     "c": cfamily.same_package, "cpp": cfamily.same_package, "swift": swift.same_package,
+}
+# Languages whose names mean a definition of the whole project, found without an import.
+_GLOBAL_DEFINITIONS: dict[str, Callable[[GraphLookup, int, str], Meaning | None]] = {
+    **dict.fromkeys(shell.LANGUAGES, shell.global_definition),
+    **dict.fromkeys(cfamily.LANGUAGES, cfamily.global_definition),
 }
 # Module systems whose imports are resolved once, the same way at any depth of re-exports.
 _DIRECT_SYSTEMS = frozenset({"go", "java", "csharp", "ruby", "php", "c", "swift", "shell"})
@@ -105,15 +111,9 @@ def implicit_import(lookup: GraphLookup, file_id: int, name: str) -> ImportTarge
     `crate`, `super` and crate names; the C and C++ project's global definition of it; the shell
     function the files a script sources define."""
     language = lookup.language_of(file_id)
-    if language in shell.LANGUAGES:
-        command = shell.global_definition(lookup, file_id, name)
-        if command is None:
-            return None
-        function = command.symbol
-        return ImportTarget(function.file_id if function else None, function.id if function else None, False,
-                            confidence=command.confidence, candidates=command.candidates)
-    if language in cfamily.LANGUAGES:
-        meaning = cfamily.global_definition(lookup, file_id, name)
+    global_definition = _GLOBAL_DEFINITIONS.get(language)
+    if global_definition is not None:
+        meaning = global_definition(lookup, file_id, name)
         if meaning is None:
             return None
         symbol = meaning.symbol

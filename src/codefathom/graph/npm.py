@@ -30,7 +30,7 @@ import weakref
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from codefathom.graph.jsfiles import ancestors, file_map, probe, read_json, read_text, under
+from codefathom.graph.jsfiles import ancestors, probe, read_json, read_text, under
 from codefathom.store.graph import GraphLookup
 
 __all__ = ["MANIFEST", "WORKSPACE_FILE", "resolve_package", "package_scope", "split_specifier", "yaml_packages"]
@@ -116,7 +116,7 @@ def split_specifier(specifier: str) -> tuple[str, str] | None:
 def _state(lookup: GraphLookup) -> _State:
     found = _CACHE.get(lookup)
     if found is None:
-        manifests = sorted(posixpath.dirname(p) for p in file_map(lookup) if posixpath.basename(p) == MANIFEST)
+        manifests = sorted(posixpath.dirname(p) for p in lookup.ids_by_path() if posixpath.basename(p) == MANIFEST)
         found = _State(manifests)
         _CACHE[lookup] = found
     return found
@@ -132,7 +132,7 @@ def _nearest(lookup: GraphLookup, state: _State, directory: str) -> _Package | N
     """The package a directory lies in: that of the nearest package.json above it (None when that
     one has no name, as Node's self-reference needs one)."""
     if directory not in state.nearest:
-        files = file_map(lookup)
+        files = lookup.ids_by_path()
         found: _Package | None = None
         if posixpath.join(directory, MANIFEST) in files:
             found = _package(lookup, directory)

@@ -19,10 +19,10 @@ unbound with their count; none is a builtin (GraphSpec.builtins) or an external 
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass, field
 from posixpath import dirname, join, normpath
 
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+from codefathom.graph.meaning import Meaning
+from codefathom.store.graph import GraphLookup, ImportRow
 
 __all__ = ["resolve_source", "global_definition", "sourced_files", "LANGUAGES", "MAX_SOURCE_DEPTH"]
 
@@ -33,28 +33,8 @@ SOURCED_LAST = 0.7  # several do: the last loaded, unless a `source` was conditi
 UNIQUE = 0.5  # the project's only definition, which the file does not source itself
 
 
-@dataclass
-class _Files:
-    by_path: dict[str, int]  # path -> indexed file
-    loads: dict[int, list[int]] = field(default_factory=dict)  # file -> what it sources, in load order
-
-
-@dataclass(frozen=True, slots=True)
-class Meaning:
-    symbol: SymbolRow | None
-    confidence: float = 0.0
-    candidates: int = 0
-
-
-_CACHE: weakref.WeakKeyDictionary[GraphLookup, _Files] = weakref.WeakKeyDictionary()
-
-
-def _files(lookup: GraphLookup) -> _Files:
-    found = _CACHE.get(lookup)
-    if found is None:
-        found = _Files({path: file_id for file_id, path in lookup.paths().items()})
-        _CACHE[lookup] = found
-    return found
+# file -> what it sources, in load order, once per lookup
+_LOADS: weakref.WeakKeyDictionary[GraphLookup, dict[int, list[int]]] = weakref.WeakKeyDictionary()
 
 
 def resolve_source(lookup: GraphLookup, row: ImportRow) -> tuple[int | None, int | None, bool, bool]:
@@ -62,7 +42,7 @@ def resolve_source(lookup: GraphLookup, row: ImportRow) -> tuple[int | None, int
     path = row.module
     if not path or "$" in path or path.startswith(("/", "~")):
         return None, None, True, False
-    files = _files(lookup).by_path
+    files = lookup.ids_by_path()
     here = dirname(lookup.path_of(row.file_id))
     for base in dict.fromkeys((here, "")):
         candidate = normpath(join(base, path))
@@ -82,8 +62,8 @@ def resolve_source(lookup: GraphLookup, row: ImportRow) -> tuple[int | None, int
 def sourced_files(lookup: GraphLookup, file_id: int) -> list[int]:
     """The files a file sources and those they source, in the order the shell loads them (a file after
     what it sources first), MAX_SOURCE_DEPTH levels deep; the file itself is not among them."""
-    files = _files(lookup)
-    if file_id not in files.loads:
+    loads = _LOADS.setdefault(lookup, {})
+    if file_id not in loads:
         order: list[int] = []
         seen = {file_id}
 
@@ -99,8 +79,8 @@ def sourced_files(lookup: GraphLookup, file_id: int) -> list[int]:
                 order.append(target)
 
         visit(file_id, 1)
-        files.loads[file_id] = order
-    return files.loads[file_id]
+        loads[file_id] = order
+    return loads[file_id]
 
 
 def global_definition(lookup: GraphLookup, file_id: int, name: str) -> Meaning | None:

@@ -275,6 +275,7 @@ class GraphLookup:
         self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
         self._signatures: dict[int, str] = {}
         self._paths: dict[int, str] | None = None
+        self._ids: dict[str, int] | None = None
         self._languages: dict[int, str] | None = None
         self._complete = False  # every symbol, import, hint and base is in the caches (see preload)
         # Every bound reference, in id order, when the last rebind bound them all (PageRank's input).
@@ -472,6 +473,12 @@ class GraphLookup:
             self._load_files()
         assert self._paths is not None
         return self._paths
+
+    def ids_by_path(self) -> dict[str, int]:
+        """Every indexed file's id, by path (module systems probe paths without a query)."""
+        if self._ids is None:
+            self._ids = {path: file_id for file_id, path in self.paths().items()}
+        return self._ids
 
     def file_text(self, file_id: int) -> str:
         """A file's text as its units hold it (a text file's line windows, in order)."""
