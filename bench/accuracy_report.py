@@ -1,10 +1,13 @@
 """What the reference-accuracy benchmarks share (graph_accuracy*.py): a corpus indexed with the
-real service into a scratch directory, read back read-only, and the lists their reports end with."""
+real service into a scratch directory, read back read-only, the lists their reports end with,
+rounded ratios, and the JSON file they write."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -12,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-__all__ = ["scratch_index", "print_lists"]
+__all__ = ["scratch_index", "print_lists", "share", "write_results"]
 
 
 @contextmanager
@@ -46,3 +49,14 @@ def print_lists(
     for pattern in result["patterns"][:patterns]:
         example = pattern["examples"][0]
         print(f"  {pattern['count']:>5}  {pattern['pattern']}   e.g. {example['site']} {example['call']}")
+
+
+def share(part: float, whole: float) -> float | None:
+    """part / whole to four places; None when there is no whole."""
+    return round(part / whole, 4) if whole else None
+
+
+def write_results(path: Path, output: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(output, indent=2) + "\n")
+    print(f"\nwrote {path}", file=sys.stderr)

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
+from accuracy_report import print_lists, scratch_index, share, write_results  # the script directory is on sys.path
 from sdist import commit_corpus, fetch_sdist, spread_sample  # the script directory is on sys.path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -316,7 +316,7 @@ def score(calls: list[Call], oracle: dict[tuple[str, int, int], list[Answer]]) -
         table[label] = {
             "refs": c["refs"], "jedi_in_project": c["jedi_in_project"], "jedi_elsewhere": c["jedi_elsewhere"],
             "jedi_none": c["jedi_none"], "checked": c["checked"], "correct": c["correct"],
-            "precision": round(c["correct"] / c["checked"], 4) if c["checked"] else None,
+            "precision": share(c["correct"], c["checked"]),
             "recalled": c["recalled"],
         }
     trusted = [per_label[label] for label in ("exact", "high")]
@@ -329,9 +329,9 @@ def score(calls: list[Call], oracle: dict[tuple[str, int, int], list[Answer]]) -
         "calls": len(calls),
         "jedi_in_project": resolvable,
         "labels": table,
-        "precision_exact_high": round(trusted_correct / trusted_checked, 4) if trusted_checked else None,
-        "recall_exact_high": round(recalled_trusted / resolvable, 4) if resolvable else None,
-        "recall_any_label": round(recalled_any / resolvable, 4) if resolvable else None,
+        "precision_exact_high": share(trusted_correct, trusted_checked),
+        "recall_exact_high": share(recalled_trusted, resolvable),
+        "recall_any_label": share(recalled_any, resolvable),
         "patterns": [
             {"pattern": key, "count": len(items), "examples": items[:EXAMPLES_PER_PATTERN]}
             for key, items in ordered[:TOP_PATTERNS]
@@ -388,9 +388,7 @@ def main(argv: list[str] | None = None) -> int:
         result = score(calls, oracle)
         print_report(label, info, result)
         output["corpora"][label] = {**info, **result}
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(output, indent=2) + "\n")
-    print(f"\nwrote {args.json}", file=sys.stderr)
+    write_results(args.json, output)
     return 0
 
 

@@ -83,7 +83,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
+from accuracy_report import print_lists, scratch_index, share, write_results  # the script directory is on sys.path
 from graph_accuracy_ts import BOUND, LABELS, Symbols, pct, shape  # the script directory is on sys.path
 from lab.corpora import CORPORA as LAB_CORPORA
 from lab.corpora import ensure_src
@@ -704,17 +704,14 @@ def score(calls: list[Call], oracle: dict[str, Any], symbols: Symbols, by_name: 
             "refs": c["refs"], "oracle_in_project": c["oracle_in_project"], "oracle_elsewhere": c["oracle_elsewhere"],
             "oracle_inactive": c["oracle_inactive"], "oracle_in_define": c["oracle_#define"],
             "oracle_none": c["oracle_none"], "checked": c["checked"],
-            "correct": c["correct"], "precision": round(c["correct"] / c["checked"], 4) if c["checked"] else None,
+            "correct": c["correct"], "precision": share(c["correct"], c["checked"]),
             "loose_correct": c["loose"], "recalled": c["recalled"],
         }
 
     def ratio(labels: tuple[str, ...], top: str, bottom: str) -> float | None:
         num = sum(per_label[label][top] for label in labels)
         den = sum(per_label[label][bottom] for label in labels)
-        return round(num / den, 4) if den else None
-
-    def share(num: int, den: int) -> float | None:
-        return round(num / den, 4) if den else None
+        return share(num, den)
 
     recalled_trusted = sum(per_label[label]["recalled"] for label in ("exact", "high"))
     recalled_any = sum(per_label[label]["recalled"] for label in BOUND)
@@ -866,9 +863,7 @@ def main(argv: list[str] | None = None) -> int:
         }
         print_report(label, info, result)
         output["corpora"][label] = {**info, **result}
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(output, indent=2) + "\n")
-    print(f"\nwrote {args.json}", file=sys.stderr)
+    write_results(args.json, output)
     return 0
 
 

@@ -70,7 +70,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
+from accuracy_report import print_lists, scratch_index, share, write_results  # the script directory is on sys.path
 from graph_accuracy_ts import BOUND, LABELS, pct, utf16_column  # the script directory is on sys.path
 from lab import corpora as lab_corpora
 from sdist import spread_sample
@@ -735,19 +735,16 @@ def score(calls: list[Call], oracle: dict[Key, Answer | None], symbols: Symbols)
         table[label] = {
             "refs": c["refs"], "oracle_in_project": c["oracle_in_project"], "oracle_elsewhere": c["oracle_elsewhere"],
             "oracle_none": c["oracle_none"], "checked": c["checked"], "correct": c["correct"],
-            "precision": round(c["correct"] / c["checked"], 4) if c["checked"] else None,
+            "precision": share(c["correct"], c["checked"]),
             "overload": c["overload"],
-            "precision_overload_ok": round((c["correct"] + c["overload"]) / c["checked"], 4) if c["checked"] else None,
+            "precision_overload_ok": share(c["correct"] + c["overload"], c["checked"]),
             "recalled": c["recalled"],
         }
 
     def ratio(labels: tuple[str, ...], tops: tuple[str, ...], bottom: str) -> float | None:
         num = sum(per_label[label][top] for label in labels for top in tops)
         den = sum(per_label[label][bottom] for label in labels)
-        return round(num / den, 4) if den else None
-
-    def share(num: int, den: int) -> float | None:
-        return round(num / den, 4) if den else None
+        return share(num, den)
 
     recalled_trusted = sum(per_label[label]["recalled"] for label in ("exact", "high"))
     recalled_any = sum(per_label[label]["recalled"] for label in BOUND)
@@ -852,9 +849,7 @@ def main(argv: list[str] | None = None) -> int:
         result = score(calls, oracle, symbols)
         print_report(label, info, result)
         output["corpora"][label] = {**info, **result}
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(output, indent=2) + "\n")
-    print(f"\nwrote {args.json}", file=sys.stderr)
+    write_results(args.json, output)
     return 0
 
 

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from accuracy_report import print_lists, scratch_index  # the script directory is on sys.path
+from accuracy_report import print_lists, scratch_index, share, write_results  # the script directory is on sys.path
 from sdist import commit_corpus, spread_sample  # the script directory is on sys.path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -560,14 +560,14 @@ def score(
         table[label] = {
             "refs": c["refs"], "oracle_in_project": c["oracle_in_project"], "oracle_elsewhere": c["oracle_elsewhere"],
             "oracle_none": c["oracle_none"], "checked": c["checked"], "correct": c["correct"],
-            "precision": round(c["correct"] / c["checked"], 4) if c["checked"] else None,
+            "precision": share(c["correct"], c["checked"]),
             "recalled": c["recalled"],
         }
 
     def ratio(labels: tuple[str, ...], top: str, bottom: str) -> float | None:
         num = sum(per_label[label][top] for label in labels)
         den = sum(per_label[label][bottom] for label in labels)
-        return round(num / den, 4) if den else None
+        return share(num, den)
 
     recalled_trusted = sum(per_label[label]["recalled"] for label in ("exact", "high"))
     recalled_any = sum(per_label[label]["recalled"] for label in BOUND)
@@ -578,8 +578,8 @@ def score(
         "labels": table,
         "precision_exact_high": ratio(("exact", "high"), "correct", "checked"),
         "precision_bound": ratio(BOUND, "correct", "checked"),
-        "recall_exact_high": round(recalled_trusted / resolvable, 4) if resolvable else None,
-        "recall_any_label": round(recalled_any / resolvable, 4) if resolvable else None,
+        "recall_exact_high": share(recalled_trusted, resolvable),
+        "recall_any_label": share(recalled_any, resolvable),
         # the same, over the calls whose oracle answer is a declaration codefathom has a symbol for
         "oracle_nameable": recall["nameable_in_project"],
         "recall_exact_high_nameable": round(recall["nameable_recalled_exact_high"] / recall["nameable_in_project"], 4)
@@ -648,9 +648,7 @@ def main(argv: list[str] | None = None) -> int:
         result = score(calls, oracle, symbols, set(info["partial_files"]))
         print_report(label, info, result)
         output["corpora"][label] = {**info, **result}
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(output, indent=2) + "\n")
-    print(f"\nwrote {args.json}", file=sys.stderr)
+    write_results(args.json, output)
     return 0
 
 
