@@ -141,19 +141,22 @@ def replace_facts(
     """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target).
     A `lookup` that follows the writes (`GraphLookup.follow`) takes the rows, with their ids."""
     rows = facts if isinstance(facts, PreparedFacts) else prepare_facts(facts)
-    # A definition keeps its rank through an edit of its file (ranks are recomputed only when much
-    # of the project changed: see the indexer); one that is new has none until then.
-    ranks = {
-        (qualified, kind): rank for qualified, kind, rank in conn.execute(
-            "SELECT qualified_name, kind, rank FROM symbols WHERE file_id = ?", (file_id,)
-        )
-    }
-    for table in ("refs", "imports", "hints", "symbols"):
-        conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+    following = lookup is not None and lookup.following
+    ranks: dict[tuple[str, str], float] = {}
+    if not following:  # (a following lookup: the index had no graph rows, so the file has none)
+        # A definition keeps its rank through an edit of its file (ranks are recomputed only when
+        # much of the project changed: see the indexer); one that is new has none until then.
+        ranks = {
+            (qualified, kind): rank for qualified, kind, rank in conn.execute(
+                "SELECT qualified_name, kind, rank FROM symbols WHERE file_id = ?", (file_id,)
+            )
+        }
+        for table in ("refs", "imports", "hints", "symbols"):
+            conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
     # A following lookup is told the rows' ids: given here, after the largest ones (the sync holds the
     # index's write lock), rather than by SQLite. Without one, NULL ids are SQLite's to choose.
     first: tuple[int, int, int] | None = None
-    if lookup is not None and lookup.following:
+    if following:
         first = conn.execute(
             "SELECT (SELECT coalesce(max(id), 0) + 1 FROM symbols), (SELECT coalesce(max(id), 0) + 1 FROM refs),"
             " (SELECT coalesce(max(id), 0) + 1 FROM imports)"
