@@ -138,3 +138,43 @@ def test_a_first_index_binds_as_a_full_reindex_does(fixture: str, tmp_path: Path
         dumps.append(_graph_dump(tmp_path / "index" / "index.db"))
     assert dumps[0] == dumps[1]
     assert any(label == "exact" for *_, label, _, _ in dumps[0][0])
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="a child is forked only where the system can")
+@pytest.mark.parametrize("fixture", ["bindings", "bindings-java", "bindings-ts"])
+@pytest.mark.parametrize("resync", ["full", "edits"])
+def test_a_rebinding_sync_with_a_forked_child_binds_as_a_first_index_does(
+    fixture: str, resync: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A forked child reads through a connection of its own, which sees only what is committed: the
+    # import resolutions this run stored in the still open transaction must reach it another way.
+    repo = tmp_path / "repo"
+    shutil.copytree(REPOS / fixture, repo)
+    monkeypatch.setenv("CODEFATHOM_WORKERS", "0")
+    monkeypatch.setattr(graph, "FORK_MIN_REFS", 1)
+    monkeypatch.setattr(indexer, "usable_cpus", lambda: 2)
+    forked: list[int] = []
+    real_fork = os.fork
+
+    def fork() -> int:
+        pid = real_fork()
+        if pid:
+            forked.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork)
+    graph_parts = ("symbols", "refs", "imports", "hints", "ranks")
+    with Codefathom(repo, index_dir=tmp_path / "resynced") as service:
+        service.index()
+        forked.clear()
+        if resync == "full":
+            report = service.index(full=True)
+        else:  # every file edited: each one's imports are resolved again in the binding transaction
+            for path in sorted(p for p in repo.rglob("*") if p.is_file()):
+                path.write_bytes(path.read_bytes() + b"\n")
+            report = service.index()
+        assert report.refs_bound > 0 and forked  # the child bound its share of a re-binding
+        resynced = service.digest(graph_parts)
+    with Codefathom(repo, index_dir=tmp_path / "clean") as service:
+        service.index()
+        assert service.digest(graph_parts) == resynced

@@ -316,20 +316,29 @@ def _search_lines(services: _Services, others: list[Path], source: Any, defaults
 @click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.option(
+    "--digest", is_flag=True,
+    help="Also print a digest of each part of the index (rows and a hash, independent of row ids): two indexes"
+    " of the same files have equal digests however they were built.",
+)
 @reports_errors
-def status(path: Path, index_dir: Path | None, as_json: bool) -> None:
+def status(path: Path, index_dir: Path | None, as_json: bool, digest: bool) -> None:
     """Show what the project's index holds: files, units, languages, parse health.
 
     \b
     Example:
       codefathom status --json
+      codefathom status --digest              # compare two indexes of one tree
     """
     with Codefathom(path, index_dir) as service:
         result = service.status()
+        parts = service.digest() if digest and result.indexed else None
     if as_json:
-        emit_json(render.status_json(result))
+        emit_json({**render.status_json(result), **({"digest": parts} if parts is not None else {})})
     else:
         click.echo(render.status_text(result))
+        if parts is not None:
+            click.echo("digest:\n" + "\n".join(f"  {part:<12} {value}" for part, value in parts.items()))
 
 
 @cli.command(name="list")

@@ -217,6 +217,15 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         status.vectors = self.vector_status()
         return status
 
+    def digest(self, parts: tuple[str, ...] | None = None) -> dict[str, str]:
+        """{part: "<rows>:<hash>"} of what the index holds, independent of row ids: two indexes of
+        the same files are equal part by part however they were built (see store/digest.py)."""
+        if not self.indexed:
+            raise NotIndexed(f"{self.root} has no index yet: run `codefathom index {self.root}`")
+        with self._lock:
+            store = self._open(create=False)
+            return store.digest() if parts is None else store.digest(parts)
+
     def clear(self) -> bool:
         """Delete this project's index; returns whether there was one."""
         with self._lock:

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from codefathom.model import FileFacts, FileState, StoredUnit, Unit
 from codefathom.store import directories, graph, reads, vectors, writes
 from codefathom.store.db import SCHEMA_VERSION, connect, fingerprint_of
+from codefathom.store.digest import DIGEST_PARTS, index_digest
 from codefathom.store.directories import IsTest
 from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
 from codefathom.store.reads import IndexCounts, Scope
@@ -164,6 +165,11 @@ class Store:
     def counts(self) -> IndexCounts:
         with self._lock:
             return reads.counts(self._conn)
+
+    def digest(self, parts: tuple[str, ...] = DIGEST_PARTS) -> dict[str, str]:
+        """What the index holds, part by part, independent of row ids (see store/digest.py)."""
+        with self._lock:
+            return index_digest(self._conn, parts)
 
     # vectors (see store/vectors.py)
     def pending_units(self) -> list[tuple[int, str, str, float]]:

@@ -277,6 +277,9 @@ class GraphLookup:
         self._hints: dict[int, dict[tuple[str | None, str], list[tuple[str, str, int]]]] = {}
         self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
         self._signatures: dict[int, str] = {}
+        # This run's import resolutions, for rows read after they were stored: a reader on another
+        # connection (a forked binder) does not see them in the index until the run commits.
+        self._resolutions: dict[int, ImportResolution] = {}
         self._paths: dict[int, str] | None = None
         self._ids: dict[str, int] | None = None
         self._languages: dict[int, str] | None = None
@@ -430,7 +433,8 @@ class GraphLookup:
     def imports_of(self, file_id: int) -> list[ImportRow]:
         if file_id not in self._imports:
             rows = self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id = ?", (file_id,))
-            self._imports[file_id] = [_import_row(row) for row in rows]
+            resolutions = self._resolutions
+            self._imports[file_id] = [_resolved_row(item, resolutions.get(item.id)) for item in map(_import_row, rows)]
         return self._imports[file_id]
 
     def hint_table(self, file_id: int) -> dict[tuple[str | None, str], list[tuple[str, str, int]]]:
@@ -520,9 +524,10 @@ class GraphLookup:
         return [_import_row(row) for row in rows]
 
     def resolved(self, targets: Iterable[ImportResolution]) -> None:
-        """Take the resolutions `save_import_targets` stores into the cached import rows (the
-        rows read later come from the index, which has them)."""
+        """Take the resolutions `save_import_targets` stores into the cached import rows, and into
+        the rows read later (whether or not the connection they are read through sees them)."""
         by_id = {target[0]: target for target in targets}
+        self._resolutions.update(by_id)
         for file_id, rows in self._imports.items():
             if any(row.id in by_id for row in rows):
                 self._imports[file_id] = [_resolved_row(row, by_id.get(row.id)) for row in rows]
