@@ -1,15 +1,17 @@
 """Discovery: which files of a project are indexed, and why the others are not.
 
-`discover(settings)` lists files; `read_source(file)` reads one and vets its content.
+`discover(settings)` lists files; `read_source(file, root)` reads one (never outside the root) and
+vets its content.
 """
 
 from __future__ import annotations
 
 from codefathom.discover.filters import content_problem, decode_text
+from codefathom.discover.inside import read_inside, real_root
 from codefathom.discover.walk import Discovery, discover
 from codefathom.model import SourceFile
 
-__all__ = ["Discovery", "discover", "read_source", "SourceText"]
+__all__ = ["Discovery", "discover", "read_source", "read_inside", "real_root", "SourceText"]
 
 
 class SourceText:
@@ -24,10 +26,10 @@ class SourceText:
         self.replaced_bytes = replaced_bytes
 
 
-def read_source(file: SourceFile) -> SourceText:
-    """Read and vet a discovered file; raises OSError when it cannot be read."""
-    with open(file.abs_path, "rb") as handle:
-        data = handle.read()
+def read_source(file: SourceFile, root: str) -> SourceText:
+    """Read and vet a discovered file of the project whose `real_root` is `root`; raises OSError
+    when it cannot be read, or leads outside the project."""
+    data = read_inside(file.abs_path, root)
     problem = content_problem(data)
     if problem:
         return SourceText(data, "", problem, False)

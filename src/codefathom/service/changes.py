@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from codefathom.discover import read_inside, real_root
 from codefathom.errors import CodefathomError, UsageError
 from codefathom.model import Symbol
 from codefathom.parse import parse
@@ -696,7 +697,7 @@ class _Impact:
                 else:
                     new_symbols[id(diff)] = self.store.read(g.symbols_of_file, record.id)
                     if diff.untracked:
-                        _read_new_file(diff, self.root / diff.path)
+                        _read_new_file(diff, self.root / diff.path, real_root(self.root))
                         entry.added = len(diff.new_lines)
             kept.append((diff, entry))
         old = self._old_versions([diff for diff, _ in kept])
@@ -924,10 +925,10 @@ class _Impact:
         return sorted(found.values(), key=lambda t: (_RANK[t.rank], -len(t.symbols), t.distance, t.path))
 
 
-def _read_new_file(diff: FileDiff, path: Path) -> None:
+def _read_new_file(diff: FileDiff, path: Path, root: str) -> None:
     """Every line of a file git does not track is new."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_inside(path, root).decode("utf-8", errors="replace")
     except OSError:
         return
     for number, line in enumerate(text.splitlines(), start=1):

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from codefathom.config import Settings, load_settings
+from codefathom.discover import read_inside, real_root
 from codefathom.discover.walk import list_files
 from codefathom.errors import IndexUnusable
 from codefathom.service.indexer import Progress, SyncReport, sync
@@ -418,9 +419,10 @@ class Freshness:
     def _drop_stale(self, outcome: SearchOutcome, changed: list[str]) -> int:
         """Drop the results that cite a vanished file or lines past a changed file's end."""
         lines: dict[str, int] = {}
+        root = real_root(self.root)
         for path in changed:
             try:
-                data = (self.root / path).read_bytes()
+                data = read_inside(self.root / path, root)
             except OSError:
                 lines[path] = 0
                 continue

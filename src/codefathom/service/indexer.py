@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from codefathom.config import Settings
-from codefathom.discover import read_source
+from codefathom.discover import read_source, real_root
 from codefathom.graph import is_config, rebind, recompute_ranks
 from codefathom.model import FileState, SkippedFile, SourceFile
 from codefathom.parse import language_name, parse
@@ -93,7 +93,8 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
             store.set_meta(BINDING_DUE, "1")
             changed_names |= store.symbol_names_of(store.file_ids(gone).values())
             report.removed = store.remove_files(gone)
-    jobs = [_job(f, known.get(f.path), full) for f in todo]
+    root = real_root(settings.root)
+    jobs = [_job(f, known.get(f.path), full, root) for f in todo]
     workers = worker_count() if len(jobs) >= PARALLEL_MIN_FILES else 0
     # The processes that parse the files then bind part of the references (see graph.rebind).
     with WorkerPool(workers) as pool, _collector_paused():
@@ -179,21 +180,22 @@ class _Outcome:
 
 
 # What a parse worker needs to know of a file: path, absolute path, mtime_ns, size, the content
-# hash the index has for it ("" when none) and whether every file is re-parsed. Plain data.
-_Job = tuple[str, str, int, int, str, bool]
+# hash the index has for it ("" when none), whether every file is re-parsed, and the project's
+# real root, outside which nothing is read. Plain data.
+_Job = tuple[str, str, int, int, str, bool, str]
 
 
-def _job(file: SourceFile, state: FileState | None, full: bool) -> _Job:
-    return (file.path, str(file.abs_path), file.mtime_ns, file.size, state.content_hash if state else "", full)
+def _job(file: SourceFile, state: FileState | None, full: bool, root: str) -> _Job:
+    return (file.path, str(file.abs_path), file.mtime_ns, file.size, state.content_hash if state else "", full, root)
 
 
 def _prepare(job: _Job) -> _Outcome:
     """Read, hash and parse one file into rows ready to write; runs in a worker process or here."""
-    path, abs_path, mtime_ns, size, known_hash, full = job
+    path, abs_path, mtime_ns, size, known_hash, full, root = job
     file = SourceFile(path, Path(abs_path), size, mtime_ns)
     language = language_name(path)
     try:
-        source = read_source(file)
+        source = read_source(file, root)
     except OSError as exc:
         reason = f"cannot read: {exc.strerror or exc}"
         return _Outcome(FileRecord(path, "", mtime_ns, size, language, "skipped", reason))

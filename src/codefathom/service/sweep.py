@@ -12,6 +12,8 @@ What a listing depends on:
 - the files left out for their size or an unreadable stat;
 - the settings (include, exclude, size limit) and every .gitignore (a changed one is a changed
   file, which sends the sweep to a full listing).
+A changed file that is a symlink also sends it to a listing, which checks where the link leads now
+(its target may have been swapped for a link out of the project).
 
 The sweep is trusted only with the index it was made for: a token in the index's meta table is
 cleared before a sync that adds or removes files writes anything, and set again, with a new
@@ -159,6 +161,8 @@ def _sweep(store: Store, settings: Settings) -> Plan | str:
             if info.st_mtime_ns != mtime or info.st_size != size:
                 if info.st_size > settings.max_file_size or path.rpartition("/")[2] == ".gitignore":
                     return f"{path} changed"
+                if os.path.islink(prefix + path):  # where it leads now is for a listing to check
+                    return f"{path} is a link whose target changed"
                 changed.append(SourceFile(path, root / path, info.st_size, info.st_mtime_ns))
         skipped = [SkippedFile(path, reason) for path, reason in data["skipped"]]
     except (KeyError, TypeError, ValueError):
