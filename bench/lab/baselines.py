@@ -7,6 +7,9 @@
   bm25   plain BM25 (SQLite FTS5, Porter + unicode61, k1 1.2, b 0.75) over one field, the
          unit's text as written: no field weights, no identifier splitting, no name channel,
          no priors
+  bm25w  the same BM25 over 40-line windows of the files codefathom indexed (a new window every
+         20 lines), read from the indexed tree: what a search tool with no parser returns. A
+         window hits a target it overlaps (it shows the target's lines), enclosing or not
 
 Query words for both: the query's alphanumeric runs, lower-cased, English stopwords left out
 (a name such as `Request.prepare` gives `request` and `prepare`).
@@ -49,6 +52,31 @@ class Units:
         self.texts: list[str] = [r[3] for r in rows]
 
 
+class Windows:
+    """40-line windows, one every 20 lines, of the files an index holds, read from the tree."""
+
+    LINES = 40
+    STRIDE = 20
+
+    def __init__(self, db_path: Path, tree: Path) -> None:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            paths = [r[0] for r in conn.execute("SELECT path FROM files WHERE status != 'skipped' ORDER BY path")]
+        finally:
+            conn.close()
+        self.spans: list[Result] = []
+        self.texts: list[str] = []
+        for path in paths:
+            try:
+                lines = (tree / path).read_text(encoding="utf-8", errors="replace").split("\n")
+            except OSError:
+                continue
+            for start in range(0, max(len(lines) - self.LINES + self.STRIDE, 1), self.STRIDE):
+                chunk = lines[start : start + self.LINES]
+                self.spans.append((path, start + 1, start + len(chunk)))
+                self.texts.append("\n".join(chunk))
+
+
 class TermCount:
     name = "rg"
 
@@ -74,7 +102,7 @@ class TermCount:
 class PlainBM25:
     name = "bm25"
 
-    def __init__(self, units: Units) -> None:
+    def __init__(self, units: Units | Windows) -> None:
         self.units = units
         self.conn = sqlite3.connect(":memory:")
         self.conn.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = 'porter unicode61')")
@@ -90,3 +118,7 @@ class PlainBM25:
 
     def close(self) -> None:
         self.conn.close()
+
+
+class WindowBM25(PlainBM25):
+    name = "bm25w"

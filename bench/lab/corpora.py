@@ -15,6 +15,7 @@ pin the new version (and its sha256) and regenerate the query sets.
 from __future__ import annotations
 
 import hashlib
+import io
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,7 @@ class Corpus:
     name: str
     version: str
     language: str  # the main language, as the tables show it
-    kind: str  # pypi | npm | deb
+    kind: str  # pypi | npm | deb | git (a repository with its history: bench/lab/history.py)
     package: str  # what the package client is asked for: NAME==VERSION, NAME@VERSION, NAME=VERSION
     artifact: str  # the downloaded file's name
     sha256: str
@@ -122,6 +123,24 @@ CORPORA: tuple[Corpus, ...] = (
            "1a167bb381acb90c1d8450a8f3e66a09d216dbc64b33ac8a082a0912513ef939", "usr/include/eigen3"),
 )
 
+# Projects with their git history, for the commit set (bench/lab/history.py): `package` names the
+# repository, `sha256` holds the pinned commit, and only the commit set is made of them.
+HISTORY: tuple[Corpus, ...] = (
+    Corpus("requests", "1f6589e", "Python", "git", "psf/requests", "",
+           "1f6589ec3a1ee910f9a65cc3ceac60b26677bc0e", ""),
+    Corpus("click", "2c8cd3a", "Python", "git", "pallets/click", "",
+           "2c8cd3ac958a7eb316d67f2d316c27086c4c0369", ""),
+    Corpus("cobra", "adbc881", "Go", "git", "spf13/cobra", "",
+           "adbc8813901bba65827259daa8e22ff94ec1f30e", ""),
+    Corpus("gson", "9835b6f", "Java", "git", "google/gson", "",
+           "9835b6f90192f79cdf5300c528fc6212455fb6c1", ""),
+    Corpus("ripgrep", "3fce3b5", "Rust", "git", "BurntSushi/ripgrep", "",
+           "3fce3b5bb0236da2df6d99672afb8a719642eca7", ""),
+    Corpus("zod", "e516c3b", "TypeScript", "git", "colinhacks/zod", "",
+           "e516c3baf22615e20934116abebfed6c000222c2", ""),
+)
+CORPORA = CORPORA + HISTORY
+
 BY_ID = {c.id: c for c in CORPORA}
 
 
@@ -204,16 +223,48 @@ def _wanted(corpus: Corpus, path: str) -> str | None:
     return path
 
 
+def history_clone(corpus: Corpus) -> Path:
+    """A bare clone of a git corpus's repository (HOME/history/<name>.git), made on first use; an
+    existing clone (`git clone --bare <url> HOME/history/<name>.git`) is used as it is."""
+    clone = HOME / "history" / f"{corpus.name}.git"
+    if not clone.is_dir():
+        url = f"https://github.com/{corpus.package}.git"
+        print(f"cloning {url} ...", file=sys.stderr)
+        clone.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "clone", "--bare", "--quiet", url, str(clone)], check=True)
+    found = subprocess.run(["git", "-C", str(clone), "cat-file", "-e", f"{corpus.sha256}^{{commit}}"])
+    if found.returncode != 0:
+        raise SystemExit(f"{clone} has no commit {corpus.sha256}: fetch it (git -C {clone} fetch origin)")
+    return clone
+
+
+def _commit_members(corpus: Corpus):  # yields (relative path, bytes) of the pinned commit's tree
+    clone = history_clone(corpus)
+    archive = subprocess.run(["git", "-C", str(clone), "archive", "--format=tar", corpus.sha256],
+                             check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        for member in tar.getmembers():
+            if member.isfile():
+                data = tar.extractfile(member)
+                if data is not None:
+                    yield member.name, data.read()
+
+
 def ensure_src(corpus: Corpus) -> Path:
     """The pristine tree, unpacked on first use as a one-commit git repository."""
     ready = corpus.src.parent / f"{corpus.id}.ready"
     if ready.exists() and corpus.src.is_dir():
         return corpus.src
-    archive = download(corpus)
-    print(f"unpacking {archive.name} ...", file=sys.stderr)
+    if corpus.kind == "git":
+        members = _commit_members(corpus)
+        print(f"checking out {corpus.package} at {corpus.sha256[:10]} ...", file=sys.stderr)
+    else:
+        archive = download(corpus)
+        print(f"unpacking {archive.name} ...", file=sys.stderr)
+        members = _members(corpus, archive)
     shutil.rmtree(corpus.src, ignore_errors=True)
     count = 0
-    for name, data in _members(corpus, archive):
+    for name, data in members:
         rel = _wanted(corpus, name)
         if rel is None:
             continue
@@ -222,7 +273,7 @@ def ensure_src(corpus: Corpus) -> Path:
         target.write_bytes(data)
         count += 1
     if not count:
-        raise SystemExit(f"nothing of {archive.name} is under {corpus.root!r}")
+        raise SystemExit(f"nothing of {corpus.id} is under {corpus.root!r}")
     git_commit(corpus.src, f"{corpus.id} ({corpus.kind} {corpus.package})")
     ready.write_text(f"{corpus.id} {corpus.sha256}\n")
     return corpus.src

@@ -7,6 +7,7 @@ A result is (path, start_line, end_line). Targets are units (path and line range
     target function is not an answer; a part of a split function is);
   - file level: results are reduced to their files, first occurrence kept, and a file hits when
     it is a target.
+With `enclosing=True` (the window baseline) overlapping is enough.
 A directory result (its path ends with "/") is a miss, except with `directories=True`, which the
 lab sets for the concept queries of kind "package" only: their query is the package's own
 description and their targets are the package's files, so the directory node of that package is
@@ -27,7 +28,9 @@ K = 10
 METRICS = ("mrr@10", "p@1", "r@5", "r@10", "ndcg@10")
 
 
-def hits_target(result: Result, target: dict, level: str = "unit", directories: bool = False) -> bool:
+def hits_target(
+    result: Result, target: dict, level: str = "unit", directories: bool = False, enclosing: bool = False
+) -> bool:
     path, start, end = result
     if path.endswith("/"):
         return directories and posixpath.dirname(target["path"]) + "/" == path
@@ -38,7 +41,7 @@ def hits_target(result: Result, target: dict, level: str = "unit", directories: 
     t_start, t_end = int(target["start_line"]), int(target["end_line"])
     overlaps = start <= t_end and end >= t_start
     encloses = start < t_start and end > t_end
-    return overlaps and not encloses
+    return overlaps and (enclosing or not encloses)
 
 
 def as_ranking(results: Sequence[Result], level: str) -> list[Result]:
@@ -54,14 +57,15 @@ def as_ranking(results: Sequence[Result], level: str) -> list[Result]:
 
 
 def judge(
-    results: Sequence[Result], targets: Sequence[dict], level: str = "unit", k: int = K, directories: bool = False
+    results: Sequence[Result], targets: Sequence[dict], level: str = "unit", k: int = K, directories: bool = False,
+    enclosing: bool = False,
 ) -> list[int | None]:
     """For each of the first k results: the index of the target it is the first to hit, -1 when it
     hits only targets already found, None when it hits none."""
     found: set[int] = set()
     marks: list[int | None] = []
     for result in as_ranking(results, level)[:k]:
-        hit = [i for i, t in enumerate(targets) if hits_target(result, t, level, directories)]
+        hit = [i for i, t in enumerate(targets) if hits_target(result, t, level, directories, enclosing)]
         new = [i for i in hit if i not in found]
         if new:
             found.add(new[0])
@@ -72,9 +76,10 @@ def judge(
 
 
 def score(
-    results: Sequence[Result], targets: Sequence[dict], level: str = "unit", directories: bool = False
+    results: Sequence[Result], targets: Sequence[dict], level: str = "unit", directories: bool = False,
+    enclosing: bool = False,
 ) -> dict[str, float]:
-    marks = judge(results, targets, level, K, directories)
+    marks = judge(results, targets, level, K, directories, enclosing)
     relevant = [m is not None for m in marks]
     first = next((i for i, r in enumerate(relevant) if r), None)
     n = max(len(targets), 1)

@@ -9,7 +9,8 @@ Sets (one file each, bench/queries/<corpus id>.<set>.jsonl):
               comment, Rust `//!` docs, a JS/TS file overview, Java package-info, the doc of the
               type a file is named after) as the query; the files it describes as targets;
               the description is blanked out of the indexed copy too
-  change      (commit subject → files) none: no corpus here comes with its git history
+  commit      a commit's subject → the definitions it changed, from the corpora with their git
+              history (bench/lab/history.py); nothing is blanked out of those
 
 The lines blanked out are written to bench/queries/<corpus id>.strip.json. Every removal is
 checked by parsing the stripped file again (the target keeps its lines and has no doc left),
@@ -33,7 +34,7 @@ from lab.corpora import HOME, Corpus, apply_strip, ensure_src
 
 SEED = 20240601
 BUDGET = {"intent": 45, "identifier": 30, "concept": 15}
-SETS = ("intent", "identifier", "concept")
+SETS = ("intent", "identifier", "concept", "commit", "question")  # commit, question: bench/lab/history.py
 CODE_KINDS = ("function", "method")
 DEF_KINDS = ("function", "method", "class")
 MAX_WORDS = 40
@@ -354,7 +355,7 @@ def generate(corpus: Corpus, seed: int = SEED) -> tuple[dict[str, list[dict]], d
     stripper = Stripper(root)
     code_files = sorted(p for p, lang in languages.items() if lang not in ("text", "markdown"))
     rng = lambda name: random.Random(f"{seed}:{corpus.id}:{name}")  # noqa: E731
-    out: dict[str, list[dict]] = {s: [] for s in SETS}
+    out: dict[str, list[dict]] = {s: [] for s in BUDGET}
     caches: dict[str, dict] = defaultdict(dict)
 
     # intent -> function
