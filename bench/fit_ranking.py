@@ -153,21 +153,29 @@ def fit(queries: list[Query], start: RankingConfig, rounds: int) -> RankingConfi
     return best
 
 
-def fit_reranker(queries: list[Query], config: RankingConfig, l2: float, steps: int = 600) -> RankingConfig:
-    """The reranker's weights: for each tune question in words with vectors, the softmax over its
-    candidates' linear scores should put its mass on the target; Adam on the mean cross-entropy."""
+def fit_reranker(
+    queries: list[Query], config: RankingConfig, l2: float, steps: int = 600, lexical: bool = False
+) -> RankingConfig:
+    """A reranker's weights: for each tune question in words with vectors (`lexical`: without, and
+    longer than a name's words), the softmax over its candidates' linear scores should put its
+    mass on the target; Adam on the mean cross-entropy."""
+    names = rerank.LEXICAL_FEATURES if lexical else rerank.FEATURES
     lists = []
     for q in queries:
-        if q.split != "tune" or not q.with_vectors or q.plan.identifier_like:
+        if q.split != "tune" or q.with_vectors == lexical or q.plan.identifier_like:
+            continue
+        if lexical and len(q.plan.words) <= config.name_bonus_max_words:
             continue
         channels = {**q.channels, "vectors": q.channels["vectors"][: config.vector_pool]}
+        if lexical:  # as search gives them: no vectors, BM25F's best LEXICAL_DEPTH
+            channels = {**channels, "vectors": [], "lexical": channels["lexical"][: rerank.LEXICAL_DEPTH]}
         values = rerank.features(q.plan, channels, q.units)
         ids = list(values)
         truth = np.array([_is_target(q, uid) for uid in ids], dtype=float)
         if truth.any():
-            matrix = np.array([[values[uid][f] for f in rerank.FEATURES] for uid in ids])
+            matrix = np.array([[values[uid][f] for f in names] for uid in ids])
             lists.append((matrix, truth / truth.sum()))
-    weights = np.zeros(len(rerank.FEATURES))
+    weights = np.zeros(len(names))
     moment, square = np.zeros_like(weights), np.zeros_like(weights)
     for step in range(1, steps + 1):
         gradient = l2 * weights
@@ -178,9 +186,9 @@ def fit_reranker(queries: list[Query], config: RankingConfig, l2: float, steps: 
         moment = 0.9 * moment + 0.1 * gradient
         square = 0.999 * square + 0.001 * gradient**2
         weights -= 0.05 * (moment / (1 - 0.9**step)) / (np.sqrt(square / (1 - 0.999**step)) + 1e-8)
-    print(f"reranker: {len(lists)} tune queries, l2 {l2}", file=sys.stderr)
-    fitted = tuple((f, round(float(w), 4)) for f, w in zip(rerank.FEATURES, weights, strict=True))
-    return config.with_(rerank_weights=fitted)
+    print(f"reranker{' without vectors' if lexical else ''}: {len(lists)} tune queries, l2 {l2}", file=sys.stderr)
+    fitted = tuple((f, round(float(w), 4)) for f, w in zip(names, weights, strict=True))
+    return config.with_(rerank_lexical_weights=fitted) if lexical else config.with_(rerank_weights=fitted)
 
 
 def _is_target(q: Query, unit_id: int) -> bool:
@@ -204,11 +212,14 @@ def write(config: RankingConfig, tune: dict[str, float], check: dict[str, float]
     defaults = RankingConfig()
     for f in fields(RankingConfig):
         value = getattr(config, f.name)
-        if f.name != "rerank_weights" and (f.name in GRID or value != getattr(defaults, f.name)):
+        if not f.name.startswith("rerank_") and (f.name in GRID or value != getattr(defaults, f.name)):
             lines.append(f"{f.name} = {_toml(value)}")
     if config.rerank_weights:  # a TOML table comes after the plain keys
         lines += ["", "# reranker features (search/rerank.py) and their weights", "[rerank_weights]"]
         lines += [f"{name} = {weight!r}" for name, weight in config.rerank_weights]
+    if config.rerank_lexical_weights:
+        lines += ["", "# the reranker without vectors: features and weights", "[rerank_lexical_weights]"]
+        lines += [f"{name} = {weight!r}" for name, weight in config.rerank_lexical_weights]
     RANKING_FILE.write_text("\n".join(lines) + "\n")
     print(f"wrote {RANKING_FILE}", file=sys.stderr)
 
@@ -235,13 +246,17 @@ def main() -> None:
     args = parser.parse_args()
     queries = gather(args.corpus, args.quick, args.min_vectors)
     if not queries:
-        raise SystemExit("no corpus has vectors: run `python bench/quality.py embed --quick` first")
+        raise SystemExit("no queries: run `python bench/quality.py fetch` and `generate` first")
     lexical = DEFAULT_RANKING.with_(vectors=False)
     baseline = {split: evaluate(queries, DEFAULT_RANKING, split) for split in ("tune", "check")}
     # The fusion weights are fitted with the reranker off: they rank what it does not.
     fused = DEFAULT_RANKING.with_(rerank=False)
     fitted = fused if args.keep_weights else fit(queries, fused, args.rounds)
-    fitted = fit_reranker(queries, fitted, args.l2).with_(rerank=True)
+    if any(q.with_vectors for q in queries):
+        fitted = fit_reranker(queries, fitted, args.l2)
+    if any(not q.with_vectors for q in queries):
+        fitted = fit_reranker(queries, fitted, args.l2, lexical=True)
+    fitted = fitted.with_(rerank=True)
     tune, check = evaluate(queries, fitted, "tune"), evaluate(queries, fitted, "check")
     print("\nMRR@10 by set (tune / check):")
     runs = (("lexical only", lexical), ("shipped before", DEFAULT_RANKING),
@@ -255,6 +270,8 @@ def main() -> None:
         with_vectors = sorted({q.id.split(":")[0] for q in queries if q.with_vectors})
         without = sorted({q.id.split(":")[0] for q in queries if not q.with_vectors})
         corpora = [f"with vectors: {', '.join(with_vectors) or '-'}", f"without: {', '.join(without) or '-'}"]
+        if not with_vectors:
+            corpora.append("with vectors: none here, so [rerank_weights] stay as they were fitted before")
         command = "python bench/fit_ranking.py " + " ".join(sys.argv[1:])
         write(fitted, tune, check, baseline, corpora, command.strip())
 

@@ -249,3 +249,22 @@ def test_expand_keeps_to_the_filters_and_the_limit(bindings_repo: Path, search_j
     paths = [r["path"] for r in capped["results"]]
     assert len(paths) == len(set(paths))  # `use`, make_user's caller in the same file, is left out
     assert "app.repo.use" not in names(capped) and "app.models.User" in expanded(capped)
+
+
+def test_a_question_in_words_without_vectors_is_reranked_and_a_short_phrase_is_not(
+    shop_repo: Path, run_cli
+) -> None:
+    # Without vectors, a question longer than a name's words is ordered by the lexical reranker:
+    # the query's words in names, signatures, owners and paths, BM25F, the file's role.
+    root = str(shop_repo)
+    question = "take the most recently added item off the stack"
+    analysis = json.loads(run_cli("explain", question, "-p", root, "--json").stdout)["analysis"]
+    assert analysis["analysis"]["mode"].startswith("reranked without vectors")
+    assert analysis["fusion"]["reranker"] is True
+    results = analysis["results"]
+    assert results[0]["name"] == "shop.stack.Stack.pop"
+    scores = [r["reranker"]["model_score"] for r in results]
+    assert scores == sorted(scores, reverse=True)
+    assert "lexical_score" in results[0]["reranker"]["features"]
+    short = json.loads(run_cli("explain", "stack item", "-p", root, "--json").stdout)["analysis"]
+    assert short["fusion"]["reranker"] is False  # two words may spell a name: fusion and the name channel

@@ -336,6 +336,12 @@ def test_the_shipped_ranking_file_is_read_and_checked(tmp_path: Path) -> None:
     from codefathom.search.rerank import FEATURES
 
     assert [name for name, _ in DEFAULT_RANKING.rerank_weights] == list(FEATURES)
+    from codefathom.search.rerank import LEXICAL_FEATURES
+
+    assert [name for name, _ in DEFAULT_RANKING.rerank_lexical_weights] == list(LEXICAL_FEATURES)
+    bad.write_text("[rerank_lexical_weights]\nsimilarity = 1.0\n")  # a feature of the model with vectors only
+    with pytest.raises(ValueError, match="similarity"):
+        _fitted(bad)
     good.write_text("rrf_k = 10\n\n[rerank_weights]\nsimilarity = 1.5\nname_words = 2.0\n")
     assert _fitted(good).rerank_weights == (("similarity", 1.5), ("name_words", 2.0))
     bad.write_text("[rerank_weights]\nsimilarity = 1.5\nlucky_guess = 9.0\n")

@@ -20,7 +20,7 @@ from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 from codefathom.search.expand import with_neighbours
 from codefathom.search.explain import explain_details
 from codefathom.search.query import QueryPlan, plan_query
-from codefathom.search.rank import channel_weights, path_role, rank_units
+from codefathom.search.rank import channel_weights, path_role, rank_units, reranker
 from codefathom.search.vectors import vector_channel, without_vectors
 from codefathom.store import Scope, Store
 
@@ -137,7 +137,7 @@ def gather_channels(
     vectors = vector_channel(store, request.query_vector, scope, min(pool, config.vector_pool)) if use_vectors else []
     timings["vectors_ms"] = _ms(t0)
     # The reranker reads only BM25F's best few: the rest would be read from the index and dropped.
-    if config.rerank and rerank.applies(plan, {"vectors": vectors}, dict(config.rerank_weights)):
+    if reranker(plan, {"vectors": vectors}, config):
         pool = min(pool, rerank.lexical_depth(request.limit))
     t0 = time.perf_counter()
     lexical = lexical_channel(store, plan, scope, pool, config.field_weights or FIELD_WEIGHTS) if config.lexical else []

@@ -53,17 +53,20 @@ class RankingConfig:
     expand_sources: int = 3
     expand_per_source: int = 2
     rerank_weights: tuple[tuple[str, float], ...] = ()
+    # ... and for questions in words searched without a vector (more than name_bonus_max_words words).
+    rerank_lexical_weights: tuple[tuple[str, float], ...] = ()
 
     def __post_init__(self) -> None:
         if self.fusion not in FUSIONS:
             raise ValueError(f"fusion must be one of {FUSIONS}, got {self.fusion!r}")
         if self.rrf_k < 0:
             raise ValueError("rrf_k must not be negative")
-        from codefathom.search.rerank import FEATURES  # here: the reranker's module imports the search package
+        from codefathom.search.rerank import FEATURES, LEXICAL_FEATURES  # the reranker imports this package
 
-        unknown = sorted({name for name, _ in self.rerank_weights} - set(FEATURES))
-        if unknown:
-            raise ValueError(f"unknown reranker feature(s) {unknown}; features are: {', '.join(FEATURES)}")
+        for weights, known in ((self.rerank_weights, FEATURES), (self.rerank_lexical_weights, LEXICAL_FEATURES)):
+            unknown = sorted({name for name, _ in weights} - set(known))
+            if unknown:
+                raise ValueError(f"unknown reranker feature(s) {unknown}; features are: {', '.join(known)}")
 
     def with_(self, **changes: object) -> RankingConfig:
         return replace(self, **changes)  # type: ignore[arg-type]
@@ -79,8 +82,9 @@ def _fitted(path: Path = RANKING_FILE) -> RankingConfig:
     if unknown:
         raise ValueError(f"{path}: unknown ranking setting(s) {sorted(unknown)}")
     settings: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
-    if "rerank_weights" in settings:
-        settings["rerank_weights"] = tuple((str(k), float(v)) for k, v in settings["rerank_weights"].items())
+    for table in ("rerank_weights", "rerank_lexical_weights"):
+        if table in settings:
+            settings[table] = tuple((str(k), float(v)) for k, v in settings[table].items())
     return RankingConfig(**settings)
 
 

@@ -15,7 +15,7 @@ from codefathom.search import rerank
 from codefathom.search.channels import Candidate
 from codefathom.search.config import RankingConfig
 from codefathom.search.query import QueryPlan
-from codefathom.search.rank import KIND_PRIOR, ROLE_PRIOR, Scored, name_bonus, path_role
+from codefathom.search.rank import KIND_PRIOR, ROLE_PRIOR, Scored, name_bonus, path_role, reranker
 from codefathom.store import Scope, Store
 
 __all__ = ["explain_details", "CHANNEL_TOP"]
@@ -28,6 +28,7 @@ def explain_details(
     config: RankingConfig, kept: list[Scored], units: dict[int, StoredUnit], scope: Scope,
 ) -> dict[str, Any]:
     reranked = any(scored.features is not None for scored in kept)
+    model = reranker(plan, channels, config)
     shown = {c.unit_id for candidates in channels.values() for c in candidates[:CHANNEL_TOP]}
     named = store.units_by_id(shown - set(units))
     named.update(units)
@@ -51,7 +52,7 @@ def explain_details(
             for name, candidates in channels.items()
         },
         "fusion": {"rule": config.fusion, "rrf_k": config.rrf_k, "reranker": reranked},
-        "results": [_breakdown(scored, weights, config, units[scored.unit_id]) for scored in kept],
+        "results": [_breakdown(scored, weights, config, units[scored.unit_id], model) for scored in kept],
     }
 
 
@@ -59,6 +60,8 @@ def _mode(plan: QueryPlan, reranked: bool, vectors: bool) -> str:
     if plan.identifier_like:
         return "lexical and names lead"
     if reranked:
+        if not vectors:
+            return "reranked without vectors: the query's words in names, docs and nearby lead"
         return "reranked: meaning and the query's words in names lead"
     return "meaning (vectors) leads" if vectors else "words and names (no vectors for this search)"
 
@@ -71,9 +74,11 @@ def _candidate(rank: int, candidate: Candidate, stored: StoredUnit | None) -> di
     return found
 
 
-def _breakdown(scored: Scored, weights: dict[str, float], config: RankingConfig, stored: StoredUnit) -> dict[str, Any]:
+def _breakdown(
+    scored: Scored, weights: dict[str, float], config: RankingConfig, stored: StoredUnit, model: dict[str, float]
+) -> dict[str, Any]:
     if scored.features is not None:
-        return _reranked(scored, config, stored)
+        return _reranked(scored, stored, model)
     contributions = {}
     if config.fusion == "rrf":
         contributions = {ch: round(weights.get(ch, 1.0) / (config.rrf_k + r), 5) for ch, r in scored.ranks.items()}
@@ -95,10 +100,9 @@ def _breakdown(scored: Scored, weights: dict[str, float], config: RankingConfig,
     }
 
 
-def _reranked(scored: Scored, config: RankingConfig, stored: StoredUnit) -> dict[str, Any]:
+def _reranked(scored: Scored, stored: StoredUnit, model: dict[str, float]) -> dict[str, Any]:
     """The reranker's score taken apart: each feature's value times its weight; the model's sum,
     and the score shown, its softmax share over the candidates."""
-    model = dict(config.rerank_weights)
     features = {
         name: {"value": round(value, 4), "weight": model[name], "contribution": round(model[name] * value, 4)}
         for name, value in (scored.features or {}).items()

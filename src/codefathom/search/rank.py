@@ -18,6 +18,7 @@ from codefathom.search.roles import path_role
 
 __all__ = [
     "Scored", "fuse", "apply_priors", "path_role", "diversify", "rank_units", "channel_weights", "name_bonus", "RRF_K",
+    "reranker",
 ]
 
 RRF_K = 60
@@ -126,8 +127,8 @@ def rank_units(
     Pure over its inputs, so the ranking's weights can be fitted offline (bench/fit_ranking.py)."""
     weights = channel_weights(plan, config)
     fused = fuse(channels, weights, config)
-    model = dict(config.rerank_weights) if config.rerank else {}
-    if rerank.applies(plan, channels, model):
+    model = reranker(plan, channels, config)
+    if model:
         ordered = {**channels, "lexical": channels["lexical"][: rerank.lexical_depth(limit)]}
         return _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep, without_vectors), weights
     support = _file_support(fused, units) if config.file_weight else {}
@@ -144,6 +145,19 @@ def rank_units(
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
     return diversify(ranked, limit, max_per_file), weights
+
+
+def reranker(plan: QueryPlan, channels: dict[str, list[Candidate]], config: RankingConfig) -> dict[str, float]:
+    """The weights of the reranker that orders this query's candidates; empty when fusion does."""
+    if not config.rerank:
+        return {}
+    with_vectors = dict(config.rerank_weights)
+    if rerank.applies(plan, channels, with_vectors):
+        return with_vectors
+    lexical = dict(config.rerank_lexical_weights)
+    if rerank.applies_lexical(plan, channels, lexical, config.name_bonus_max_words):
+        return lexical
+    return {}
 
 
 def _reranked(

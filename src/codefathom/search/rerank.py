@@ -1,8 +1,9 @@
-"""The reranker: for a question in words that has a query vector, a linear model over a few
-interpretable features of each candidate replaces the fused score.
+"""The rerankers: for a question in words, a linear model over a few interpretable features of
+each candidate replaces the fused score: one for searches with a query vector, one without.
 
-Its weights are fitted on the quality lab's tune split (`bench/fit_ranking.py`, listwise softmax)
-and kept in `ranking.toml`'s `[rerank_weights]`; each result keeps its feature values for `explain`.
+Their weights are fitted on the quality lab's tune split (`bench/fit_ranking.py`, listwise softmax)
+and kept in `ranking.toml`'s `[rerank_weights]` and `[rerank_lexical_weights]`; each result keeps
+its feature values for `explain`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ from codefathom.search.query import IRREGULAR, QueryPlan
 from codefathom.search.roles import path_role
 from codefathom.tokens import split_identifier
 
-__all__ = ["FEATURES", "LEXICAL_DEPTH", "applies", "features", "score", "candidate_ids", "lexical_depth"]
+__all__ = [
+    "FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
+    "score", "candidate_ids", "lexical_depth",
+]
 
 # What each feature measures (all are 0 when it does not apply):
 #   similarity       the unit's cosine with the query less the best candidate's, in standard deviations
@@ -33,10 +37,19 @@ __all__ = ["FEATURES", "LEXICAL_DEPTH", "applies", "features", "score", "candida
 #   test, example    its file is a test / an example, doc or vendored copy
 #   module_or_chunk  it is module-level code, a doc section or a line window, not a definition
 #   file_support     ln(1 + the other candidates of its file)
+# and, for the model without vectors:
+#   lexical_score    its BM25F score over the best candidate's
+#   container        it is a class or other container of definitions
+#   length           ln(1 + its lines) / 5
 FEATURES = (
     "similarity", "vector_rank", "lexical_rank", "in_lexical", "name_words", "signature_words", "owner_words",
     "path_words", "name_match", "test", "example", "module_or_chunk", "file_support",
 )
+LEXICAL_FEATURES = (
+    "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
+    "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length",
+)
+
 LEXICAL_DEPTH = 100
 _NAME_GRADES = 6
 _SUFFIXES = ("ing", "es", "ed", "s")
@@ -45,6 +58,14 @@ _SUFFIXES = ("ing", "es", "ed", "s")
 def applies(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float]) -> bool:
     """Fitted for questions in words searched with a vector; names and plain lexical search keep RRF."""
     return bool(weights) and not plan.identifier_like and bool(channels.get("vectors"))
+
+
+def applies_lexical(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float],
+                    max_name_words: int) -> bool:
+    """Fitted for questions in words searched without a vector; a phrase short enough to spell a
+    name ("pool manager", at most `max_name_words` words) and identifiers keep RRF, which finds names."""
+    prose = not plan.identifier_like and len(plan.words) > max_name_words
+    return bool(weights) and prose and not channels.get("vectors")
 
 
 def lexical_depth(limit: int) -> int:
@@ -70,6 +91,8 @@ def features(
     vector_rank.update({uid: (len(vectors) + 1) // 2 for uid in without_vectors if uid not in vector_rank})
     similarity.update({uid: middle for uid in without_vectors if uid not in similarity})
     lexical_rank = {c.unit_id: r for r, c in enumerate(lexical, 1)}
+    best_lexical = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
+    lexical_score = {c.unit_id: max(c.score, 0.0) / best_lexical for c in lexical}
     grade = {c.unit_id: int(-c.score) for c in names}
     query = {_stem(w) for w in plan.words}
     ids = candidate_ids(channels)
@@ -96,6 +119,9 @@ def features(
             "example": 1.0 if role in ("example", "vendored") else 0.0,
             "module_or_chunk": 1.0 if unit.kind in ("module", "chunk", "section") else 0.0,
             "file_support": math.log1p(per_file[stored.path] - 1),
+            "lexical_score": lexical_score.get(uid, 0.0),
+            "container": 1.0 if unit.kind == "class" else 0.0,
+            "length": math.log1p(unit.end_line - unit.start_line + 1) / 5,
         }
     return found
 
