@@ -385,7 +385,8 @@ def serve(
     get_batch_dependencies, get_batch_impact, find_dead_code, change_impact; context: outline,
     file_brief, find_tests, co_change.
     Logs go to stderr. HTTP binds to 127.0.0.1 unless told otherwise; any other address needs
-    a token, and with a token set every request must send `Authorization: Bearer TOKEN`.
+    a token, and with a token set every request must send `Authorization: Bearer TOKEN`. Without
+    one, a request must name the address listened on (Host) and come from no web page elsewhere (Origin).
 
     \b
     Examples:
