@@ -184,7 +184,8 @@ def search(
     A name (`parse_config`, `UserService.find`) brings its definition first; plain words
     ("retry failed uploads") rank functions, classes and doc sections by the words they use.
     The project is indexed first if it never was, and changed files are re-indexed. Projects its
-    config links to (`linked = ["../lib"]`) and those named with --index are searched too.
+    config links to inside the repository (`linked = ["vendor/lib"]`) and those named with --index
+    (any directory, e.g. a sibling project) are searched too.
 
     \b
     Examples:

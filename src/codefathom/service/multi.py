@@ -6,10 +6,11 @@ channel ranks times rank-free priors (see search/rank.py): it depends on where a
 its own index, not on that index's size or vocabulary, so scores from different indexes compare
 well enough to interleave. Results then carry the project root of their index.
 
-Which indexes: the project searched, those its config links to (`linked = ["../shared-lib"]` in
-.codefathom.toml or [tool.codefathom], paths read from the project root), and the ones named
-(`--index` / `index_names`), each a project root, a directory inside one, an index directory or
-`index.db` as `list_indexes` shows, or an index directory's name in $CODEFATHOM_HOME.
+Which indexes: the project searched, those its config links to (`linked = ["vendor/shared-lib"]` in
+.codefathom.toml or [tool.codefathom], paths inside the repository read from its root; a link
+leading outside it is left out), and the ones named (`--index` / `index_names`), each a project
+root, a directory inside one, an index directory or `index.db` as `list_indexes` shows, or an
+index directory's name in $CODEFATHOM_HOME.
 """
 
 from __future__ import annotations
@@ -62,12 +63,26 @@ def _root_of(db_path: Path) -> Path:
 
 
 def linked_projects(service: Codefathom) -> tuple[list[Path], list[str]]:
-    """The projects the config links to, and a notice for each link that leads nowhere."""
+    """The projects the config links to, and a notice for each link left out.
+
+    The config comes with the repository, so it never makes a search read outside it: a link is a
+    path inside the project root (a nested repository, a submodule), `~` is not expanded, and a
+    link that resolves (symlinks, `..`) outside the root is left out. A person who wants a sibling
+    project searched too names it with `--index PATH` (`index_names` over MCP).
+    """
     found: list[Path] = []
     notices: list[str] = []
+    elsewhere = "search another project with --index PATH"
     for link in service.settings.linked:
-        path = (service.root / Path(link).expanduser()).resolve()
-        if path.is_dir():
+        if link.startswith("~"):
+            notices.append(f"linked project {link} left out: a link is a path inside the repository and `~` is"
+                           f" not expanded; {elsewhere}")
+            continue
+        path = (service.root / link).resolve()
+        if not path.is_relative_to(service.root):
+            notices.append(f"linked project {link} ({path}) left out: it is outside the repository {service.root};"
+                           f" {elsewhere}")
+        elif path.is_dir():
             found.append(path)
         else:
             notices.append(f"linked project {link} ({path}) is not a directory; left out")
