@@ -59,7 +59,7 @@ roots and the server's working directory are served (or the directories the serv
 any other path is refused.
 analyze_query shows why a query ranks what it ranks. index_status tells what a project's index holds
 (and how much of it has vectors); index_codebase indexes ahead of time (searches do it themselves).
-list_indexes lists every indexed project; clear_index deletes a project's index (never its files).
+list_indexes lists the indexed projects served; clear_index deletes a project's index (never its files).
 search_code with index_names searches other indexed projects too. A reply marked partial comes from a project
 still being indexed in the background: index_status shows the progress.
 

@@ -166,7 +166,7 @@ async def search_code(
         list[str] | None,
         Field(
             description="Search these indexes too, merged by score, each result tagged with its index: project"
-            " roots (or index names) as list_indexes shows them."
+            " roots (or index names) as list_indexes shows them, in the directories the server serves."
         ),
     ] = None,
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many results.")] = 10,
