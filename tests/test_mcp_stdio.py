@@ -568,6 +568,27 @@ def test_a_link_leading_out_of_the_repository_is_left_out_with_a_notice(
     assert indexed(home) == ["project"]
 
 
+def test_a_link_inside_the_repository_but_outside_the_served_roots_is_left_out(project: Path, home: Path) -> None:
+    lib = project / "vendor" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "backoff.py").write_text("def exponential_backoff(attempt):\n    return 2 ** attempt\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(lib)], check=True)  # a nested repository: a project of its own
+    (project / ".codefathom.toml").write_text('linked = ["vendor/lib"]\n', encoding="utf-8")
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with serve(project / "pkg", home) as client:  # serves pkg/ only
+            narrow = reply(await client.call_tool("search_code", {"query": "exponential_backoff load_config"}))
+        async with serve(project, home) as client:
+            whole = reply(await client.call_tool("search_code", {"query": "exponential_backoff load_config"}))
+        return narrow, whole
+
+    narrow, whole = anyio.run(scenario)
+    assert narrow["results"][0]["path"] == "pkg/config.py" and "index" not in narrow["results"][0]
+    [notice] = [notice for notice in narrow["notices"] if notice.startswith("linked project")]
+    assert f"is outside the roots this server serves: {(project / 'pkg').resolve()}" in notice
+    assert {hit["index"] for hit in whole["results"]} == {str(project.resolve()), str(lib.resolve())}
+
+
 def test_the_graph_tools_are_read_only_and_document_their_parameters(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:
