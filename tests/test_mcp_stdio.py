@@ -502,7 +502,7 @@ def test_a_server_started_in_the_filesystem_root_or_home_serves_only_the_client_
     cwd = Path("/") if where == "filesystem root" else user
     env = {"HOME": str(user)}
 
-    async def scenario() -> tuple[dict[str, types.CallToolResult], dict[str, Any]]:
+    async def scenario() -> tuple[dict[str, types.CallToolResult], dict[str, Any] | None]:
         async with serve(cwd, home, env=env) as client:  # as clients that know no project start servers
             refused = {
                 "given": await client.call_tool("search_code", {"query": "Store", "project_path": str(project)}),
@@ -511,6 +511,8 @@ def test_a_server_started_in_the_filesystem_root_or_home_serves_only_the_client_
                 "list": await client.call_tool("list_indexes", {}),
                 "clear": await client.call_tool("clear_index", {"project_path": str(project)}),
             }
+        if where == "home directory":
+            return refused, None
         async with serve(cwd, home, env=env, list_roots_callback=roots_callback(project)) as client:
             found = reply(await client.call_tool("search_code", {"query": "Store"}))
         return refused, found
@@ -521,7 +523,8 @@ def test_a_server_started_in_the_filesystem_root_or_home_serves_only_the_client_
         text = error_text(result)
         assert f"the server runs in {cwd.resolve()}, too wide to search whole" in text, (key, text)
         assert "--root DIR" in text and "open a project in the client" in text and "\n" not in text, key
-    assert found["project_root"] == str(project.resolve())
+    if found is not None:  # a project the client has open is served wherever the server runs
+        assert found["project_root"] == str(project.resolve())
 
 
 def test_files_named_to_the_graph_tools_must_be_served_too(project: Path, home: Path) -> None:
@@ -549,44 +552,37 @@ def test_files_named_to_the_graph_tools_must_be_served_too(project: Path, home: 
     assert "codefathom clear" in error_text(results["clear"])
 
 
-def test_a_link_leading_out_of_the_repository_is_left_out_with_a_notice(
+def test_a_link_leading_out_of_the_repository_or_the_served_roots_is_left_out_with_a_notice(
     project: Path, home: Path, tmp_path: Path, outside: Path
 ) -> None:
     user = tmp_path / "user"
     (user / "x").mkdir(parents=True)
     (user / "x" / "keys.py").write_text(SECRET, encoding="utf-8")
-    (project / ".codefathom.toml").write_text('linked = ["../outside", "~/x"]\n', encoding="utf-8")
-
-    async def scenario() -> dict[str, Any]:
-        async with serve(project, home, env={"HOME": str(user)}) as client:
-            return reply(await client.call_tool("search_code", {"query": "secret_key"}))
-
-    found = anyio.run(scenario)
-    assert all(hit.get("name") != "secret_key" for hit in found["results"])
-    notices = [notice for notice in found["notices"] if notice.startswith("linked project")]
-    assert len(notices) == 2 and "outside the repository" in notices[0] and "`~` is not expanded" in notices[1]
-    assert indexed(home) == ["project"]
-
-
-def test_a_link_inside_the_repository_but_outside_the_served_roots_is_left_out(project: Path, home: Path) -> None:
     lib = project / "vendor" / "lib"
     lib.mkdir(parents=True)
     (lib / "backoff.py").write_text("def exponential_backoff(attempt):\n    return 2 ** attempt\n", encoding="utf-8")
     subprocess.run(["git", "init", "-q", str(lib)], check=True)  # a nested repository: a project of its own
-    (project / ".codefathom.toml").write_text('linked = ["vendor/lib"]\n', encoding="utf-8")
+    (project / ".codefathom.toml").write_text('linked = ["../outside", "~/x", "vendor/lib"]\n', encoding="utf-8")
+    query = {"query": "secret_key exponential_backoff load_config"}
 
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with serve(project / "pkg", home) as client:  # serves pkg/ only
-            narrow = reply(await client.call_tool("search_code", {"query": "exponential_backoff load_config"}))
-        async with serve(project, home) as client:
-            whole = reply(await client.call_tool("search_code", {"query": "exponential_backoff load_config"}))
-        return narrow, whole
+        async with serve(project, home, env={"HOME": str(user)}) as client:
+            whole = reply(await client.call_tool("search_code", query))
+        async with serve(project / "pkg", home, env={"HOME": str(user)}) as client:  # serves pkg/ only
+            narrow = reply(await client.call_tool("search_code", query))
+        return whole, narrow
 
-    narrow, whole = anyio.run(scenario)
-    assert narrow["results"][0]["path"] == "pkg/config.py" and "index" not in narrow["results"][0]
-    [notice] = [notice for notice in narrow["notices"] if notice.startswith("linked project")]
-    assert f"is outside the roots this server serves: {(project / 'pkg').resolve()}" in notice
+    whole, narrow = anyio.run(scenario)
+    assert all(hit.get("name") != "secret_key" for hit in whole["results"] + narrow["results"])
     assert {hit["index"] for hit in whole["results"]} == {str(project.resolve()), str(lib.resolve())}
+    notices = [notice for notice in whole["notices"] if notice.startswith("linked project")]
+    assert len(notices) == 2 and "outside the repository" in notices[0] and "`~` is not expanded" in notices[1]
+    # Inside the repository but outside what this server serves: left out too, and the search goes on.
+    assert narrow["results"][0]["path"] == "pkg/config.py" and "index" not in narrow["results"][0]
+    notices = [notice for notice in narrow["notices"] if notice.startswith("linked project")]
+    assert len(notices) == 3, notices
+    assert f"is outside the roots this server serves: {(project / 'pkg').resolve()}" in notices[2]
+    assert indexed(home) == ["lib", "project"]
 
 
 def test_the_graph_tools_are_read_only_and_document_their_parameters(project: Path, home: Path) -> None:
