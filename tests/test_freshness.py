@@ -240,10 +240,40 @@ def test_several_indexes_are_searched_together_and_results_say_which(
     by_name = search_json("retry_with_backoff", "-p", str(app), "--index", Path(listed[str(lib)]).parent.name)
     assert by_name["results"][0]["index"] == str(lib) and by_name["results"][0]["name"] == "retry_with_backoff"
 
-    (app / ".codefathom.toml").write_text('linked = ["../shared-lib", "../missing"]\n')
+    # A link names a project inside the repository: here a nested repository, which git leaves out of the app's.
+    git(app, "init")
+    nested = app / "vendor" / "retry-lib"
+    write(nested, {"retry.py": "def retry_with_backoff(fn):\n    '''Retry a failing call with backoff.'''\n"})
+    git(nested, "init")
+    (app / ".codefathom.toml").write_text('linked = ["vendor/retry-lib", "missing"]\n')
     linked = search_json("retry_with_backoff", "-p", str(app))
-    assert linked["results"][0]["index"] == str(lib)
-    assert any("linked project ../missing" in notice for notice in linked["notices"])
+    assert linked["results"][0]["index"] == str(nested)
+    assert any("linked project missing" in notice for notice in linked["notices"])
+
+
+def test_a_link_never_leads_outside_the_repository(
+    tmp_path: Path, search_json: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository's config is the repository's to write: it may not make a search read other directories."""
+    app = tmp_path / "app"
+    write(app, {"app.py": "def upload_file():\n    '''Upload a file.'''\n"})
+    secret = "def secret_key():\n    '''The signing key.'''\n    return 'hunter2'\n"
+    write(tmp_path / "outside", {"keys.py": secret})
+    write(tmp_path / "user" / "x", {"keys.py": secret})
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    (app / "escape").symlink_to(tmp_path / "outside", target_is_directory=True)
+    (app / ".codefathom.toml").write_text('linked = ["../outside", "~/x", "escape", "sub/../../outside"]\n')
+
+    reply = search_json("secret_key", "-p", str(app), "-x", "escape")
+
+    assert reply["results"] == []
+    notices = [notice for notice in reply["notices"] if notice.startswith("linked project")]
+    assert len(notices) == 4, reply["notices"]
+    for notice in notices[:1] + notices[2:]:
+        assert "outside the repository" in notice and "--index" in notice, notice
+    assert "~/x" in notices[1] and "`~` is not expanded" in notices[1] and "--index" in notices[1]
+    home = Path(os.environ["CODEFATHOM_HOME"])
+    assert [index.name.split("-")[0] for index in home.iterdir()] == ["app"]  # nothing outside was indexed
 
 
 def test_a_reply_never_cites_a_file_that_changed_after_the_sync(tmp_path: Path, run_cli: Any) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 import test_mcp_stdio
 from mcp import Client
-from test_mcp_stdio import reply, run, serve
+from test_mcp_stdio import reply, roots_callback, run, serve
 
 project, home = test_mcp_stdio.project, test_mcp_stdio.home  # the same fixtures: a small git project, a home
 
@@ -86,7 +86,8 @@ def test_search_code_searches_several_indexes_and_tags_each_result(project: Path
     '''))
 
     async def scenario() -> None:
-        async with serve(project, home) as client:
+        # The client's roots are what the server serves: the project (the default) and the library.
+        async with serve(project, home, list_roots_callback=roots_callback(project, lib)) as client:
             both = reply(await client.call_tool(
                 "search_code", {"query": "retry failed upload", "index_names": [str(lib)]}
             ))

@@ -31,6 +31,10 @@ from codefathom.errors import UsageError
 from codefathom.mcp.http import parse_address
 
 TOKEN = "test-token-4f1c"
+INITIALIZE = {
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
 TIMEOUT = 20  # seconds for any one request
 START_TIMEOUT = 15  # seconds for a server to accept connections
 
@@ -82,11 +86,20 @@ def write_project(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def ipv6_loopback() -> bool:
+    """Whether this machine has ::1 to bind to (containers without IPv6 do not)."""
+    try:
+        free_port("::1")
+    except OSError:
+        return False
+    return True
 
 
 def server_env(home: Path, token: str | None = None) -> dict[str, str]:
@@ -100,9 +113,9 @@ def server_env(home: Path, token: str | None = None) -> dict[str, str]:
 
 @contextmanager
 def running(
-    args: list[str], cwd: Path, home: Path, path: str, port: int, token: str | None = None
+    args: list[str], cwd: Path, home: Path, path: str, port: int, token: str | None = None, host: str = "127.0.0.1"
 ) -> Iterator[Server]:
-    """`python -m codefathom serve ARGS` until it accepts on `port`; always killed at the end."""
+    """`python -m codefathom serve ARGS` until it accepts on `host`:`port`; always killed at the end."""
     log = home.parent / f"serve-{port}.log"
     with log.open("wb") as stderr:
         process = subprocess.Popen(
@@ -114,12 +127,12 @@ def running(
         while True:
             assert process.poll() is None, f"the server exited: {log.read_text()}"
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                socket.create_connection((host, port), timeout=0.2).close()
                 break
             except OSError:
                 assert time.monotonic() < deadline, f"the server did not listen in {START_TIMEOUT}s: {log.read_text()}"
                 time.sleep(0.05)
-        yield Server(process, f"http://127.0.0.1:{port}{path}", log)
+        yield Server(process, f"http://{netloc(host, port)}{path}", log)
     finally:
         process.terminate()
         try:
@@ -145,6 +158,10 @@ def http_server(layout: Layout) -> Iterator[Server]:
     args = ["--http", f"127.0.0.1:{port}", "--token", TOKEN, "--root", str(layout.served)]
     with running(args, layout.served.parent, layout.home, "/mcp", port) as server:
         yield server
+
+
+def netloc(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def http_client(token: str | None = TOKEN) -> httpx2.AsyncClient:
@@ -173,10 +190,7 @@ def error_text(result: types.CallToolResult) -> str:
 
 
 def test_requests_without_the_token_get_401(http_server: Server) -> None:
-    initialize = {
-        "jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-    }
+    initialize = INITIALIZE
     headers = {"Accept": "application/json, text/event-stream"}
     with httpx2.Client(timeout=TIMEOUT, trust_env=False) as http:
         missing = http.post(http_server.url, json=initialize, headers=headers)
@@ -308,6 +322,92 @@ def test_sse_with_the_token_from_the_environment(layout: Layout, tmp_path: Path)
 
     assert found["results"][0]["name"] == "retry_upload"
     assert outside.is_error and "outside the roots this server serves" in error_text(outside)
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.0.0.2",  # Linux routes all of 127/8 to the loopback interface
+        pytest.param(
+            "0:0:0:0:0:0:0:1",  # ::1 spelled out, which the SDK's own check does not know
+            marks=pytest.mark.skipif(not ipv6_loopback(), reason="no IPv6 loopback (::1) on this machine"),
+        ),
+    ],
+)
+def test_a_server_without_a_token_answers_only_requests_naming_its_address(
+    host: str, layout: Layout, tmp_path: Path
+) -> None:
+    """A web page can point a name it controls at a loopback address (DNS rebinding): its requests
+    then carry that name as Host, and its own origin. Every request stays on this machine."""
+    port = free_port(host)
+    headers = {"Accept": "application/json, text/event-stream"}
+    own = netloc(host, port)
+    search = {
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "search_code", "arguments": {"query": "secret_key", "project_path": str(layout.outside)}},
+    }
+
+    def post(http: httpx2.Client, url: str, body: dict[str, Any], **extra: str) -> httpx2.Response:
+        return http.post(url, json=body, headers={**headers, **extra})
+
+    args = ["--http", f"[{host}]:{port}" if ":" in host else f"{host}:{port}", "--root", str(layout.served)]
+    with running(args, tmp_path, tmp_path / "home", "/mcp", port, host=host) as server:
+        with httpx2.Client(timeout=TIMEOUT, trust_env=False) as http:
+            foreign = post(http, server.url, INITIALIZE, Host=f"evil.example.com:{port}")
+            rebound = post(http, server.url, search, Host=f"evil.example.com:{port}")
+            bare = post(http, server.url, INITIALIZE, Host="evil.example.com")
+            other_port = post(http, server.url, INITIALIZE, Host=netloc(host, port + 1 if port < 65535 else 1))
+            other_loopback = post(
+                http, server.url, INITIALIZE, Host=netloc("127.0.0.3" if "." in host else "::2", port)
+            )
+            web_page = post(http, server.url, INITIALIZE, Host=own, Origin="http://evil.example.com")
+            null_origin = post(http, server.url, INITIALIZE, Host=own, Origin="null")
+            proper = post(http, server.url, INITIALIZE, Host=own)
+            by_name = post(http, server.url, INITIALIZE, Host=f"localhost:{port}", Origin="http://localhost:3000")
+            local_page = post(http, server.url, INITIALIZE, Host=own, Origin="http://127.0.0.9:8080")
+            v6_page = post(http, server.url, INITIALIZE, Host=own, Origin="http://[0::1]:8080")
+            spelled = post(
+                http, server.url, INITIALIZE, Host=f"[::1]:{port}" if ":" in host else f"127.0.0.2:{port}"
+            )
+
+        async def through_the_sdk() -> dict[str, Any]:
+            async with httpx2.AsyncClient(timeout=httpx2.Timeout(TIMEOUT), trust_env=False) as client_http:
+                async with Client(
+                    streamable_http_client(server.url, http_client=client_http), read_timeout_seconds=TIMEOUT
+                ) as client:
+                    asked = {"query": "retry_upload", "project_path": str(layout.project)}
+                    return reply(await client.call_tool("search_code", asked))
+
+        found = anyio.run(through_the_sdk)
+
+    for response in (foreign, rebound, bare, other_port, other_loopback):
+        assert response.status_code == 421, response.text
+    for response in (web_page, null_origin):
+        assert response.status_code == 403, response.text
+    for response in (proper, by_name, local_page, v6_page, spelled):
+        assert response.status_code == 200, response.text
+    assert found["results"][0]["name"] == "retry_upload"
+
+
+def test_an_sse_server_without_a_token_refuses_a_foreign_host(layout: Layout, tmp_path: Path) -> None:
+    port = free_port("127.0.0.2")
+    args = ["--sse", f"127.0.0.2:{port}", "--root", str(layout.served)]
+    with running(args, tmp_path, tmp_path / "home", "/sse", port, host="127.0.0.2") as server:
+        with httpx2.Client(timeout=TIMEOUT, trust_env=False) as http:
+
+            def status(method: str, url: str, host: str, **options: Any) -> int:
+                # Only the status is read: an event stream that was let through would never end.
+                with http.stream(method, url, headers={"Host": host}, **options) as response:
+                    return response.status_code
+
+            foreign = status("GET", server.url, f"evil.example.com:{port}")
+            posted = status(
+                "POST", server.url.replace("/sse", "/messages/?session_id=0"), f"evil.example.com:{port}",
+                json=INITIALIZE,
+            )
+            proper = status("GET", server.url, f"127.0.0.2:{port}")
+
+    assert (foreign, posted, proper) == (421, 421, 200)
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """End-to-end tests of `codefathom serve`: the real server as a subprocess, spoken to over stdio by the SDK client.
 
-Each test starts one server on a small Python project in tmp_path, with CODEFATHOM_HOME in tmp_path too.
+Each test starts its server on a small Python project in tmp_path, with CODEFATHOM_HOME in tmp_path too.
 """
 
 from __future__ import annotations
@@ -104,11 +104,16 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @asynccontextmanager
-async def serve(cwd: Path, home: Path, *args: str, **client_options: Any) -> AsyncIterator[Client]:
+async def serve(
+    cwd: Path, home: Path, *args: str, env: dict[str, str] | None = None, **client_options: Any
+) -> AsyncIterator[Client]:
     """`python -m codefathom serve ARGS` started in `cwd`, connected (initialize handshake unless told)."""
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "codefathom", "serve", *args], cwd=cwd,
-        env={"CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": os.environ.get("CODEFATHOM_EMBEDDER", "none")},
+        env={
+            "CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": os.environ.get("CODEFATHOM_EMBEDDER", "none"),
+            **(env or {}),
+        },
     )
     client_options.setdefault("mode", "legacy")
     async with Client(params, read_timeout_seconds=TIMEOUT, **client_options) as client:
@@ -134,11 +139,25 @@ def error_text(result: types.CallToolResult) -> str:
     return " ".join(block.text for block in result.content if isinstance(block, types.TextContent))
 
 
-def roots_callback(root: Path) -> Any:
+def roots_callback(*roots: Path) -> Any:
+    """A client's roots/list answer: these roots."""
+    return roots_from(list(roots))
+
+
+def roots_from(roots: list[Path]) -> Any:
+    """A client's roots/list answer: what `roots` holds when the server asks (a client whose roots change)."""
+
     async def list_roots(context: ClientRequestContext) -> types.ListRootsResult:
-        return types.ListRootsResult(roots=[types.Root(uri=root.as_uri(), name="project")])  # type: ignore[arg-type]
+        return types.ListRootsResult(
+            roots=[types.Root(uri=root.as_uri(), name=root.name) for root in roots]  # type: ignore[arg-type]
+        )
 
     return list_roots
+
+
+def indexed(home: Path) -> list[str]:
+    """The projects CODEFATHOM_HOME holds an index of, by directory name."""
+    return sorted(index.name.rsplit("-", 1)[0] for index in home.iterdir()) if home.exists() else []
 
 
 def test_the_server_offers_its_tools_and_documents_search_code_parameters(project: Path, home: Path) -> None:
@@ -273,10 +292,8 @@ def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(p
 
 def test_mistakes_come_back_as_tool_errors_and_the_server_keeps_answering(project: Path, home: Path) -> None:
     async def scenario() -> None:
-        # Started in / with no roots, as clients that know no project do: nothing is indexed by default.
-        async with serve(Path("/"), home) as client:
+        async with serve(project, home) as client:
             where = str(project)
-            no_project = await client.call_tool("search_code", {"query": "Store"})
             bad_glob = await client.call_tool(
                 "search_code", {"query": "Store", "project_path": where, "path_glob": "["}
             )
@@ -287,7 +304,6 @@ def test_mistakes_come_back_as_tool_errors_and_the_server_keeps_answering(projec
             bad_kind = await client.call_tool("search_code", {"query": "Store", "project_path": where, "kinds": ["x"]})
             after = reply(await client.call_tool("search_code", {"query": "Store", "project_path": where}))
 
-        assert no_project.is_error and "project_path" in error_text(no_project)
         assert bad_glob.is_error and "invalid path_glob '['" in error_text(bad_glob)
         assert bad_language.is_error and "unknown language 'cobol'" in error_text(bad_language)
         assert missing.is_error and "no such directory" in error_text(missing)
@@ -352,6 +368,221 @@ def test_with_root_only_paths_inside_it_are_served(project: Path, home: Path, tm
         assert other_file.is_error and "is outside the roots this server serves" in error_text(other_file)
 
     run(scenario)
+
+
+SECRET = "def secret_key():\n    '''The signing key.'''\n    return 'hunter2'\n"
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A directory next to the project that no test serves: what a call must never index or read."""
+    root = tmp_path / "outside"
+    root.mkdir()
+    (root / "keys.py").write_text(SECRET, encoding="utf-8")
+    return root
+
+
+def test_without_root_a_path_outside_the_working_directory_and_the_client_roots_is_refused(
+    project: Path, home: Path, tmp_path: Path, outside: Path
+) -> None:
+    listed_elsewhere = tmp_path / "elsewhere"
+    listed_elsewhere.mkdir()
+    (listed_elsewhere / "other.py").write_text("def other():\n    pass\n", encoding="utf-8")
+    with Codefathom(listed_elsewhere) as service:  # an index another user of this home made
+        service.index()
+    (project / "escape").symlink_to(outside, target_is_directory=True)
+    where = str(outside)
+
+    async def scenario() -> dict[str, types.CallToolResult]:
+        results: dict[str, types.CallToolResult] = {}
+        async with serve(project, home) as client:
+            calls: dict[str, tuple[str, dict[str, Any]]] = {
+                "search": ("search_code", {"query": "secret_key", "project_path": where}),
+                "relative": ("search_code", {"query": "secret_key", "project_path": "../outside"}),
+                "symlink": ("search_code", {"query": "secret_key", "project_path": str(project / "escape")}),
+                "home": ("search_code", {"query": "secret_key", "project_path": "~"}),
+                "index_names": ("search_code", {"query": "secret_key", "index_names": [where]}),
+                "index_names_only": ("search_code", {"query": "x", "project_path": where, "index_names": [where]}),
+                "index": ("index_codebase", {"project_path": where}),
+                "status": ("index_status", {"project_path": where}),
+                "clear": ("clear_index", {"project_path": str(listed_elsewhere)}),
+                "analyze": ("analyze_query", {"query": "secret_key", "project_path": where}),
+                "symbol": ("find_symbol", {"name": "secret_key", "project_path": where}),
+                "outline": ("outline", {"project_path": where}),
+                "brief": ("file_brief", {"path": "keys.py", "project_path": where}),
+                "impact": ("get_batch_impact", {"paths": ["keys.py"], "project_path": where}),
+                "dead": ("find_dead_code", {"project_path": where}),
+                "tests": ("find_tests", {"target": "secret_key", "project_path": where}),
+            }
+            for key, (tool, arguments) in calls.items():
+                results[key] = await client.call_tool(tool, arguments)
+            results["list"] = await client.call_tool("list_indexes", {})
+            results["inside"] = await client.call_tool("search_code", {"query": "load_config"})
+        return results
+
+    results = anyio.run(scenario)
+    listed = reply(results.pop("list"))
+    inside = reply(results.pop("inside"))
+    for key, result in results.items():
+        assert result.is_error, key
+        text = error_text(result)
+        assert f"is outside the roots this server serves: {project.resolve()}" in text, (key, text)
+        assert "--root DIR" in text, key
+    assert "resolved: " in error_text(results["symlink"])
+    assert [i["project_root"] for i in listed["indexes"]] == []  # elsewhere's index is not this server's to show
+    assert inside["results"][0]["path"] == "pkg/config.py"
+    assert indexed(home) == ["elsewhere", "project"], "nothing outside was indexed"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_the_client_roots_are_served_with_the_working_directory(
+    project: Path, home: Path, tmp_path: Path, outside: Path, mode: str
+) -> None:
+    lib = tmp_path / "lib"
+    (lib / "lib").mkdir(parents=True)
+    (lib / "lib" / "backoff.py").write_text("def exponential_backoff(attempt):\n    return 2 ** attempt\n")
+
+    async def scenario() -> dict[str, types.CallToolResult]:
+        async with serve(project, home, mode=mode, list_roots_callback=roots_callback(lib)) as client:
+            where = str(project)
+            return {
+                "default": await client.call_tool("search_code", {"query": "exponential_backoff"}),
+                "workdir": await client.call_tool("search_code", {"query": "load_config", "project_path": where}),
+                "both": await client.call_tool(
+                    "search_code",
+                    {"query": "load_config exponential_backoff", "project_path": where, "index_names": [str(lib)]},
+                ),
+                "list": await client.call_tool("list_indexes", {}),
+                "outside": await client.call_tool("search_code", {"query": "secret_key", "project_path": str(outside)}),
+            }
+
+    results = anyio.run(scenario)
+    assert reply(results["default"])["project_root"] == str(lib.resolve())  # the client's first root
+    assert reply(results["workdir"])["results"][0]["path"] == "pkg/config.py"
+    both = {str(lib.resolve()), str(project.resolve())}
+    assert {hit["index"] for hit in reply(results["both"])["results"]} == both
+    assert {i["project_root"] for i in reply(results["list"])["indexes"]} == both
+    assert results["outside"].is_error
+    served = f"outside the roots this server serves: {lib.resolve()}, {project.resolve()}"
+    assert served in error_text(results["outside"])
+    assert indexed(home) == ["lib", "project"]
+
+
+# Roots are deprecated as of the 2026-07-28 protocol; clients on earlier ones still send them.
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
+def test_roots_the_client_changes_count_from_its_next_call(project: Path, home: Path, tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    for root in (first, second):
+        root.mkdir()
+        (root / f"{root.name}.py").write_text(f"def {root.name}_thing():\n    pass\n", encoding="utf-8")
+    roots = [first]
+
+    async def scenario() -> tuple[dict[str, Any], types.CallToolResult, types.CallToolResult, dict[str, Any]]:
+        async with serve(project, home, list_roots_callback=roots_from(roots)) as client:
+            before = reply(await client.call_tool("index_status", {"project_path": str(first)}))
+            refused = await client.call_tool("index_status", {"project_path": str(second)})
+            roots[:] = [second]
+            await client.send_roots_list_changed()
+            gone = await client.call_tool("index_status", {"project_path": str(first)})
+            after = reply(await client.call_tool("index_status", {"project_path": str(second)}))
+        return before, refused, gone, after
+
+    before, refused, gone, after = anyio.run(scenario)
+    assert before["project_root"] == str(first.resolve()) and after["project_root"] == str(second.resolve())
+    assert refused.is_error and gone.is_error
+    assert f"is outside the roots this server serves: {second.resolve()}, {project.resolve()}" in error_text(gone)
+
+
+@pytest.mark.parametrize("where", ["filesystem root", "home directory"])
+def test_a_server_started_in_the_filesystem_root_or_home_serves_only_the_client_roots(
+    project: Path, home: Path, tmp_path: Path, where: str
+) -> None:
+    user = tmp_path / "user"
+    user.mkdir()
+    cwd = Path("/") if where == "filesystem root" else user
+    env = {"HOME": str(user)}
+
+    async def scenario() -> tuple[dict[str, types.CallToolResult], dict[str, Any] | None]:
+        async with serve(cwd, home, env=env) as client:  # as clients that know no project start servers
+            refused = {
+                "given": await client.call_tool("search_code", {"query": "Store", "project_path": str(project)}),
+                "default": await client.call_tool("search_code", {"query": "Store"}),
+                "index": await client.call_tool("index_codebase", {"project_path": str(project)}),
+                "list": await client.call_tool("list_indexes", {}),
+                "clear": await client.call_tool("clear_index", {"project_path": str(project)}),
+            }
+        if where == "home directory":
+            return refused, None
+        async with serve(cwd, home, env=env, list_roots_callback=roots_callback(project)) as client:
+            found = reply(await client.call_tool("search_code", {"query": "Store"}))
+        return refused, found
+
+    refused, found = anyio.run(scenario)
+    for key, result in refused.items():
+        assert result.is_error, key
+        text = error_text(result)
+        assert f"the server runs in {cwd.resolve()}, too wide to search whole" in text, (key, text)
+        assert "--root DIR" in text and "open a project in the client" in text and "\n" not in text, key
+    if found is not None:  # a project the client has open is served wherever the server runs
+        assert found["project_root"] == str(project.resolve())
+
+
+def test_files_named_to_the_graph_tools_must_be_served_too(project: Path, home: Path) -> None:
+    async def scenario() -> dict[str, types.CallToolResult]:
+        # Started in pkg/: the project (the git work tree) is indexed whole, but only pkg/ is served.
+        async with serve(project / "pkg", home) as client:
+            served = reply(await client.call_tool("get_file_impact", {"path": "pkg/store.py"}))
+            assert served["paths"] == ["pkg/store.py"]
+            return {
+                "impact": await client.call_tool("get_file_impact", {"path": "tests/test_store.py"}),
+                "batch": await client.call_tool("get_batch_dependencies", {"paths": ["pkg/store.py", "tests/"]}),
+                "brief": await client.call_tool("file_brief", {"path": "tests/test_store.py"}),
+                "outline": await client.call_tool("outline", {"path": "tests"}),
+                "tests": await client.call_tool("find_tests", {"target": "tests/test_store.py"}),
+                "co_change": await client.call_tool("co_change", {"path": "tests/test_store.py"}),
+                "project": await client.call_tool("search_code", {"query": "x", "project_path": ".."}),
+                "clear": await client.call_tool("clear_index", {}),
+            }
+
+    results = anyio.run(scenario)
+    for key, result in results.items():
+        assert result.is_error, key
+    for key in ("impact", "batch", "brief", "outline", "tests", "co_change", "project"):
+        assert f"is outside the roots this server serves: {(project / 'pkg').resolve()}" in error_text(results[key])
+    assert "codefathom clear" in error_text(results["clear"])
+
+
+def test_a_link_leading_out_of_the_repository_or_the_served_roots_is_left_out_with_a_notice(
+    project: Path, home: Path, tmp_path: Path, outside: Path
+) -> None:
+    user = tmp_path / "user"
+    (user / "x").mkdir(parents=True)
+    (user / "x" / "keys.py").write_text(SECRET, encoding="utf-8")
+    lib = project / "vendor" / "lib"
+    lib.mkdir(parents=True)
+    (lib / "backoff.py").write_text("def exponential_backoff(attempt):\n    return 2 ** attempt\n", encoding="utf-8")
+    subprocess.run(["git", "init", "-q", str(lib)], check=True)  # a nested repository: a project of its own
+    (project / ".codefathom.toml").write_text('linked = ["../outside", "~/x", "vendor/lib"]\n', encoding="utf-8")
+    query = {"query": "secret_key exponential_backoff load_config"}
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with serve(project, home, env={"HOME": str(user)}) as client:
+            whole = reply(await client.call_tool("search_code", query))
+        async with serve(project / "pkg", home, env={"HOME": str(user)}) as client:  # serves pkg/ only
+            narrow = reply(await client.call_tool("search_code", query))
+        return whole, narrow
+
+    whole, narrow = anyio.run(scenario)
+    assert all(hit.get("name") != "secret_key" for hit in whole["results"] + narrow["results"])
+    assert {hit["index"] for hit in whole["results"]} == {str(project.resolve()), str(lib.resolve())}
+    notices = [notice for notice in whole["notices"] if notice.startswith("linked project")]
+    assert len(notices) == 2 and "outside the repository" in notices[0] and "`~` is not expanded" in notices[1]
+    # Inside the repository but outside what this server serves: left out too, and the search goes on.
+    assert narrow["results"][0]["path"] == "pkg/config.py" and "index" not in narrow["results"][0]
+    notices = [notice for notice in narrow["notices"] if notice.startswith("linked project")]
+    assert len(notices) == 3, notices
+    assert f"is outside the roots this server serves: {(project / 'pkg').resolve()}" in notices[2]
+    assert indexed(home) == ["lib", "project"]
 
 
 def test_the_graph_tools_are_read_only_and_document_their_parameters(project: Path, home: Path) -> None:

@@ -30,7 +30,7 @@ class Settings:
     exclude: tuple[str, ...] = ()  # added to the default excludes
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
     config_file: Path | None = None
-    linked: tuple[str, ...] = ()  # other projects searched together with this one (paths from its root)
+    linked: tuple[str, ...] = ()  # projects inside this one searched with it (paths from its root)
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property

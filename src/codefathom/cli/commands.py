@@ -184,7 +184,8 @@ def search(
     A name (`parse_config`, `UserService.find`) brings its definition first; plain words
     ("retry failed uploads") rank functions, classes and doc sections by the words they use.
     The project is indexed first if it never was, and changed files are re-indexed. Projects its
-    config links to (`linked = ["../lib"]`) and those named with --index are searched too.
+    config links to inside the repository (`linked = ["vendor/lib"]`) and those named with --index
+    (any directory, e.g. a sibling project) are searched too.
 
     \b
     Examples:
@@ -379,7 +380,8 @@ def clear(path: Path, index_dir: Path | None, as_json: bool) -> None:
                    " address but loopback."
                    " Prefer the environment variable: command lines are visible to other users.")
 @click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Serve only projects inside this directory (repeatable); other paths are refused.")
+              help="Serve projects inside this directory (repeatable) instead of the client's roots and the"
+                   " working directory; other paths are refused.")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Index directory for the working directory's project (default: $CODEFATHOM_HOME).")
 @reports_errors
@@ -393,8 +395,14 @@ def serve(
     graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
     get_batch_dependencies, get_batch_impact, find_dead_code, change_impact; context: outline,
     file_brief, find_tests, co_change.
+
+    Only some directories are served: those given with --root; without them, the roots the client
+    declares and the working directory, unless that is / or your home directory (too wide to be
+    meant). A tool call about any other path, or any call when nothing is served, is refused.
+
     Logs go to stderr. HTTP binds to 127.0.0.1 unless told otherwise; any other address needs
-    a token, and with a token set every request must send `Authorization: Bearer TOKEN`.
+    a token, and with a token set every request must send `Authorization: Bearer TOKEN`. Without
+    one, a request must name the address listened on (Host) and come from no web page elsewhere (Origin).
 
     \b
     Examples:

@@ -2,6 +2,8 @@
 
 The app is the SDK's Starlette app, run by uvicorn. It binds to 127.0.0.1 unless told otherwise;
 any other address needs a bearer token, and once a token is set every request must carry it.
+Without a token, a request must name the loopback address it was sent to (Host) and come from no
+web page but a loopback one (Origin), so a page whose name is pointed at loopback is refused.
 """
 
 from __future__ import annotations
@@ -13,14 +15,18 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeAlias
+from urllib.parse import urlsplit
 
 import uvicorn
+from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from codefathom.errors import UsageError
 from codefathom.mcp.server import build_server, configure_logging
 
-__all__ = ["Address", "BearerTokenAuth", "HttpTransport", "parse_address", "run_http", "DEFAULT_HOST"]
+__all__ = [
+    "Address", "BearerTokenAuth", "LoopbackOnly", "HttpTransport", "parse_address", "run_http", "DEFAULT_HOST"
+]
 
 DEFAULT_HOST = "127.0.0.1"
 
@@ -45,9 +51,14 @@ class Address:
         except ValueError:  # any other host name may resolve to anything
             return False
 
-    def url(self, path: str) -> str:
+    @property
+    def netloc(self) -> str:
+        """HOST:PORT as a URL (and a Host header) writes it: an IPv6 address in brackets."""
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}{path}"
+        return f"{host}:{self.port}"
+
+    def url(self, path: str) -> str:
+        return f"http://{self.netloc}{path}"
 
 
 def parse_address(value: str) -> Address:
@@ -108,6 +119,101 @@ class BearerTokenAuth:
         return False
 
 
+class LoopbackOnly:
+    """ASGI middleware for a server without a token on a loopback address: refuses what DNS rebinding sends.
+
+    A web page can point a name it owns at 127.0.0.1 (or any loopback address) and make the browser
+    send requests here: they carry that name as Host (421) or the page's origin as Origin (403).
+    Host must name the bound address in any spelling (`127.0.0.2`, `[0:0::1]`), or `localhost`, with
+    the bound port; an Origin, when sent, must be a loopback one (127/8, ::1 or localhost), any port.
+    The SDK's own check knows only the spellings 127.0.0.1, localhost and ::1, and any port.
+    """
+
+    def __init__(self, app: ASGIApp, address: Address) -> None:
+        if not address.loopback:
+            raise ValueError(f"{address.host} is not a loopback address")
+        self._app = app
+        self._address = address
+        self._ip = None if address.host.lower() == "localhost" else ipaddress.ip_address(address.host)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self._app(scope, receive, send)
+            return
+        hosts, origins = [], []
+        for name, value in scope.get("headers", ()):
+            if bytes(name).lower() == b"host":
+                hosts.append(bytes(value).decode("latin-1"))
+            elif bytes(name).lower() == b"origin":
+                origins.append(bytes(value).decode("latin-1"))
+        host = hosts[0] if len(hosts) == 1 else ""  # none, or several that could be read either way
+        if not self._names_this_server(host):
+            status, reason = 421, f"this server answers requests to {self._address.netloc} only, not to {host!r}"
+        elif origins and (len(origins) > 1 or not _loopback_origin(origins[0])):
+            status, reason = 403, "this server answers no web page but one served from this machine (Origin)"
+        else:
+            await self._app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await receive()
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        body = json.dumps({"error": "forbidden", "error_description": reason}).encode()
+        await send({
+            "type": "http.response.start", "status": status,
+            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+        })
+        await send({"type": "http.response.body", "body": body})
+
+    def _names_this_server(self, host: str) -> bool:
+        name, port = _split_host(host)
+        if name is None or port != self._address.port:
+            return False
+        if name == "localhost":
+            return True
+        ip = _ip(name)
+        if ip is None:
+            return False
+        return ip == self._ip if self._ip is not None else ip.is_loopback
+
+
+def _split_host(value: str, default_port: int = 80) -> tuple[str | None, int | None]:
+    """A Host header's name (lower case, IPv6 without brackets) and port (default: 80, plain HTTP's)."""
+    value = value.strip()
+    if not value or any(char in value for char in "/?#@\\"):  # more than a host and a port
+        return None, None
+    try:
+        parts = urlsplit(f"//{value}")
+        port = parts.port
+    except ValueError:
+        return None, None
+    if not parts.hostname:
+        return None, None
+    return parts.hostname, default_port if port is None else port
+
+
+def _loopback_origin(origin: str) -> bool:
+    """Whether a browser's Origin is a page served from this machine: http(s) on localhost or a loopback IP."""
+    try:
+        parts = urlsplit(origin.strip())
+        parts.port  # noqa: B018 - raises on a malformed port
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return False
+    if parts.hostname == "localhost":
+        return True
+    ip = _ip(parts.hostname)
+    return ip is not None and ip.is_loopback
+
+
+def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(name)
+    except ValueError:  # a host name, or an IPv6 address with a zone
+        return None
+
+
 def run_http(
     transport: HttpTransport,
     address: Address,
@@ -117,7 +223,8 @@ def run_http(
 ) -> None:
     """Serve MCP over `transport` at `address` until interrupted; logs go to stderr.
 
-    A non-loopback address without a token is refused (`UsageError`) before anything binds.
+    A non-loopback address without a token is refused (`UsageError`) before anything binds; on a
+    loopback one, requests that do not name it are refused (`LoopbackOnly`).
     """
     if not address.loopback and not token:
         raise UsageError(
@@ -126,12 +233,15 @@ def run_http(
         )
     configure_logging()
     server = build_server(index_dir, roots)
+    # Without a token LoopbackOnly checks Host and Origin for every loopback address; the SDK's own check,
+    # which covers three spellings of two of them, is turned off so that one rule decides.
+    security = None if token else TransportSecuritySettings(enable_dns_rebinding_protection=False)
     app = (
-        server.streamable_http_app(host=address.host)
+        server.streamable_http_app(host=address.host, transport_security=security)
         if transport == "streamable-http"
-        else server.sse_app(host=address.host)
+        else server.sse_app(host=address.host, transport_security=security)
     )
-    served: ASGIApp = BearerTokenAuth(app, token) if token else app
+    served: ASGIApp = BearerTokenAuth(app, token) if token else LoopbackOnly(app, address)
     url = address.url(ENDPOINTS[transport])
     guard = "bearer token required" if token else "no token: anyone on this machine can connect"
     print(f"codefathom MCP server ({transport}) at {url} ({guard})", file=sys.stderr, flush=True)

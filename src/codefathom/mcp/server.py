@@ -1,7 +1,8 @@
 """Builds the MCP server: its instructions, its tools, and a cache of open project services.
 
 Services block (SQLite, parsing), so tools call them in worker threads through `ServiceCache.call`.
-The cache also holds the roots the server serves (`serve --root`) and refuses paths outside them.
+Every call names the directories it may touch (`Served`): `serve --root`, else the client's roots
+and the server's working directory; paths outside them are refused.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
-from contextlib import asynccontextmanager, contextmanager
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -30,13 +31,18 @@ from codefathom.mcp.watch import Watchers
 from codefathom.service import Codefathom, IndexInfo, list_indexes
 from codefathom.service.project import resolve_project
 
-__all__ = ["build_server", "run_stdio", "served_roots", "ServiceCache", "INSTRUCTIONS"]
+__all__ = ["build_server", "run_stdio", "served_roots", "Served", "ServiceCache", "INSTRUCTIONS"]
 
 log = logging.getLogger("codefathom.mcp")
 
 T = TypeVar("T")
 
 OPEN_PROJECTS = 8
+
+# Directories a server is started in when the client knows no project: too wide to be meant.
+_TOO_WIDE = {Path("/").resolve()}
+with suppress(RuntimeError):  # no home directory to find
+    _TOO_WIDE.add(Path.home().resolve())
 
 INSTRUCTIONS = """\
 codefathom searches a codebase by name and by the words its code uses, from a local index kept in step with the files.
@@ -48,10 +54,12 @@ Use search_code before opening files to find where something is defined or imple
 Results carry path and line range with the source, so read only those lines next.
 Narrow with path_glob / exclude_glob (gitignore style, e.g. 'src/**/*.py', 'tests/'), languages, kinds.
 Use grep instead when you need every occurrence of an exact string (all callers, a log message).
-project_path defaults to the client's first root, else the server's working directory.
+project_path defaults to the client's first root, else the server's working directory. Only the client's
+roots and the server's working directory are served (or the directories the server was started with):
+any other path is refused.
 analyze_query shows why a query ranks what it ranks. index_status tells what a project's index holds
 (and how much of it has vectors); index_codebase indexes ahead of time (searches do it themselves).
-list_indexes lists every indexed project; clear_index deletes a project's index (never its files).
+list_indexes lists the indexed projects served; clear_index deletes a project's index (never its files).
 search_code with index_names searches other indexed projects too. A reply marked partial comes from a project
 still being indexed in the background: index_status shows the progress.
 
@@ -93,7 +101,10 @@ class ServiceCache:
     def __init__(
         self, index_dir: Path | None = None, size: int = OPEN_PROJECTS, roots: Sequence[Path] = ()
     ) -> None:
-        self.roots = served_roots(roots)  # empty: any directory
+        self.roots = served_roots(roots)  # `serve --root`; empty: the client's roots and the working directory
+        self.workdir: Path | None = None  # served unless / or the home directory
+        with suppress(OSError):  # a working directory deleted under the server serves nothing
+            self.workdir = Path.cwd().resolve()
         self._index_dir = index_dir
         self._index_dir_root: Path | None = None
         self._size = size
@@ -107,10 +118,28 @@ class ServiceCache:
             except CodefathomError:
                 self._index_dir_root = None
 
-    def call(self, path: str | Path, action: Callable[[Codefathom], T]) -> T:
-        """Run `action` on the service of the project `path` belongs to (blocking)."""
+    def served(self, client_roots: Sequence[Path] = ()) -> Served:
+        """What one call may touch: the `serve --root` directories; without them the client's roots and
+        the working directory, unless that is / or the home directory (too wide to be meant).
+
+        Nothing to serve is a usage error that says how to name a project.
+        """
+        if self.roots:
+            return Served(self.roots, given=True)
+        found = [*client_roots] + ([self.workdir] if self.workdir and self.workdir not in _TOO_WIDE else [])
+        roots = tuple(dict.fromkeys(path.resolve() for path in found))
+        if not roots:
+            where = f"runs in {self.workdir}, too wide to search whole," if self.workdir else "has no working directory"
+            raise UsageError(
+                f"no project to serve: the server {where} and the client declares no roots;"
+                " pass --root DIR to `codefathom serve`, or open a project in the client"
+            )
+        return Served(roots, given=False)
+
+    def call(self, path: str | Path, action: Callable[[Codefathom], T], served: Served) -> T:
+        """Run `action` on the service of the project `path` belongs to (blocking); `path` must be served."""
         # The path checked is the path used, so a symlink changed in between cannot lead elsewhere.
-        project = resolve_project(self.check_served(path))
+        project = resolve_project(served.check(path))
         with self._held(project.root) as entry:
             if entry.service is None:
                 entry.service = self._open(project.root)
@@ -119,16 +148,16 @@ class ServiceCache:
             entry.service.project = project
             return action(entry.service)
 
-    def clear(self, path: str | Path) -> tuple[Path, bool]:
+    def clear(self, path: str | Path, served: Served) -> tuple[Path, bool]:
         """Delete the index of the project `path` belongs to: (project root, whether there was one).
 
         The cached service is closed first, and calls on the project wait until the files are gone.
         """
-        root = resolve_project(self.check_served(path)).root
-        if self.roots and not self._is_served(root):
+        root = resolve_project(served.check(path)).root
+        if not served.covers(root):
             raise PathOutsideRoot(
                 f"{path} belongs to the project {root}, whose index covers files outside the roots this server"
-                f" serves ({_listed(self.roots)}); clear it with `codefathom clear {root}`"
+                f" serves ({_listed(served.roots)}); clear it with `codefathom clear {root}`"
             )
         with self._held(root) as entry:
             service, entry.service = entry.service, None
@@ -137,20 +166,9 @@ class ServiceCache:
             with self._open(root, watch=False) as fresh:
                 return root, fresh.clear()
 
-    def list_indexes(self) -> list[IndexInfo]:
-        """Every index in the home directory; with served roots, those of projects that overlap them."""
-        found = list_indexes()
-        if not self.roots:
-            return found
-        return [info for info in found if self._overlaps(Path(info.project_root))]
-
-    def check_served(self, path: str | Path) -> Path:
-        """`path` resolved (symlinks, `..`), refused unless it lies inside a served root."""
-        resolved = Path(path).expanduser().resolve()
-        if self.roots and not self._is_served(resolved):
-            shown = str(path) if Path(path) == resolved else f"{path} (resolved: {resolved})"
-            raise PathOutsideRoot(f"{shown} is outside the roots this server serves: {_listed(self.roots)}")
-        return resolved
+    def list_indexes(self, served: Served) -> list[IndexInfo]:
+        """The indexes in the home directory of projects that overlap the served roots."""
+        return [info for info in list_indexes() if served.overlaps(Path(info.project_root))]
 
     def close(self) -> None:
         """Close every open service."""
@@ -160,12 +178,6 @@ class ServiceCache:
             self._entries.clear()
         for entry in entries:
             self._close(entry)
-
-    def _is_served(self, path: Path) -> bool:
-        return any(path.is_relative_to(root) for root in self.roots)
-
-    def _overlaps(self, path: Path) -> bool:
-        return any(path.is_relative_to(root) or root.is_relative_to(path) for root in self.roots)
 
     def _open(self, root: Path, *, watch: bool = True) -> Codefathom:
         service = Codefathom(root, self._index_dir if root == self._index_dir_root else None)
@@ -219,6 +231,31 @@ class ServiceCache:
             self.watchers.unwatch(service.root)  # outside the lock: its warmer may be waiting for it
 
 
+@dataclass(frozen=True)
+class Served:
+    """The directories one tool call may read and index (resolved), and whether `serve --root` gave them."""
+
+    roots: tuple[Path, ...]
+    given: bool
+
+    def check(self, path: str | Path) -> Path:
+        """`path` resolved (symlinks, `..`), refused unless it lies inside a served root."""
+        resolved = Path(path).expanduser().resolve()
+        if not self.covers(resolved):
+            shown = str(path) if Path(path) == resolved else f"{path} (resolved: {resolved})"
+            how = "" if self.given else (
+                " (the client's roots and the server's working directory; `codefathom serve --root DIR` serves others)"
+            )
+            raise PathOutsideRoot(f"{shown} is outside the roots this server serves: {_listed(self.roots)}{how}")
+        return resolved
+
+    def covers(self, path: Path) -> bool:
+        return any(path.is_relative_to(root) for root in self.roots)
+
+    def overlaps(self, path: Path) -> bool:
+        return any(path.is_relative_to(root) or root.is_relative_to(path) for root in self.roots)
+
+
 def served_roots(roots: Sequence[str | Path]) -> tuple[Path, ...]:
     """The directories `serve --root` names, resolved; a missing one is a usage error."""
     resolved = []
@@ -241,7 +278,7 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
     """An MCP server whose tools search and index local projects.
 
     `index_dir` as `serve --index-dir`; `roots` as `serve --root`: when given, every tool call must be
-    about a directory inside one of them.
+    about a directory inside one of them; else inside the client's roots or the working directory.
     """
     cache = ServiceCache(index_dir, roots=roots)
     users = 0  # SSE enters the lifespan once per connection; they share the cache, closed after the last

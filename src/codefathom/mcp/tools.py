@@ -3,7 +3,7 @@ graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_
 get_batch_dependencies, get_batch_impact, find_dead_code, change_impact; and context for agents: outline,
 file_brief, find_tests, co_change.
 
-Each is one service call in a worker thread.
+Each is one service call in a worker thread, on paths inside the directories the server serves (`Scope`).
 
 Replies are the dicts `codefathom.service.render` makes, the ones `--json` prints, so they cannot drift.
 A `CodefathomError` (bad glob, unknown language, no such directory) becomes a tool error the model reads.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
 from urllib.parse import urlparse
@@ -36,14 +36,15 @@ from codefathom.service.context import MAX_TOKENS, MIN_TOKENS, FileBriefResponse
 from codefathom.service.graph import MAX_DEPTH, REFS_LIMIT, DepsResponse
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
+from codefathom.service.project import inside_root
 from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS, CoChangeResponse, TestsResponse
 
 if TYPE_CHECKING:
-    from codefathom.mcp.server import ServiceCache
+    from codefathom.mcp.server import Served, ServiceCache
 
 __all__ = [
     "search_code", "index_status", "index_codebase", "list_indexes", "clear_index", "client_roots",
-    "project_path_for", "Kind", "find_symbol", "find_references", "call_hierarchy", "get_file_dependencies",
+    "all_client_roots", "Scope", "Kind", "find_symbol", "find_references", "call_hierarchy", "get_file_dependencies",
     "get_file_impact", "get_batch_dependencies", "get_batch_impact", "find_dead_code", "SymbolKind", "RefKind",
     "DepType", "outline", "file_brief", "find_tests", "co_change", "change_impact",
 ]
@@ -51,11 +52,6 @@ __all__ = [
 log = logging.getLogger("codefathom.mcp")
 
 ROOTS_TIMEOUT = 10  # seconds a client may take to answer roots/list
-
-# Directories a server is started in when the client knows no project; never indexed by default.
-_NOT_PROJECTS = {Path("/").resolve()}
-with suppress(RuntimeError):  # no home directory to find
-    _NOT_PROJECTS.add(Path.home().resolve())
 
 T = TypeVar("T")
 
@@ -67,13 +63,26 @@ Ctx: TypeAlias = Context[Any, Any]
 
 
 async def client_roots(project_path: str | None, ctx: Ctx) -> ListRoots | ListRootsResult | None:
-    """The client's roots, when it has them and the project is not given as an absolute path.
+    """The client's roots, when it has them: without `serve --root` they are served (with the working
+    directory); with it they only give project_path its default, so an absolute one needs none.
+    """
+    if _cache(ctx).roots and project_path and Path(project_path).expanduser().is_absolute():
+        return None
+    return await _ask_roots(ctx)
+
+
+async def all_client_roots(ctx: Ctx) -> ListRoots | ListRootsResult | None:
+    """The client's roots for a tool without project_path (list_indexes): served without `serve --root`."""
+    return None if _cache(ctx).roots else await _ask_roots(ctx)
+
+
+async def _ask_roots(ctx: Ctx) -> ListRoots | ListRootsResult | None:
+    """roots/list, asked on every call, so roots a client changes (notifications/roots/list_changed) count
+    from its next call on.
 
     On 2026-07-28 connections the SDK asks through an input-required round; on earlier ones the
     roots/list request is sent here, so a client that fails to answer leaves the working directory.
     """
-    if project_path and Path(project_path).expanduser().is_absolute():
-        return None
     capabilities = ctx.client_capabilities
     if capabilities is None or capabilities.roots is None:
         return None
@@ -92,39 +101,54 @@ async def client_roots(project_path: str | None, ctx: Ctx) -> ListRoots | ListRo
 
 
 Roots: TypeAlias = Annotated[ListRootsResult | None, Resolve(client_roots)]
+AllRoots: TypeAlias = Annotated[ListRootsResult | None, Resolve(all_client_roots)]
 
 ProjectPath = Annotated[
     str | None,
     Field(
         description="Directory of the project, or a directory inside it to keep to. Default: the client's"
         " first root, else the server's working directory. Relative paths read from that default."
+        " Paths outside the client's roots and the server's working directory are refused."
     ),
 ]
 
 
-def project_path_for(
-    project_path: str | None, roots: ListRootsResult | None, served: tuple[Path, ...] = ()
-) -> Path:
-    """The directory a call is about: `project_path`, read from the client's first file:// root.
+@dataclass(frozen=True)
+class Scope:
+    """What one call may touch (`served`) and where project_path is read from (`base`): the client's
+    first file:// root, else the first served root (`serve --root`, else the working directory)."""
 
-    Without either, the first root the server serves (`serve --root`), else the server's working
-    directory, unless that is / or the home directory (where clients that know no project start
-    servers), which would index a whole disk. Whether the server serves the path is checked later.
-    """
-    base = _first_file_root(roots)
-    if base is None and served:
-        base = served[0]
-    if base is None:
-        base = Path.cwd()
-        if not project_path and base.resolve() in _NOT_PROJECTS:
-            raise ToolError(
-                f"no project given: the server runs in {base} and the client sent no roots;"
-                " pass project_path, the absolute path of the project to search"
-            )
-    if not project_path:
-        return base
-    path = Path(project_path).expanduser()
-    return path if path.is_absolute() else base / path
+    cache: ServiceCache
+    served: Served
+    base: Path
+
+    def project(self, project_path: str | None) -> Path:
+        """The directory a call is about; whether it is served is checked when it is used."""
+        if not project_path:
+            return self.base
+        path = Path(project_path).expanduser()
+        return path if path.is_absolute() else self.base / path
+
+    def call(self, path: Path, action: Callable[[Codefathom], T]) -> T:
+        """`ServiceCache.call` within this call's served roots (blocking)."""
+        return self.cache.call(path, action, self.served)
+
+    def file(self, service: Codefathom, path: str) -> str:
+        """A file or directory a tool names, read from the project root, resolved; refused outside the
+        project (as the CLI refuses it) or outside the served roots."""
+        if not path.strip():
+            return path  # the service says what is missing
+        return str(self.served.check(inside_root(service.root, path)))
+
+
+def _scope(ctx: Ctx, roots: ListRootsResult | None) -> Scope:
+    cache = _cache(ctx)
+    client = _file_roots(roots)
+    try:
+        served = cache.served(client)
+    except CodefathomError as exc:
+        raise ToolError(str(exc)) from exc
+    return Scope(cache, served, client[0] if client else served.roots[0])
 
 
 async def search_code(
@@ -142,7 +166,7 @@ async def search_code(
         list[str] | None,
         Field(
             description="Search these indexes too, merged by score, each result tagged with its index: project"
-            " roots (or index names) as list_indexes shows them."
+            " roots (or index names) as list_indexes shows them, in the directories the server serves."
         ),
     ] = None,
     limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="How many results.")] = 10,
@@ -204,19 +228,14 @@ async def search_code(
     Use grep instead for every occurrence of an exact string (all call sites, a log message):
     this returns the best matching units, not every line.
     """
-    cache = _cache(ctx)
-    try:
-        base: Path | None = project_path_for(project_path, roots, cache.roots)
-    except ToolError:
-        if project_path or not index_names:
-            raise
-        base = None  # no default project, but index_names say what to search
+    scope = _scope(ctx, roots)
+    base = scope.project(project_path)
 
     def run() -> SearchResponse:
-        others = [resolve_index_name(name, base) for name in index_names or ()]
-        primary = base if base is not None else others.pop(0)
+        # A name's own path is checked before its index is read; the project it names, when it is used.
+        others = [resolve_index_name(name, base, confine=scope.served.check) for name in index_names or ()]
         return search_several(
-            cache.call, primary, others,
+            scope.call, base, others,
             lambda service: service.search(
                 query, limit=limit, languages=languages or (), kinds=tuple(kinds or ()), path_glob=path_glob or (),
                 exclude_glob=exclude_glob or (), symbol_name=symbol_name, include_debug=include_debug, expand=expand,
@@ -246,9 +265,10 @@ async def analyze_query(
     and path, test/example roles). Also the filters, vector coverage and timings. For tuning a query or
     reporting a bad ranking; use search_code to search.
     """
-    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    scope = _scope(ctx, roots)
+    where = scope.project(project_path)
     response = await _call(
-        ctx, path,
+        scope, where,
         lambda service: service.search(
             query, limit=limit, languages=languages or (), kinds=tuple(kinds or ()), path_glob=path_glob or (),
             exclude_glob=exclude_glob or (), explain=True,
@@ -262,8 +282,8 @@ async def index_status(ctx: Ctx, roots: Roots, project_path: ProjectPath = None)
     parse, with the error), last sync time, index size, and vectors (the embedder, how many units have
     one, and the background embedding's progress). Does not index; search_code does that itself.
     """
-    path = project_path_for(project_path, roots, _cache(ctx).roots)
-    status = await _call(ctx, path, lambda service: service.status())
+    scope = _scope(ctx, roots)
+    status = await _call(scope, scope.project(project_path), lambda service: service.status())
     return render.status_json(status)
 
 
@@ -278,28 +298,29 @@ async def index_codebase(
     ahead of time, or with full=true after changing .codefathom.toml. Reports progress while it runs.
     """
     progress = _progress_reporter(ctx)
+    scope = _scope(ctx, roots)
     report, root = await _call(
-        ctx, project_path_for(project_path, roots, _cache(ctx).roots),
+        scope, scope.project(project_path),
         lambda service: (service.index(progress, full=full), str(service.root)),
     )
     return render.sync_json(report, root)
 
 
-async def list_indexes(ctx: Ctx) -> dict[str, Any]:
-    """Every indexed project: its root, index path, files, units, last sync time and index size.
-    A server limited to some directories lists only the projects in them.
+async def list_indexes(ctx: Ctx, roots: AllRoots) -> dict[str, Any]:
+    """Every indexed project in the directories the server serves: its root, index path, files, units,
+    last sync time and index size.
     """
-    cache = _cache(ctx)
-    return render.indexes_json(await _blocking(cache.list_indexes))
+    scope = _scope(ctx, roots)
+    return render.indexes_json(await _blocking(lambda: scope.cache.list_indexes(scope.served)))
 
 
 async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> dict[str, Any]:
     """Delete the project's index (its source files are not touched); the next search_code or
     index_codebase indexes it again from scratch. Returns whether there was an index to delete.
     """
-    cache = _cache(ctx)
-    path = project_path_for(project_path, roots, cache.roots)
-    root, cleared = await _blocking(lambda: cache.clear(path))
+    scope = _scope(ctx, roots)
+    path = scope.project(project_path)
+    root, cleared = await _blocking(lambda: scope.cache.clear(path, scope.served))
     return {"project_root": str(root), "cleared": cleared}
 
 
@@ -350,8 +371,9 @@ async def find_symbol(
     definition it matches. Cheaper than search_code or reading files when you know the name and
     want its signature or location; for words rather than a name, use search_code.
     """
-    path = project_path_for(project_path, roots, _cache(ctx).roots)
-    response = await _call(ctx, path, lambda service: service.symbol(name, kinds=tuple(kinds or ())))
+    scope = _scope(ctx, roots)
+    where = scope.project(project_path)
+    response = await _call(scope, where, lambda service: service.symbol(name, kinds=tuple(kinds or ())))
     return render.symbols_json(response)
 
 
@@ -382,8 +404,9 @@ async def find_references(
     unbound_elsewhere counts other references of the same name that could mean several definitions
     and were bound to none; when above 0, `note` says so: check those with search_code or grep too.
     """
-    path = project_path_for(project_path, roots, _cache(ctx).roots)
-    response = await _call(ctx, path, lambda service: service.refs(name, kinds=tuple(kinds or ()), limit=limit))
+    scope = _scope(ctx, roots)
+    where = scope.project(project_path)
+    response = await _call(scope, where, lambda service: service.refs(name, kinds=tuple(kinds or ()), limit=limit))
     return render.refs_json(response)
 
 
@@ -405,9 +428,10 @@ async def call_hierarchy(
     (left out when none); `seen_before: true` marks a node already expanded elsewhere in the tree.
     A caller with qualified_name null is code at module level.
     """
-    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    scope = _scope(ctx, roots)
+    where = scope.project(project_path)
     response = await _call(
-        ctx, path, lambda service: service.call_hierarchy(name, direction=direction, depth=depth)
+        scope, where, lambda service: service.call_hierarchy(name, direction=direction, depth=depth)
     )
     return render.hierarchy_json(response)
 
@@ -470,8 +494,9 @@ async def find_dead_code(
     member of a base outside the project stays, at a lower confidence. Only the languages in
     `languages_checked` are examined. Confirm with find_references before deleting anything.
     """
-    path = project_path_for(project_path, roots, _cache(ctx).roots)
-    response = await _call(ctx, path, lambda service: service.dead(include_tests=include_tests))
+    scope = _scope(ctx, roots)
+    where = scope.project(project_path)
+    response = await _call(scope, where, lambda service: service.dead(include_tests=include_tests))
     return render.dead_json(response)
 
 
@@ -513,9 +538,10 @@ async def change_impact(
     first (`rank` changed > direct > helper > depends > named, `why`, `functions`). `counts` sums it up;
     `truncated` says what was cut. A bad revision or a directory outside git comes back as an error.
     """
-    path = project_path_for(project_path, roots, _cache(ctx).roots)
+    scope = _scope(ctx, roots)
+    where = scope.project(project_path)
     response = await _call(
-        ctx, path,
+        scope, where,
         lambda service: service.change_impact(
             diff_ref, staged=staged, diff_text=diff_text, depth=depth, max_results=max_results
         ),
@@ -553,14 +579,13 @@ async def outline(
     when entering an unfamiliar repository, or with a focus before a task, instead of listing and
     opening files; then file_brief or find_symbol for detail.
     """
-    where = project_path_for(project_path, roots, _cache(ctx).roots)
-    cache = _cache(ctx)
+    scope = _scope(ctx, roots)
 
     def action(service: Codefathom) -> OutlineResponse:
-        directory = str(cache.check_served(service.root / path)) if path and cache.roots else path
+        directory = scope.file(service, path) if path else None
         return service.outline(directory, tokens=tokens, focus=focus)
 
-    return render.outline_json(await _call(ctx, where, action))
+    return render.outline_json(await _call(scope, scope.project(project_path), action))
 
 
 async def file_brief(
@@ -573,14 +598,12 @@ async def file_brief(
     depend on it or are named like it: test_x.py, x_test.go, x.test.ts, XTest.java), its language,
     parse `status` (ok, partial, failed, text) and `error`, and its PageRank `rank`.
     """
-    cache = _cache(ctx)
-    where = project_path_for(project_path, roots, cache.roots)
+    scope = _scope(ctx, roots)
 
     def action(service: Codefathom) -> FileBriefResponse:
-        file = str(cache.check_served(service.root / path)) if cache.roots else path
-        return service.brief(file)
+        return service.brief(scope.file(service, path))
 
-    return render.brief_json(await _call(ctx, where, action))
+    return render.brief_json(await _call(scope, scope.project(project_path), action))
 
 
 async def find_tests(
@@ -600,15 +623,14 @@ async def find_tests(
     it. Call it before changing code to know which tests to run after (and which to update); cheaper
     than searching for test files by hand. A target naming an indexed file is a file, else a symbol.
     """
-    cache = _cache(ctx)
-    where = project_path_for(project_path, roots, cache.roots)
+    scope = _scope(ctx, roots)
 
     def action(service: Codefathom) -> TestsResponse:
-        if cache.roots and (service.root / target).is_file():
-            cache.check_served(service.root / target)  # a file outside the served roots is refused
+        if (service.root / target).is_file():
+            scope.served.check(service.root / target)  # a file outside the served roots is refused
         return service.find_tests(target)
 
-    return render.tests_json(await _call(ctx, where, action))
+    return render.tests_json(await _call(scope, scope.project(project_path), action))
 
 
 async def co_change(
@@ -628,14 +650,12 @@ async def co_change(
     change usually needs (a schema and its migration, code and its docs or config) that imports do
     not reveal. Needs a git repository.
     """
-    cache = _cache(ctx)
-    where = project_path_for(project_path, roots, cache.roots)
+    scope = _scope(ctx, roots)
 
     def action(service: Codefathom) -> CoChangeResponse:
-        file = str(cache.check_served(service.root / path)) if cache.roots else path
-        return service.co_change(file, limit=limit, commits=commits)
+        return service.co_change(scope.file(service, path), limit=limit, commits=commits)
 
-    return render.cochange_json(await _call(ctx, where, action))
+    return render.cochange_json(await _call(scope, scope.project(project_path), action))
 
 
 async def _file_deps(
@@ -644,15 +664,14 @@ async def _file_deps(
 ) -> dict[str, Any]:
     """Dependencies (or dependents) of `paths`, read relative to the project root; a file outside the
     roots the server serves is refused like any other path."""
-    cache = _cache(ctx)
-    where = project_path_for(project_path, roots, cache.roots)
+    scope = _scope(ctx, roots)
     dep_types = [dep_type] if isinstance(dep_type, str) else list(dep_type or ())
 
     def action(service: Codefathom) -> DepsResponse:
-        files = [str(cache.check_served(service.root / p)) if cache.roots else p for p in paths]
+        files = [scope.file(service, p) for p in paths]
         return service.deps(files, depth=depth, dep_types=dep_types, reverse=reverse)
 
-    return render.deps_json(await _call(ctx, where, action))
+    return render.deps_json(await _call(scope, scope.project(project_path), action))
 
 
 def _cache(ctx: Ctx) -> ServiceCache:
@@ -660,10 +679,9 @@ def _cache(ctx: Ctx) -> ServiceCache:
     return cache
 
 
-async def _call(ctx: Ctx, path: Path, action: Callable[[Codefathom], T]) -> T:
+async def _call(scope: Scope, path: Path, action: Callable[[Codefathom], T]) -> T:
     """Run `action` on the project's service in a worker thread; codefathom errors become tool errors."""
-    cache = _cache(ctx)
-    return await _blocking(lambda: cache.call(path, action))
+    return await _blocking(lambda: scope.call(path, action))
 
 
 async def _blocking(work: Callable[[], T]) -> T:
@@ -689,9 +707,13 @@ def _progress_reporter(ctx: Ctx) -> Progress:
     return report
 
 
-def _first_file_root(roots: ListRootsResult | None) -> Path | None:
+def _file_roots(roots: ListRootsResult | None) -> list[Path]:
+    """The client's file:// roots on this machine, resolved, in the client's order."""
+    found = []
     for root in roots.roots if roots is not None else ():
         parsed = urlparse(str(root.uri))
-        if parsed.scheme == "file":
-            return Path(url2pathname(parsed.path))
-    return None
+        if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
+            path = Path(url2pathname(parsed.path))
+            if path.is_absolute():
+                found.append(path.resolve())
+    return found

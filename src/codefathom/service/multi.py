@@ -6,10 +6,11 @@ channel ranks times rank-free priors (see search/rank.py): it depends on where a
 its own index, not on that index's size or vocabulary, so scores from different indexes compare
 well enough to interleave. Results then carry the project root of their index.
 
-Which indexes: the project searched, those its config links to (`linked = ["../shared-lib"]` in
-.codefathom.toml or [tool.codefathom], paths read from the project root), and the ones named
-(`--index` / `index_names`), each a project root, a directory inside one, an index directory or
-`index.db` as `list_indexes` shows, or an index directory's name in $CODEFATHOM_HOME.
+Which indexes: the project searched, those its config links to (`linked = ["vendor/shared-lib"]` in
+.codefathom.toml or [tool.codefathom], paths inside the repository read from its root; a link
+leading outside it is left out), and the ones named (`--index` / `index_names`), each a project
+root, a directory inside one, an index directory or `index.db` as `list_indexes` shows, or an
+index directory's name in $CODEFATHOM_HOME.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from codefathom.config import default_home
-from codefathom.errors import CodefathomError, UsageError
+from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError
 from codefathom.service import Codefathom, SearchResponse
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.service.project import resolve_project
@@ -32,19 +33,28 @@ __all__ = ["search_several", "resolve_index_name", "linked_projects", "merge"]
 Call = Callable[[Path, Callable[[Codefathom], Any]], Any]
 
 
-def resolve_index_name(name: str, base: Path | None = None, home: Path | None = None) -> Path:
+def resolve_index_name(
+    name: str, base: Path | None = None, home: Path | None = None, confine: Callable[[Path], Path] | None = None
+) -> Path:
     """The project directory an index name stands for (see the module docstring); a relative
-    path is read from `base` (default: the working directory)."""
+    path is read from `base` (default: the working directory).
+
+    `confine` (the MCP server's served-roots check) gets any existing path the name spells, before
+    it is read, unless it lies in the index home, whose indexes say which project they belong to.
+    """
+    home = home or default_home()
     path = Path(name).expanduser()
     if base is not None and not path.is_absolute():
         path = base / path
+    if confine is not None and path.exists() and not path.resolve().is_relative_to(home.resolve()):
+        path = confine(path)
     if path.is_file() and path.name == "index.db":
         return _root_of(path)
     if path.is_dir():
         if (path / "index.db").is_file() and not (path / ".git").exists():
             return _root_of(path / "index.db")
         return path
-    stored = (home or default_home()) / name / "index.db"
+    stored = home / name / "index.db"
     if "/" not in name and stored.is_file():
         return _root_of(stored)
     raise UsageError(f"no project or index named {name!r}; `codefathom list` shows the indexes")
@@ -62,12 +72,26 @@ def _root_of(db_path: Path) -> Path:
 
 
 def linked_projects(service: Codefathom) -> tuple[list[Path], list[str]]:
-    """The projects the config links to, and a notice for each link that leads nowhere."""
+    """The projects the config links to, and a notice for each link left out.
+
+    The config comes with the repository, so it never makes a search read outside it: a link is a
+    path inside the project root (a nested repository, a submodule), `~` is not expanded, and a
+    link that resolves (symlinks, `..`) outside the root is left out. A person who wants a sibling
+    project searched too names it with `--index PATH` (`index_names` over MCP).
+    """
     found: list[Path] = []
     notices: list[str] = []
+    elsewhere = "search another project with --index PATH"
     for link in service.settings.linked:
-        path = (service.root / Path(link).expanduser()).resolve()
-        if path.is_dir():
+        if link.startswith("~"):
+            notices.append(f"linked project {link} left out: a link is a path inside the repository and `~` is"
+                           f" not expanded; {elsewhere}")
+            continue
+        path = (service.root / link).resolve()
+        if not path.is_relative_to(service.root):
+            notices.append(f"linked project {link} ({path}) left out: it is outside the repository {service.root};"
+                           f" {elsewhere}")
+        elif path.is_dir():
             found.append(path)
         else:
             notices.append(f"linked project {link} ({path}) is not a directory; left out")
@@ -97,11 +121,17 @@ def search_several(
         if target not in seen:
             seen.add(target)
             targets.append(path)
-    if not targets:
+    responses: list[SearchResponse] = [response]
+    for path in targets:
+        try:
+            responses.append(call(path, search))
+        except PathOutsideRoot as exc:  # a link the caller does not serve (MCP): the search goes on without it
+            if path not in links:
+                raise
+            link_notices.append(f"linked project {path} left out: {exc}")
+    if len(responses) == 1:
         response.notices.extend(link_notices)
-        single: SearchResponse = response
-        return single
-    responses = [response, *(call(path, search) for path in targets)]
+        return responses[0]
     merged = merge(responses, limit)
     merged.notices.extend(link_notices)
     return merged
