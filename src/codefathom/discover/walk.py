@@ -145,24 +145,10 @@ def list_files(settings: Settings, *, track: bool = False) -> Listing:
 def control_files(root: Path) -> list[str]:
     """The files outside the tree whose change can change what git lists: its index, the
     repository's exclude file and config, the user's global ignore file and config."""
-    dotgit = root / ".git"
-    gitdir: Path | None = None
-    if dotgit.is_dir():
-        gitdir = dotgit
-    elif dotgit.is_file():  # a linked work tree or a submodule: "gitdir: <path>"
-        try:
-            line = dotgit.read_text("utf-8", errors="replace").strip()
-        except OSError:
-            line = ""
-        if line.startswith("gitdir:"):
-            gitdir = (root / line[len("gitdir:") :].strip()).resolve()
-    if gitdir is None or not gitdir.is_dir():
+    repository = gitcmd.find_repository(root)
+    if repository is None:
         return []
-    common = gitdir
-    try:
-        common = (gitdir / (gitdir / "commondir").read_text("utf-8").strip()).resolve()
-    except OSError:
-        pass
+    gitdir, common = repository.git_dir, repository.common_dir
     home = Path(os.environ.get("HOME") or "~").expanduser()
     xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
     paths = [gitdir / "index", common / "info" / "exclude", common / "config", xdg / "git" / "ignore",
