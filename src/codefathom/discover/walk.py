@@ -6,7 +6,6 @@ Outside a git work tree the `.gitignore` files are read directly. Symlinks never
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import subprocess
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 
 import pathspec
 
+from codefathom import gitcmd
 from codefathom.config import Settings
 from codefathom.discover.filters import excluded_dir, excluded_name
 from codefathom.globs import compile_globs
@@ -145,24 +145,10 @@ def list_files(settings: Settings, *, track: bool = False) -> Listing:
 def control_files(root: Path) -> list[str]:
     """The files outside the tree whose change can change what git lists: its index, the
     repository's exclude file and config, the user's global ignore file and config."""
-    dotgit = root / ".git"
-    gitdir: Path | None = None
-    if dotgit.is_dir():
-        gitdir = dotgit
-    elif dotgit.is_file():  # a linked work tree or a submodule: "gitdir: <path>"
-        try:
-            line = dotgit.read_text("utf-8", errors="replace").strip()
-        except OSError:
-            line = ""
-        if line.startswith("gitdir:"):
-            gitdir = (root / line[len("gitdir:") :].strip()).resolve()
-    if gitdir is None or not gitdir.is_dir():
+    repository = gitcmd.find_repository(root)
+    if repository is None:
         return []
-    common = gitdir
-    try:
-        common = (gitdir / (gitdir / "commondir").read_text("utf-8").strip()).resolve()
-    except OSError:
-        pass
+    gitdir, common = repository.git_dir, repository.common_dir
     home = Path(os.environ.get("HOME") or "~").expanduser()
     xdg = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config")
     paths = [gitdir / "index", common / "info" / "exclude", common / "config", xdg / "git" / "ignore",
@@ -239,13 +225,9 @@ def _other_tree(path: str) -> bool:
 
 
 def _not_ignored(root: Path, folders: list[str]) -> list[str]:
-    git = shutil.which("git")
-    if git is None:
-        return folders
     try:
-        done = subprocess.run(
-            [git, "-C", str(root), "check-ignore", "-z", "--stdin"], input="\0".join(folders).encode(),
-            capture_output=True, timeout=GIT_TIMEOUT_S,
+        done = gitcmd.run(
+            root, "check-ignore", "-z", "--stdin", input="\0".join(folders).encode(), timeout=GIT_TIMEOUT_S
         )
     except (OSError, subprocess.SubprocessError):
         return folders
@@ -283,15 +265,11 @@ def _stat_file(
 
 def _git_paths(root: Path) -> list[str] | None:
     """Paths git tracks or would track under `root`, or None when git cannot say."""
-    git = shutil.which("git")
-    if git is None:
-        return None
     try:
         # One process, not two: outside a work tree (or inside .git, or in a bare repository)
         # ls-files fails, which says what `rev-parse --is-inside-work-tree` would.
-        listed = subprocess.run(
-            [git, "-C", str(root), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True, timeout=GIT_TIMEOUT_S,
+        listed = gitcmd.run(
+            root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", timeout=GIT_TIMEOUT_S
         )
     except (OSError, subprocess.SubprocessError):
         return None

@@ -5,10 +5,8 @@
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
-import shutil
 import subprocess
 import threading
 from collections import OrderedDict
@@ -17,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from codefathom import gitcmd
 from codefathom.discover import read_inside, real_root
 from codefathom.errors import CodefathomError, UsageError
 from codefathom.model import Symbol
@@ -347,23 +346,17 @@ def _keep_within(diffs: list[FileDiff], within: str) -> list[FileDiff]:
 class _Git:
     """git, run in the project root with a timeout, its errors made into messages a user can act on."""
 
-    def __init__(self, root: Path, executable: str) -> None:
+    def __init__(self, root: Path) -> None:
         self.root = root
-        self.executable = executable
         self._repo: bool | None = None
 
     @classmethod
     def find(cls, root: Path) -> _Git | None:
-        executable = shutil.which("git")
-        return cls(root, executable) if executable else None
+        return cls(root) if gitcmd.installed() else None
 
     def run(self, *args: str, data: bytes | None = None, check: bool = True) -> subprocess.CompletedProcess[bytes]:
-        env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
         try:
-            done = subprocess.run(
-                [self.executable, "-c", "core.quotepath=off", "-C", str(self.root), *args],
-                input=data, capture_output=True, timeout=GIT_TIMEOUT, env=env,
-            )
+            done = gitcmd.run(self.root, *args, input=data, timeout=GIT_TIMEOUT)
         except subprocess.TimeoutExpired as exc:
             raise CodefathomError(f"git {args[0]} took more than {GIT_TIMEOUT}s in {self.root}") from exc
         except OSError as exc:
@@ -442,7 +435,7 @@ def _read_git_diff(git: _Git, rev: str, staged: bool, notes: list[str]) -> tuple
                 " (try HEAD, HEAD~1, a branch or a commit hash)"
             )
     args = [
-        "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--full-index", "-M", "--unified=0",
+        "diff", "--no-color", "--full-index", "-M", "--unified=0",
         "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
     ]
     if staged:

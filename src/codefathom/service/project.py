@@ -5,11 +5,11 @@ A path inside a git work tree belongs to that work tree; any other directory is 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from codefathom import gitcmd
 from codefathom.errors import PathOutsideRoot, UsageError
 
 __all__ = ["Project", "resolve_project", "inside_root"]
@@ -44,15 +44,11 @@ def inside_root(root: Path, candidate: str | Path) -> Path:
 
 
 def _git_toplevel(path: Path) -> Path | None:
-    git = shutil.which("git")
-    if git is None:
-        return None
     try:
-        done = subprocess.run(
-            [git, "-C", str(path), "rev-parse", "--show-toplevel"], capture_output=True, text=True, timeout=30
-        )
+        done = gitcmd.run(path, "rev-parse", "--show-toplevel", timeout=30)
     except (OSError, subprocess.SubprocessError):
         return None
-    if done.returncode != 0 or not done.stdout.strip():
+    top = done.stdout.decode("utf-8", errors="surrogateescape").strip()
+    if done.returncode != 0 or not top:
         return None
-    return Path(done.stdout.strip()).resolve()
+    return Path(top).resolve()

@@ -14,12 +14,12 @@ from __future__ import annotations
 import json
 import os
 import posixpath
-import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from codefathom import gitcmd
 from codefathom.config import Settings
 from codefathom.errors import CodefathomError, UsageError
 from codefathom.search.rank import path_role
@@ -246,7 +246,6 @@ class _History:
     def __init__(self, root: Path, cache: Path) -> None:
         self.root = root
         self.cache = cache
-        self.git = shutil.which("git")
         self.head = ""
 
     def load(self, commits: int) -> tuple[list[Entry], str, int]:
@@ -270,21 +269,17 @@ class _History:
         return entries, "built", len(entries)
 
     def _git(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        assert self.git is not None
-        env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
         try:
-            done = subprocess.run(
-                [self.git, "-c", "core.quotepath=off", "-C", str(self.root), *args],
-                capture_output=True, text=True, encoding="utf-8", errors="replace", timeout=GIT_TIMEOUT, env=env,
-            )
+            done = gitcmd.run(self.root, *args, timeout=GIT_TIMEOUT)
         except (OSError, subprocess.SubprocessError) as exc:
             raise CodefathomError(f"git {args[0]} failed: {exc}") from exc
+        stdout, stderr = (data.decode("utf-8", errors="replace") for data in (done.stdout, done.stderr))
         if check and done.returncode != 0:
-            raise CodefathomError(f"git {args[0]} failed: {done.stderr.strip()}")
-        return done
+            raise CodefathomError(f"git {args[0]} failed: {stderr.strip()}")
+        return subprocess.CompletedProcess(done.args, done.returncode, stdout, stderr)
 
     def _head(self) -> str:
-        if self.git is None:
+        if not gitcmd.installed():
             raise UsageError("git is not installed: co-change needs history")
         inside = self._git("rev-parse", "--is-inside-work-tree", check=False)
         if inside.returncode != 0 or inside.stdout.strip() != "true":
