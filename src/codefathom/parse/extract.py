@@ -20,6 +20,7 @@ from codefathom.parse.facts import Match, extract_facts, units_and_graph_query
 from codefathom.parse.grammars import parser_for
 from codefathom.parse.hooks import PARSER_INPUT
 from codefathom.parse.languages import LanguageSpec
+from codefathom.parse.navigate import MAX_SYNTAX_DEPTH, Ancestry, deeper_than
 from codefathom.parse.windows import split_lines, split_unit
 
 __all__ = ["extract_units", "KIND_OF_CAPTURE", "module_path"]
@@ -32,6 +33,9 @@ KIND_OF_CAPTURE = {
     "module": "module", "namespace": "module",
 }
 CONTAINER_KINDS = frozenset({"class", "module"})
+# Levels of definitions that become units of their own: a container's unit spans what it holds, so
+# n levels of classes, each over MAX_UNIT_LINES, would hold the innermost lines n times over.
+MAX_UNIT_NESTING = 10
 MAX_SIGNATURE = 240
 MAX_DOC = 1200
 _LEADING_TYPES = frozenset({"decorator", "attribute_item"})
@@ -64,13 +68,16 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
         data += b"\n"  # a directive on the last line (`#pragma`, `#endif`) needs its newline
     adapt = PARSER_INPUT.get(spec.name)
     tree = parser_for(spec).parse(adapt(data) if adapt is not None else data)
+    root = tree.root_node
     lines = split_lines(text)
     try:
         query, graph = units_and_graph_query(spec), True
     except QueryError:  # a broken graph query costs the graph facts (below), not the units
         query, graph = units_and_graph_query(spec, graph=False), False
-    matches = QueryCursor(query.query).matches(tree.root_node)
-    package, definitions = _collect(spec, matches, query.first, data)
+    cursor = QueryCursor(query.query)
+    cursor.set_max_start_depth(MAX_SYNTAX_DEPTH)
+    matches = cursor.matches(root)
+    package, definitions, nested_from = _collect(spec, matches, query.first, data, root)
     prefix = module_path(spec, path) if spec.qualifier == "path" else package
     units: list[Unit] = []
     for definition in definitions:
@@ -78,9 +85,21 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
     module_doc = _docstring(tree.root_node) if spec.doc_style == "docstring" else ""
     units.extend(_module_units(spec, path, prefix, definitions, lines, module_doc))
     units.sort(key=lambda u: (u.start_line, -u.end_line, u.part))
-    status, error = "ok", None
-    if tree.root_node.has_error:
-        status, error = "partial", f"syntax error near line {_first_error_line(tree.root_node)}"
+    problems = []
+    if root.has_error:
+        problems.append(f"syntax error near line {_first_error_line(root)}")
+    deep = deeper_than(root, MAX_SYNTAX_DEPTH)
+    if deep is not None:
+        problems.append(
+            f"nested deeper than {MAX_SYNTAX_DEPTH} syntax levels at line {deep.start_point.row + 1}: definitions"
+            " and references below that depth are not extracted (their text stays in the unit around them)"
+        )
+    if nested_from is not None:
+        problems.append(
+            f"definitions nested more than {MAX_UNIT_NESTING} deep (from line {nested_from}) are kept in the"
+            " definition around them, not made units of their own"
+        )
+    status, error = ("partial", "; ".join(problems)) if problems else ("ok", None)
     # The file's own symbol: its module path where the language has one, else the file path.
     module_name = prefix if spec.qualifier == "path" and prefix else path
     warnings: tuple[str, ...] = ()
@@ -109,38 +128,57 @@ def module_path(spec: LanguageSpec, path: str) -> str:
     return ".".join(parts)
 
 
-def _collect(spec: LanguageSpec, matches: list[Match], first: int, data: bytes) -> tuple[str, list[_Definition]]:
+def _collect(
+    spec: LanguageSpec, matches: list[Match], first: int, data: bytes, root: Node
+) -> tuple[str, list[_Definition], int | None]:
     """Definitions from the units query's matches (those of patterns before `first`; the graph
-    query's come after), nested by containment; the file's package."""
+    query's come after), nested by containment; the file's package; the first line of a definition
+    left in the one around it for lying more than MAX_UNIT_NESTING deep, if any."""
     package = ""
-    found: dict[tuple[int, int], _Definition] = {}
+    found: dict[tuple[int, int], _Named] = {}
     for index, captures in matches:
         if index >= first:
             continue
         if "package" in captures and not package:
             parts = (_text(n) for n in captures["package"])  # several in one match: `package a` `package b`
             package = ".".join(parts).replace("::", ".").replace("\\", ".")
-        definition = _definition(spec, captures, data)
-        if definition is not None:
-            key = (definition.node.start_byte, definition.node.end_byte)
-            found.setdefault(key, definition)
+        named = _named(captures)
+        if named is not None:
+            found.setdefault((named.node.start_byte, named.node.end_byte), named)
     ordered = sorted(found.values(), key=lambda d: (d.node.start_byte, -d.node.end_byte))
-    top: list[_Definition] = []
-    stack: list[_Definition] = []
-    for definition in ordered:
-        while stack and definition.node.start_byte >= stack[-1].node.end_byte:
+    # Nesting first, then the costly reading (doc, signature, decorators) of the definitions kept.
+    kept: list[tuple[_Named, int | None]] = []  # each with the index of its container in `kept`
+    stack: list[tuple[_Named, int]] = []
+    nested_from = None
+    for named in ordered:
+        while stack and named.node.start_byte >= stack[-1][0].node.end_byte:
             stack.pop()
-        if not stack:
-            top.append(definition)
-        elif stack[-1].kind in CONTAINER_KINDS:
-            stack[-1].children.append(definition)
-        else:
+        if stack and stack[-1][0].kind not in CONTAINER_KINDS:
             continue  # defined inside a function: part of that function's unit
-        stack.append(definition)
-    return package, top
+        if len(stack) >= MAX_UNIT_NESTING:
+            nested_from = nested_from or named.node.start_point.row + 1
+            continue  # part of the container's unit, as what is inside it
+        kept.append((named, stack[-1][1] if stack else None))
+        stack.append((named, len(kept) - 1))
+    ancestry = Ancestry(root, (named.node for named, _ in kept))
+    last_rows: dict[int, int] = {}
+    definitions = [_definition(spec, named, data, ancestry, last_rows) for named, _ in kept]
+    top: list[_Definition] = []
+    for definition, (_, container) in zip(definitions, kept, strict=True):
+        (top if container is None else definitions[container].children).append(definition)
+    return package, top, nested_from
 
 
-def _definition(spec: LanguageSpec, captures: dict[str, list[Node]], data: bytes) -> _Definition | None:
+@dataclass
+class _Named:
+    kind: str
+    name: str
+    scope: list[str]
+    node: Node
+
+
+def _named(captures: dict[str, list[Node]]) -> _Named | None:
+    """The kind, name and node of a match's definition (what nesting needs), if it has them."""
     kind = None
     node = None
     for capture, nodes in captures.items():
@@ -157,20 +195,36 @@ def _definition(spec: LanguageSpec, captures: dict[str, list[Node]], data: bytes
     scope = parts[:-1]
     if "receiver" in captures:
         scope = [_text(captures["receiver"][0]).lstrip("*&").strip()]
+    return _Named(kind, parts[-1], scope, node)
+
+
+def _definition(
+    spec: LanguageSpec, named: _Named, data: bytes, ancestry: Ancestry, last_rows: dict[int, int]
+) -> _Definition:
+    node = named.node
     outer = node
-    while outer.parent is not None and outer.parent.type in spec.wrappers:
-        outer = outer.parent
-    while outer.prev_sibling is not None and outer.prev_sibling.type in _LEADING_TYPES:
-        outer = outer.prev_sibling  # decorators written as siblings before a class member
+    while (parent := ancestry.parent(outer)) is not None and parent.type in spec.wrappers:
+        outer = parent
+    while (before := ancestry.prev_sibling(outer)) is not None and before.type in _LEADING_TYPES:
+        outer = before  # decorators written as siblings before a class member
     body = _body_of(node)
     # The header ends with the token before the body: Python's block starts at its first statement.
-    before_body = body.prev_sibling if body is not None else None
+    before_body = _child_before(node, body) if body is not None else None
     header_end = before_body.end_point.row if before_body is not None else node.start_point.row
     return _Definition(
-        kind=kind, name=parts[-1], scope=scope, node=node, start_row=outer.start_point.row,
-        end_row=_last_text_row(node, data), header_end_row=max(header_end, node.start_point.row),
-        signature=_signature(node, body, data), doc=_doc(spec, outer, node, body),
+        kind=named.kind, name=named.name, scope=named.scope, node=node, start_row=outer.start_point.row,
+        end_row=_last_text_row(node, data, last_rows), header_end_row=max(header_end, node.start_point.row),
+        signature=_signature(node, body, data), doc=_doc(spec, outer, node, body, ancestry),
     )
+
+
+def _child_before(node: Node, child: Node) -> Node | None:
+    previous = None
+    for current in node.children:
+        if current.id == child.id:
+            return previous
+        previous = current
+    return None
 
 
 def _emit(
@@ -231,17 +285,38 @@ def _module_units(
     return units
 
 
-def _last_text_row(node: Node, data: bytes) -> int:
+def _last_text_row(node: Node, data: bytes, known: dict[int, int]) -> int:
     """The node's last row of code: indentation-based grammars end a node where the next begins, so
-    its end may take in blank lines and the comments above the next definition."""
+    its end may take in blank lines and the comments above the next definition.
+
+    `known` keeps the answer for each node passed on the way down, so nested definitions, whose
+    last children are the same chain, walk it once between them."""
+    chain = []
     last = node
-    while True:
+    while (found := known.get(last.id)) is None:
+        chain.append(last)
         kept = [c for c in last.children if "comment" not in c.type]
         if not kept:
+            found = _row_before_space(last, data)
             break
         last = kept[-1]
-    end = max(last.end_byte, node.start_byte)
-    return node.start_point.row + data[node.start_byte : end].rstrip().count(b"\n")
+    for passed in chain:
+        known[passed.id] = found
+    return max(found, node.start_point.row)
+
+
+_SPACE = frozenset(b" \t\n\r\x0b\x0c")
+
+
+def _row_before_space(leaf: Node, data: bytes) -> int:
+    """The row of the leaf's last character that is not white space (its start row if it has none)."""
+    end = leaf.end_byte
+    stop = end
+    while stop > leaf.start_byte and data[stop - 1] in _SPACE:
+        stop -= 1
+    if stop == leaf.start_byte:
+        return leaf.start_point.row
+    return leaf.end_point.row - data.count(b"\n", stop, end)
 
 
 def _body_of(node: Node) -> Node | None:
@@ -269,21 +344,22 @@ def _signature(node: Node, body: Node | None, data: bytes) -> str:
     return text[:MAX_SIGNATURE]
 
 
-def _doc(spec: LanguageSpec, outer: Node, node: Node, body: Node | None) -> str:
+def _doc(spec: LanguageSpec, outer: Node, node: Node, body: Node | None, ancestry: Ancestry) -> str:
     if spec.doc_style == "docstring":
         return _docstring(body)
     comments: list[str] = []
     row = outer.start_point.row
-    sibling = outer.prev_sibling
-    while sibling is None and outer.parent is not None and outer.parent.start_byte == outer.start_byte:
-        outer = outer.parent  # first in a body node: some grammars put the comment before that body
-        sibling = outer.prev_sibling
+    sibling = ancestry.prev_sibling(outer)
+    while sibling is None and (parent := ancestry.parent(outer)) is not None and parent.start_byte == outer.start_byte:
+        outer = parent  # first in a body node: some grammars put the comment before that body
+        sibling = ancestry.prev_sibling(outer)
     while sibling is not None and "comment" not in sibling.type and sibling.children:
-        sibling = sibling.children[-1]  # indentation grammars end the node before with the comment
+        # Indentation grammars end the node before with the comment.
+        sibling = ancestry.last_child(sibling)
     while sibling is not None and "comment" in sibling.type and sibling.end_point.row >= row - 1:
         comments.append(_text(sibling))
         row = sibling.start_point.row
-        sibling = sibling.prev_sibling
+        sibling = ancestry.prev_sibling(sibling)
     return _clean_comment("\n".join(reversed(comments)))
 
 

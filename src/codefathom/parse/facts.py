@@ -67,6 +67,7 @@ from codefathom.parse.hooks import ARGUMENT_TYPES, IMPORT_PARSERS, NAMES, REFERE
 from codefathom.parse.hooks.cfamily import preprocessor_branches
 from codefathom.parse.hooks.ecmascript import callback_site
 from codefathom.parse.languages import LanguageSpec
+from codefathom.parse.navigate import MAX_SYNTAX_DEPTH
 
 __all__ = ["FactsQuery", "Match", "extract_facts", "graph_query_text", "has_graph_query", "units_and_graph_query"]
 
@@ -235,7 +236,11 @@ def extract_facts(
         graph = units_and_graph_query(spec)
     buckets: list[list[tuple[str, dict[str, list[Node]]]]] = [[] for _ in range(_BUCKETS)]
     pattern_buckets = graph.buckets
-    for index, captures in QueryCursor(graph.query).matches(root) if matches is None else matches:
+    if matches is None:
+        cursor = QueryCursor(graph.query)
+        cursor.set_max_start_depth(MAX_SYNTAX_DEPTH)  # as the units query (see parse/navigate.py)
+        matches = cursor.matches(root)
+    for index, captures in matches:
         where = pattern_buckets[index]
         if where is _PER_MATCH:
             tag = _tag(captures)
@@ -446,13 +451,17 @@ def _symbols(
     """The file's module, and a symbol for each class, function and method unit (and each module unit
     starting on a line of `classes`: a class-like module)."""
     symbols = [Symbol("module", module_name.rsplit(".", 1)[-1], module_name, 1, max(line_count, 1))]
+    ends: dict[tuple[str, str], int] = {}  # the last line of the units of each name and kind
+    for unit in units:
+        key = (unit.qualified_name, unit.kind)
+        ends[key] = max(ends.get(key, 0), unit.end_line)
     for unit in units:
         class_like = unit.kind == "module" and unit.start_line in classes and unit.qualified_name != module_name
         if (unit.kind not in DEFINITION_KINDS and not class_like) or unit.part > 1:
             continue
         end = unit.end_line
         if unit.part == 1:  # a split unit: the symbol spans every part
-            end = max(u.end_line for u in units if u.qualified_name == unit.qualified_name and u.kind == unit.kind)
+            end = ends[(unit.qualified_name, unit.kind)]
         parent = unit.qualified_name.rsplit(".", 1)[0] if "." in unit.qualified_name else module_name
         kind = "class" if class_like else unit.kind
         symbols.append(
