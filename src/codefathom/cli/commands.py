@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,13 +16,13 @@ from typing import Any, Literal, TypeVar
 import click
 
 from codefathom import __version__
-from codefathom.errors import CodefathomError, EmbedderUnavailable, UsageError
+from codefathom.errors import EmbedderUnavailable, UsageError, input_error
 from codefathom.model import UNIT_KINDS
 from codefathom.service import MAX_LIMIT, Codefathom, EmbedReport, SearchResponse, list_indexes, render
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS
 from codefathom.service.changes import MAX_RESULTS as CHANGE_MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS
-from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, REF_KINDS, REFS_LIMIT, SYMBOL_KINDS
+from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, MAX_REFS_LIMIT, REF_KINDS, REFS_LIMIT, SYMBOL_KINDS
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import resolve_project
@@ -35,20 +36,28 @@ INDEX_DIR_HELP = "Keep the index in this directory instead of $CODEFATHOM_HOME (
 
 
 def reports_errors(func: F) -> F:
-    """Turn codefathom errors into one clear line and the right exit code."""
+    """Turn codefathom errors, and Python's own errors that bad input causes (errors.input_error),
+    into one clear line and the right exit code: 2 for a usage error, 1 otherwise."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except UsageError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(2)
-        except CodefathomError as exc:
-            click.echo(f"error: {exc}", err=True)
-            sys.exit(1)
+        except Exception as exc:
+            error = input_error(exc)
+            if error is None:
+                raise  # a bug: its traceback is the report
+            click.echo(f"error: {error}", err=True)
+            sys.exit(2 if isinstance(error, UsageError) else 1)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """click's FloatRange lets `nan` through (it compares false with either bound)."""
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("nan is not a number of seconds")
+    return value
 
 
 def emit_json(data: Any) -> None:
@@ -89,7 +98,7 @@ def cli() -> None:
 @click.option("--no-embed", is_flag=True, help="Skip the embedding pass: lexical and graph index only.")
 @click.option("--re-embed", is_flag=True,
               help="Drop the index's vectors and embed again (after changing the embedder in the config).")
-@click.option("--embed-budget", type=click.FloatRange(0, None), metavar="SECONDS",
+@click.option("--embed-budget", type=click.FloatRange(0, None), metavar="SECONDS", callback=_a_number,
               help="Stop embedding after this many seconds; the next run (or `serve`) continues.")
 @reports_errors
 def index(
@@ -161,7 +170,7 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
               help="At most this many results from one file.")
 @click.option("--all-per-file", is_flag=True, help="No limit of results per file.")
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON (the MCP tool's reply).")
-@click.option("--jsonl", type=click.File("r"), metavar="FILE",
+@click.option("--jsonl", type=click.File("rb"), metavar="FILE",
               help="Read one query per line from FILE ('-' for stdin): plain text or a JSON object with"
                    " the options as keys. Writes one JSON object per line.")
 @click.option("--expand", is_flag=True,
@@ -289,16 +298,19 @@ class _Services:
 
 
 def _search_lines(services: _Services, others: list[Path], source: Any, defaults: dict[str, Any], fresh: bool) -> None:
+    """One reply per line of `source` (bytes): a line that cannot be answered gets an error object
+    naming why, and the batch goes on."""
     first = True
-    for number, line in enumerate(source, start=1):
-        line = line.strip()
-        if not line:
-            continue
-        options = dict(defaults)
+    for number, raw in enumerate(source, start=1):
+        out: dict[str, Any]
         try:
+            line = raw.decode("utf-8").strip()  # line by line, so bad bytes cost only their line
+            if not line:
+                continue
+            options = dict(defaults)
             if line.startswith("{"):
                 request = json.loads(line)
-                query = str(request.pop("query", ""))
+                query = request.pop("query", "")
                 unknown = set(request) - set(options)
                 if unknown:
                     raise UsageError(f"unknown option(s) {sorted(unknown)}")
@@ -306,9 +318,14 @@ def _search_lines(services: _Services, others: list[Path], source: Any, defaults
             else:
                 query = line
             response = services.search(others, query, fresh=fresh and first, **options)
-            out: dict[str, Any] = render.search_json(response)
-        except (CodefathomError, json.JSONDecodeError, TypeError) as exc:
-            out = {"line": number, "error": str(exc)}
+            out = render.search_json(response)
+        except json.JSONDecodeError as exc:
+            out = {"line": number, "error": f"not valid JSON: {exc}"}
+        except Exception as exc:
+            error = input_error(exc)
+            if error is None:
+                raise
+            out = {"line": number, "error": str(error)}
         first = False
         click.echo(json.dumps(out, ensure_ascii=False))
 
@@ -492,7 +509,7 @@ def symbol(
 @click.argument("name")
 @click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(REF_KINDS),
               help="Only references of this kind (repeatable).")
-@click.option("--limit", "-n", type=click.IntRange(min=0), default=REFS_LIMIT, show_default=True,
+@click.option("--limit", "-n", type=click.IntRange(0, MAX_REFS_LIMIT), default=REFS_LIMIT, show_default=True,
               help="List at most this many references, by path and line (0: all); the counts cover all.")
 @graph_options
 @reports_errors

@@ -13,11 +13,11 @@ import os
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
@@ -302,31 +302,23 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
     read_only = ToolAnnotations(
         read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=False
     )
-    server.add_tool(
-        tools.search_code, title="Search code", description=_doc(tools.search_code), annotations=read_only
+    def add(tool: Callable[..., Awaitable[Any]], title: str, annotations: ToolAnnotations = read_only) -> None:
+        # Every tool through tools.reported: bad input comes back as a tool error naming its cause.
+        server.add_tool(tools.reported(tool), title=title, description=_doc(tool), annotations=annotations)
+
+    add(tools.search_code, "Search code")
+    add(tools.analyze_query, "Analyze query")
+    add(tools.index_status, "Index status")
+    add(
+        tools.index_codebase, "Index codebase",
+        ToolAnnotations(read_only_hint=False, idempotent_hint=True, destructive_hint=False, open_world_hint=False),
     )
-    server.add_tool(
-        tools.analyze_query, title="Analyze query", description=_doc(tools.analyze_query), annotations=read_only
+    add(tools.list_indexes, "List indexes")
+    add(
+        tools.clear_index, "Clear index",
+        ToolAnnotations(read_only_hint=False, idempotent_hint=True, destructive_hint=True, open_world_hint=False),
     )
-    server.add_tool(
-        tools.index_status, title="Index status", description=_doc(tools.index_status), annotations=read_only
-    )
-    server.add_tool(
-        tools.index_codebase, title="Index codebase", description=_doc(tools.index_codebase),
-        annotations=ToolAnnotations(
-            read_only_hint=False, idempotent_hint=True, destructive_hint=False, open_world_hint=False
-        ),
-    )
-    server.add_tool(
-        tools.list_indexes, title="List indexes", description=_doc(tools.list_indexes), annotations=read_only
-    )
-    server.add_tool(
-        tools.clear_index, title="Clear index", description=_doc(tools.clear_index),
-        annotations=ToolAnnotations(
-            read_only_hint=False, idempotent_hint=True, destructive_hint=True, open_world_hint=False
-        ),
-    )
-    graph_tools: tuple[tuple[Callable[..., object], str], ...] = (
+    graph_tools: tuple[tuple[Callable[..., Awaitable[Any]], str], ...] = (
         (tools.find_symbol, "Find symbol"), (tools.find_references, "Find references"),
         (tools.call_hierarchy, "Call hierarchy"), (tools.get_file_dependencies, "File dependencies"),
         (tools.get_file_impact, "File impact"), (tools.get_batch_dependencies, "Batch dependencies"),
@@ -336,7 +328,7 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
         (tools.find_tests, "Find tests"), (tools.co_change, "Co-changed files"),
     )
     for tool, title in graph_tools:
-        server.add_tool(tool, title=title, description=_doc(tool), annotations=read_only)
+        add(tool, title)
     return server
 
 

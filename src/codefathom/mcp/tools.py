@@ -6,16 +6,18 @@ file_brief, find_tests, co_change.
 Each is one service call in a worker thread, on paths inside the directories the server serves (`Scope`).
 
 Replies are the dicts `codefathom.service.render` makes, the ones `--json` prints, so they cannot drift.
-A `CodefathomError` (bad glob, unknown language, no such directory) becomes a tool error the model reads.
+A `CodefathomError` (bad glob, unknown language, no such directory), or an error Python raises on bad
+input (`errors.input_error`), becomes a tool error the model reads (`reported`, around every tool).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, ParamSpec, TypeAlias, TypeVar
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
@@ -28,12 +30,12 @@ from mcp.types import ListRootsRequest, ListRootsResult
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import Field
 
-from codefathom.errors import CodefathomError
+from codefathom.errors import input_error
 from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS, MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS, FileBriefResponse, OutlineResponse
-from codefathom.service.graph import MAX_DEPTH, REFS_LIMIT, DepsResponse
+from codefathom.service.graph import MAX_DEPTH, MAX_REFS_LIMIT, REFS_LIMIT, DepsResponse
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import inside_root
@@ -54,6 +56,7 @@ log = logging.getLogger("codefathom.mcp")
 ROOTS_TIMEOUT = 10  # seconds a client may take to answer roots/list
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 # The unit kinds of codefathom.model.UNIT_KINDS, spelled out so the tool schema lists them.
 Kind: TypeAlias = Literal["module", "class", "function", "method", "section", "chunk", "directory"]
@@ -144,10 +147,7 @@ class Scope:
 def _scope(ctx: Ctx, roots: ListRootsResult | None) -> Scope:
     cache = _cache(ctx)
     client = _file_roots(roots)
-    try:
-        served = cache.served(client)
-    except CodefathomError as exc:
-        raise ToolError(str(exc)) from exc
+    served = cache.served(client)  # nothing to serve: a usage error, reported by `reported`
     return Scope(cache, served, client[0] if client else served.roots[0])
 
 
@@ -388,7 +388,8 @@ async def find_references(
     ] = None,
     limit: Annotated[
         int,
-        Field(ge=0, description=f"List at most this many references, by path and line (0: all). Default:"
+        Field(ge=0, le=MAX_REFS_LIMIT,
+              description=f"List at most this many references, by path and line (0: all). Default:"
               f" {REFS_LIMIT}; `total_references` and each symbol's `references` count them all."),
     ] = REFS_LIMIT,
 ) -> dict[str, Any]:
@@ -626,7 +627,11 @@ async def find_tests(
     scope = _scope(ctx, roots)
 
     def action(service: Codefathom) -> TestsResponse:
-        if (service.root / target).is_file():
+        try:
+            is_file = (service.root / target).is_file()
+        except (OSError, ValueError):  # a name too long, a NUL: no file, so a symbol's name (as the CLI reads it)
+            is_file = False
+        if is_file:
             scope.served.check(service.root / target)  # a file outside the served roots is refused
         return service.find_tests(target)
 
@@ -685,14 +690,29 @@ async def _call(scope: Scope, path: Path, action: Callable[[Codefathom], T]) -> 
 
 
 async def _blocking(work: Callable[[], T]) -> T:
-    """Run `work` in a worker thread; codefathom errors become tool errors."""
-    try:
-        result: T = await anyio.to_thread.run_sync(work)
-    except CodefathomError as exc:
-        raise ToolError(str(exc)) from exc
-    except OSError as exc:  # unreadable directory, full disk: the model can act on the message
-        raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+    """Run `work` in a worker thread; codefathom errors become tool errors (see `reported`)."""
+    result: T = await anyio.to_thread.run_sync(work)
     return result
+
+
+def reported(tool: Callable[P, Awaitable[T]]) -> Callable[P, Awaitable[T]]:
+    """The tool, with codefathom's errors and those Python raises on bad input (a path in a link
+    loop, a number too large for SQLite: `errors.input_error`) turned into tool errors that name
+    their cause. Anything else is a bug, which the SDK reports as one."""
+
+    @functools.wraps(tool)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await tool(*args, **kwargs)
+        except ToolError:
+            raise
+        except Exception as exc:
+            error = input_error(exc)
+            if error is None:
+                raise
+            raise ToolError(str(error)) from exc
+
+    return call
 
 
 def _progress_reporter(ctx: Ctx) -> Progress:

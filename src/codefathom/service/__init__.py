@@ -24,6 +24,7 @@ from codefathom.search import (
     search,
     validate_request,
 )
+from codefathom.service import arguments
 from codefathom.service.changes import ChangeVerbs
 from codefathom.service.context import ContextVerbs
 from codefathom.service.embedding import Embedding, EmbedProgress, EmbedReport
@@ -154,10 +155,15 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         `expand` adds the graph neighbours of the first results below them (search/expand.py)."""
         # Refuse a bad request before any indexing work: a typo must not cost a full index.
         request = SearchRequest(
-            query=query, limit=limit, languages=resolve_languages(languages), kinds=tuple(kinds),
-            path_glob=_as_tuple(path_glob), exclude_glob=_as_tuple(exclude_glob),
-            symbol_name=symbol_name or None, within=self.project.within, max_per_file=max_per_file,
-            include_debug=include_debug or explain, ranking=ranking, explain=explain, expand=expand,
+            query=arguments.text("query", query), limit=arguments.integer("limit", limit, 1, MAX_LIMIT),
+            languages=resolve_languages(arguments.texts("languages", languages)),
+            kinds=arguments.texts("kinds", kinds), path_glob=arguments.texts("path_glob", path_glob),
+            exclude_glob=arguments.texts("exclude_glob", exclude_glob),
+            symbol_name=arguments.text("symbol_name", symbol_name) if symbol_name else None,
+            within=self.project.within,
+            max_per_file=None if max_per_file is None else arguments.integer("max_per_file", max_per_file, 1),
+            include_debug=arguments.flag("include_debug", include_debug) or explain, ranking=ranking,
+            explain=explain, expand=arguments.flag("expand", expand),
         )
         validate_request(request)
         notices: list[str] = []
@@ -274,11 +280,5 @@ def list_indexes(home: Path | None = None) -> list[IndexInfo]:
     return found
 
 
-def _as_tuple(value: list[str] | tuple[str, ...] | str | None) -> tuple[str, ...]:
-    if value is None:
-        return ()
-    if isinstance(value, str):
-        return (value,) if value else ()
-    return tuple(value)
 
 

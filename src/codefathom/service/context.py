@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from codefathom.errors import UsageError
+from codefathom.errors import UsageError, shown
 from codefathom.search.rank import path_role
 from codefathom.service.graph import DepNode, ServiceBase, _relative
 from codefathom.store import graph as g
@@ -154,7 +154,7 @@ class ContextVerbs:
             prefix = _relative(self.root, path)
             prefix = "" if prefix == "." else prefix
             if not (self.root / prefix).is_dir():
-                raise UsageError(f"{path} is not a directory of the project")
+                raise UsageError(f"{shown(path)} is not a directory of the project")
         store = self._graph_store(fresh)
         focus = (focus or "").strip()
         # Ranking reads every definition under the prefix: keep the result until the index changes,
@@ -180,7 +180,7 @@ class ContextVerbs:
         record = store.read(g.file_record, relative)
         if record is None or record.status == "skipped":
             why = f" ({record.error})" if record is not None and record.error else ""
-            raise UsageError(f"{relative} is not in the index (not a file of the project, or left out){why}")
+            raise UsageError(f"{shown(relative)} is not in the index (not a file of the project, or left out){why}")
         symbols = store.read(g.symbols_of_file, record.id)
         module_doc = next((s.doc for s in symbols if s.kind == "module" and s.doc), "") or store.read(
             g.module_doc, record.id

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from codefathom.errors import UsageError
+from codefathom.errors import UsageError, path_error, shown
 from codefathom.graph.cfamily import other_platform
 from codefathom.graph.conditions import compiled_under
 from codefathom.parse import graph_languages, language_name
@@ -24,7 +24,7 @@ from codefathom.store.graph import RefInfo, SymbolInfo
 __all__ = [
     "GraphVerbs", "SymbolsResponse", "RefsResponse", "HierarchyNode", "HierarchyResponse", "DepNode",
     "DepsResponse", "DeadItem", "DeadResponse", "DeadRules", "DEAD_RULES", "DEP_TYPES", "MAX_DEPTH", "SYMBOL_KINDS",
-    "REFS_LIMIT",
+    "REFS_LIMIT", "MAX_REFS_LIMIT",
     "REF_KINDS",
 ]
 
@@ -36,6 +36,7 @@ MAX_NODES = 500  # a tree stops growing here and says it was cut
 # References a `refs` reply lists unless asked for more: a definition used everywhere (`String`) has
 # tens of thousands, which no reader wants at once; the reply says how many there are.
 REFS_LIMIT = 200
+MAX_REFS_LIMIT = 1_000_000  # a larger limit is a mistake (0 lists them all), and past 2**63 SQLite's overflow
 CALLABLE = ("function", "method", "class")
 
 
@@ -142,8 +143,8 @@ class GraphVerbs:
     ) -> RefsResponse:
         """The references bound to the definitions named `name`, with confidence labels: the first
         `limit` by path and line (0: all), and how many each definition has in all."""
-        if limit < 0:
-            raise UsageError(f"limit must be 0 (all) or more, got {limit}")
+        if not 0 <= limit <= MAX_REFS_LIMIT:
+            raise UsageError(f"limit must be between 0 (all) and {MAX_REFS_LIMIT:,}, got {shown(limit)}")
         store = self._graph_store(fresh)
         symbols = store.read(g.find_symbols, _check_name(name))
         ids, kinds = [s.id for s in symbols], tuple(kinds)
@@ -185,7 +186,7 @@ class GraphVerbs:
         for path in relative:
             file_id = store.read(g.file_id_of, path)
             if file_id is None:
-                raise UsageError(f"{path} is not in the index (not a file of the project, or left out)")
+                raise UsageError(f"{shown(path)} is not in the index (not a file of the project, or left out)")
             ids[path] = file_id
         walker = _Deps(store, reverse, set(kinds))
         roots = [walker.expand(DepNode(path, {}), ids[path], depth) for path in relative]
@@ -775,7 +776,10 @@ def _check_dep_types(dep_types: Iterable[str]) -> tuple[str, ...]:
 def _relative(root: Path, path: str) -> str:
     """A file path as the index knows it: relative to the root (as results print it), else to the
     working directory, else absolute; never outside the root."""
-    candidate = Path(path).expanduser()
-    if not candidate.is_absolute() and not (root / candidate).exists() and (Path.cwd() / candidate).exists():
-        candidate = Path.cwd() / candidate
+    try:
+        candidate = Path(path).expanduser()
+        if not candidate.is_absolute() and not (root / candidate).exists() and (Path.cwd() / candidate).exists():
+            candidate = Path.cwd() / candidate
+    except (OSError, RuntimeError, ValueError) as exc:  # a name too long, `~nobody`, a NUL
+        raise path_error(path, exc) from exc
     return inside_root(root, candidate).relative_to(root).as_posix()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codefathom import gitcmd
-from codefathom.errors import PathOutsideRoot, UsageError
+from codefathom.errors import PathOutsideRoot, UsageError, path_error, shown
 
 __all__ = ["Project", "resolve_project", "inside_root"]
 
@@ -25,10 +25,12 @@ def resolve_project(path: str | Path | None) -> Project:
     requested = Path(path or ".").expanduser()
     try:
         resolved = requested.resolve(strict=True)
-    except (OSError, RuntimeError) as exc:
-        raise UsageError(f"no such directory: {requested}") from exc
+    except (OSError, RuntimeError, ValueError) as exc:
+        cause = str(path_error(None, exc))
+        why = "" if isinstance(exc, FileNotFoundError) else f" ({cause})"  # say why when it is not plain absence
+        raise UsageError(f"no such directory: {shown(requested)}{why}") from exc
     if not resolved.is_dir():
-        raise UsageError(f"not a directory: {requested}")
+        raise UsageError(f"not a directory: {shown(requested)}")
     root = _git_toplevel(resolved) or resolved
     within = resolved.relative_to(root).as_posix()
     return Project(root=root, within="" if within == "." else within)
@@ -37,9 +39,12 @@ def resolve_project(path: str | Path | None) -> Project:
 def inside_root(root: Path, candidate: str | Path) -> Path:
     """`candidate` (relative to root, or absolute) resolved, refused when it leads outside root."""
     path = Path(candidate)
-    full = (path if path.is_absolute() else root / path).resolve()
+    try:
+        full = (path if path.is_absolute() else root / path).resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a link loop, a name too long, a NUL
+        raise path_error(candidate, exc) from exc
     if not full.is_relative_to(root):
-        raise PathOutsideRoot(f"{candidate} is outside the project root {root}")
+        raise PathOutsideRoot(f"{shown(candidate)} is outside the project root {root}")
     return full
 
 
