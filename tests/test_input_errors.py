@@ -130,6 +130,12 @@ def test_tests_of_a_path_that_names_no_file_look_for_a_symbol_of_that_name(
     assert json.loads(result.stdout)["target_kind"] == "symbol"
 
 
+def test_a_nul_in_a_path_option_is_a_usage_error_even_where_click_reads_it(project: Path) -> None:
+    # click's own Path type stats the value before any command runs.
+    _usage_error(_cli("search", "hello", "-p", "a\x00b"), "NUL")
+    _usage_error(_cli("index", "a\x00b", "--no-embed"), "NUL")
+
+
 def test_a_search_in_a_directory_that_is_a_link_loop_or_too_long_names_it(project: Path) -> None:
     _usage_error(_cli("search", "hello", "-p", str(project / "loop1")), "no such directory", "loop1")
     _usage_error(_cli("search", "hello", "-p", str(project / LONG_NAME)), "no such directory", "aaaa")
@@ -148,12 +154,12 @@ def test_the_real_command_prints_no_traceback_for_bad_input(project: Path) -> No
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().splitlines() == ["error: loop1: too many levels of symbolic links (a link that"
                                                 " leads back to itself)"]
-    done = subprocess.run(
+    batch = subprocess.run(
         [*command, "search", "--jsonl", "-"], cwd=project, env=env, input=b"\xffhello\nhello\n",
         capture_output=True, timeout=60,
     )
-    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
-    assert [json.loads(line).get("line") for line in done.stdout.splitlines()] == [1, None]
+    assert batch.returncode == 0 and b"Traceback" not in batch.stderr, batch.stderr
+    assert [json.loads(line).get("line") for line in batch.stdout.splitlines()] == [1, None]
 
 
 def test_the_mcp_tools_name_the_cause_of_bad_input(project: Path, tmp_path: Path) -> None:

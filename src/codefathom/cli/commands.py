@@ -64,7 +64,24 @@ def emit_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Commands(click.Group):
+    """The verbs, with the errors bad input causes while click reads their options (a path holding
+    NUL, which click's own Path type stats) reported like those of the verbs themselves."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:
+            error = input_error(exc)
+            if error is None:
+                raise
+            click.echo(f"error: {error}", err=True)
+            ctx.exit(2 if isinstance(error, UsageError) else 1)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="codefathom")
 def cli() -> None:
     """Search a codebase by meaning and by name, for you and for your coding agent.
