@@ -11,10 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import Result
 from tree_sitter import Node
 
-from codefathom.parse import parse
+from codefathom.parse import facts, parse
 from codefathom.parse.extract import MAX_UNIT_NESTING
 from codefathom.parse.grammars import parser_for
 from codefathom.parse.languages import language_for
@@ -135,3 +136,26 @@ def test_the_walk_to_nested_definitions_steps_on_each_node_at_most_once() -> Non
             assert ancestry.parent(node) == node.parent
             assert ancestry.prev_sibling(node) == node.prev_sibling
     assert visited[200] <= 2.1 * visited[100]
+
+
+def test_what_is_around_nested_python_definitions_is_read_without_walking_up_the_tree(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Each walk up costs the depth in Node.parent calls, each a search down from the root: at 250
+    # levels a walk per definition took a second. The matches in document order say it instead.
+    walks = 0
+    nearest = facts._nearest_definition
+
+    def counted(node: Node, *args: Any) -> Node | None:
+        nonlocal walks
+        walks += 1
+        return nearest(node, *args)
+
+    monkeypatch.setattr(facts, "_nearest_definition", counted)
+    depth = 60
+    lines = [" " * i + (f"class C{i}:" if i % 2 else f"def f{i}():") for i in range(depth)]
+    parsed = parse("deep.py", "\n".join(lines) + "\n" + " " * depth + "return 1\n")
+    assert walks == 0
+    local = {s.qualified_name: s.kind for s in parsed.facts.symbols}
+    assert local["deep.f0.C1.f2"] == "method" and local["deep.f0.C1"] == "class"
+    assert len([name for name in local if name.startswith("deep.f0.")]) == depth - 1

@@ -673,10 +673,24 @@ def _local_definitions(
 ) -> list[Symbol]:
     """Symbols of the classes and functions defined inside functions (units stop at a function),
     each named inside the definition around it: `mod.outer.inner`, `mod.test.Local.method`."""
+    # The matches hold every class and function (Python) or function (Bash) above each of them, so
+    # what is around a definition is read off the matches in document order, not by walking up
+    # the tree (tree-sitter's Node.parent searches down from the root: n nested ones cost n³).
+    around_of: dict[int, Node | None] = {}
+    in_function: set[int] = set()
+    enclosing: list[Node] = []
+    definitions = {captures["definition.local"][0].id: captures["definition.local"][0] for captures in matches}
+    for node in sorted(definitions.values(), key=lambda n: (n.start_byte, -n.end_byte)):
+        while enclosing and enclosing[-1].end_byte <= node.start_byte:
+            enclosing.pop()
+        around_of[node.id] = enclosing[-1] if enclosing else None
+        if enclosing and (enclosing[-1].type == "function_definition" or enclosing[-1].id in in_function):
+            in_function.add(node.id)
+        enclosing.append(node)
     inside: dict[tuple[int, str], Node] = {}
     for captures in matches:
         node = captures["definition.local"][0]
-        if _inside_function(node):  # else a unit already
+        if node.id in in_function:  # else a unit already
             inside[(node.start_byte, _text(captures["name"][0]))] = node
     stack: list[tuple[Node, Symbol]] = []
     found = []
@@ -689,7 +703,7 @@ def _local_definitions(
         else:
             owner = units.scope(line)
             parent = owner.qualified_name if owner else module_name
-        around = _nearest_definition(node)
+        around = around_of[node.id]
         kind = "class" if node.type == "class_definition" else "function"
         if kind == "function" and around is not None and around.type == "class_definition":
             kind = "method"
@@ -804,13 +818,6 @@ def _nearest_definition(node: Node, definitions: frozenset[str] = _DEFINITION_NO
     while current is not None and current.type not in definitions:
         current = current.parent
     return current
-
-
-def _inside_function(node: Node) -> bool:
-    current = node.parent
-    while current is not None and current.type != "function_definition":
-        current = current.parent
-    return current is not None
 
 
 def _text(node: Node) -> str:
