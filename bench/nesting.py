@@ -3,6 +3,7 @@
     python bench/nesting.py                                  # every shape at 1k, 2k, 4k, 10k levels
     python bench/nesting.py --shape js-functions --depth 1000 --depth 2000 --json out.json
     python bench/nesting.py --parse                          # parse() in this process, no index
+    python bench/nesting.py --shape js-functions --depth 40000 --copies 8   # eight files of 860 KB
 
 Each run writes one file of the shape at the depth into a fresh directory and runs
 `codefathom index DIR --full --no-embed -q --index-dir TMP` as a child process; its CPU time (user +
@@ -80,13 +81,14 @@ SHAPES: dict[str, Callable[[int], tuple[str, str]]] = {
 }
 
 
-def index_cpu(name: str, text: str) -> dict[str, object]:
-    """`codefathom index` of a directory holding one file: the child's CPU seconds and the file's
-    parse health as `status --json` reports it."""
+def index_cpu(name: str, text: str, copies: int = 1) -> dict[str, object]:
+    """`codefathom index` of a directory holding the file (`copies` of it, under other names): the
+    child's CPU seconds and the files' parse health as `status --json` reports it."""
     with tempfile.TemporaryDirectory() as tmp:
         project, index = Path(tmp, "project"), Path(tmp, "index")
         project.mkdir()
-        (project / name).write_text(text, encoding="utf-8")
+        for copy in range(copies):
+            (project / (f"{copy}-{name}" if copy else name)).write_text(text, encoding="utf-8")
         env = dict(os.environ, CODEFATHOM_HOME=str(Path(tmp, "home")))
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
@@ -100,7 +102,7 @@ def index_cpu(name: str, text: str) -> dict[str, object]:
         )
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     report = json.loads(status.stdout)
-    problems = [f"{p['status']}: {p['error']}" for p in report.get("problems", [])]
+    problems = sorted({f"{p['status']}: {p['error']}" for p in report.get("problems", [])})
     return {"cpu": round(cpu, 2), "wall": round(wall, 2), "units": report.get("units"), "problems": problems}
 
 
@@ -118,6 +120,7 @@ def main() -> None:
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES), help="default: every shape")
     parser.add_argument("--depth", action="append", type=int, help="default: 1000, 2000, 4000, 10000")
     parser.add_argument("--parse", action="store_true", help="time parse() in this process, not `codefathom index`")
+    parser.add_argument("--copies", type=int, default=1, help="index this many copies of each file together")
     parser.add_argument("--json", type=Path, help="write the rows here as JSON")
     args = parser.parse_args()
     rows = []
@@ -131,13 +134,14 @@ def main() -> None:
     for shape in args.shape or list(SHAPES):
         for depth in args.depth or DEPTHS:
             name, text = SHAPES[shape](depth)
-            measured = parse_cpu(name, text) if args.parse else index_cpu(name, text)
+            measured = parse_cpu(name, text) if args.parse else index_cpu(name, text, args.copies)
             cpu = max(float(measured["cpu"]) - floor, 0.0)  # type: ignore[arg-type]
             row = {"shape": shape, "depth": depth, "bytes": len(text.encode()), **measured, "net_cpu": round(cpu, 2)}
             rows.append(row)
             extra = {k: v for k, v in measured.items() if k not in ("cpu", "problems", "error")}
             said = measured.get("problems") or [measured.get("error")]
-            extra["reason"] = "; ".join(str(r).split(":")[0 if args.parse else 1][:40] for r in said if r)
+            reasons = [str(r).split(": ", 1)[-1 if not args.parse else 0][:40] for r in said if r]  # type: ignore[attr-defined]
+            extra["reason"] = "; ".join(reasons)
             print(f"{shape:13} {depth:>6} {cpu:8.2f} s CPU  {1000 * cpu / depth:6.3f} s per 1k  {extra}", flush=True)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")
