@@ -6,14 +6,17 @@ the work and could trip over each other's schema creation. So a sync holds this 
 opening the index to its last write; a second process waits for it, then finds little or nothing
 left to do. Readers never take it: in WAL mode they read the last committed state meanwhile.
 
-The lock is `flock(2)`: the kernel drops it when its holder dies, however it dies. Where there
-is no `fcntl` (Windows) it is a no-op.
+The lock is `flock(2)`: the kernel drops it when its holder dies, however it dies, unless another
+process still has the descriptor open: a child forked while the lock is held (the binder of
+`graph._forked`) closes its copy at once, so the lock never outlives its holder. Where there is
+no `fcntl` (Windows) it is a no-op.
 """
 
 from __future__ import annotations
 
 import os
 import time
+import weakref
 from pathlib import Path
 from types import TracebackType
 
@@ -29,6 +32,8 @@ __all__ = ["IndexLock", "LOCK_NAME", "EMBED_LOCK_NAME"]
 LOCK_NAME = "index.lock"
 EMBED_LOCK_NAME = "embed.lock"  # one embedding pass per index: passes are long and would duplicate work
 _POLL_S = 0.05
+# The locks this process holds, for a forked child to let go of (see _forget_in_child).
+_HELD: weakref.WeakSet[IndexLock] = weakref.WeakSet()
 
 
 class IndexLock:
@@ -67,6 +72,7 @@ class IndexLock:
             os.close(fd)
             raise
         self._fd, self._depth = fd, 1
+        _HELD.add(self)
         return True
 
     def release(self) -> None:
@@ -76,6 +82,7 @@ class IndexLock:
         if self._depth > 0:
             return
         fd, self._fd = self._fd, None
+        _HELD.discard(self)
         if fd >= 0:
             os.close(fd)  # closing the descriptor releases the flock
 
@@ -107,3 +114,22 @@ class IndexLock:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.release()
+
+
+def _forget_in_child() -> None:
+    """In a forked child: close its copies of the held locks' descriptors. An flock belongs to the
+    open file, which stays locked while any process has a descriptor of it, so a child killed late,
+    or outliving a parent killed with SIGKILL, would keep every other process out. Closing a copy
+    leaves the parent's lock as it is (no LOCK_UN, which would release it for the parent too)."""
+    for lock in list(_HELD):
+        if lock._fd is not None and lock._fd >= 0:
+            try:
+                os.close(lock._fd)
+            except OSError:
+                pass
+        lock._fd, lock._depth = None, 0
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)

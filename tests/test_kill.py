@@ -1,0 +1,101 @@
+"""What `kill -9` of an indexer leaves: no process of it still at work, the index lock free at
+once, and an index that says what the next sync has to finish."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from codefathom.config import index_dir_for
+from codefathom.service.locking import IndexLock
+from codefathom.service.workers import usable_cpus
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+
+
+def write_project(root: Path, files: int = 300, lines: int = 10) -> None:
+    """A project large enough for parse workers (256 changed files) and a forked binder (20,000
+    references; here 60,000): each line of a function calls the next module's function five times."""
+    for i in range(files):
+        j = (i + 1) % files
+        out = [f"from pkg{j % 10}.mod{j} import step_{j}", ""]
+        for k in range(4):
+            out.append(f"def step_{i}{'' if k == 0 else f'_{k}'}(x):")
+            out += [f"    x = step_{j}(step_{j}(step_{j}(step_{j}(step_{j}(x)))))"] * lines
+            out.append("    return x\n")
+        path = root / f"pkg{i % 10}" / f"mod{i}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(out))
+
+
+def children(pid: int) -> dict[int, bytes]:
+    """The processes whose parent is `pid`, with their command lines."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            command = Path(f"/proc/{entry}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
+            found[int(entry)] = command
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether `pid` is a live process (a zombie waiting for its new parent to reap it is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+@pytest.mark.parametrize("phase", ["parsing", "binding"])
+def test_kill_9_of_an_indexer_leaves_no_process_at_work_and_the_lock_free(phase: str, tmp_path: Path) -> None:
+    if usable_cpus() < 2:
+        pytest.skip("workers and a forked binder need 2 CPUs")
+    repo = tmp_path / "big"
+    write_project(repo)
+    command = [sys.executable, "-m", "codefathom", "index", str(repo), "--quiet", "--no-embed"]
+    indexer = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        # Without workers the binder forks (with 4 CPUs a worker would help bind instead).
+        env={**os.environ, "CODEFATHOM_WORKERS": "2" if phase == "parsing" else "0"},
+    )
+    own = b"".join(arg.encode() + b"\0" for arg in command)  # a forked child's command line
+    seen: dict[int, bytes] = {}
+    deadline = time.monotonic() + 120
+    try:
+        # The phase shows in the children: parse workers run `_serve` (killed as soon as one starts,
+        # a worker would import everything and parse its first chunk for nobody), the binder is a
+        # fork of the indexer.
+        while indexer.poll() is None and time.monotonic() < deadline:
+            seen = children(indexer.pid)
+            if (phase == "parsing" and any(b"_serve" in c for c in seen.values())) or (
+                phase == "binding" and own in seen.values()
+            ):
+                break
+            time.sleep(0.005)
+        assert indexer.poll() is None and seen, f"never saw the indexer {phase}"
+        os.kill(indexer.pid, signal.SIGKILL)
+        indexer.wait()
+        lock = IndexLock(index_dir_for(repo.resolve()))
+        assert lock.acquire(timeout=0), "a child of the killed indexer holds the index lock"
+        lock.release()
+        gone_by = time.monotonic() + 1.0
+        while any(running(pid) for pid in seen) and time.monotonic() < gone_by:
+            time.sleep(0.01)
+        assert not [pid for pid in seen if running(pid)], f"children of a killed indexer still run: {seen}"
+    finally:
+        if indexer.poll() is None:
+            indexer.kill()
+            indexer.wait()
