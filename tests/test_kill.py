@@ -3,16 +3,22 @@ once, and an index that says what the next sync has to finish."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import Result
 
+import codefathom.service.indexer as indexer
 from codefathom.config import index_dir_for
+from codefathom.service import Codefathom
 from codefathom.service.locking import IndexLock
 from codefathom.service.workers import usable_cpus
 
@@ -48,6 +54,10 @@ def children(pid: int) -> dict[int, bytes]:
         if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
             found[int(entry)] = command
     return found
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "codefathom", *args], capture_output=True, text=True, timeout=300)
 
 
 def running(pid: int) -> bool:
@@ -99,3 +109,56 @@ def test_kill_9_of_an_indexer_leaves_no_process_at_work_and_the_lock_free(phase:
         if indexer.poll() is None:
             indexer.kill()
             indexer.wait()
+    if phase == "binding":
+        # Every file was written, no reference bound: the index says so until the next sync binds them.
+        status = json.loads(cli("status", str(repo), "--json").stdout)
+        assert status["files"] == 300 and status["complete"] is False, status
+        assert any(n.startswith("references not bound yet") for n in status["notices"]), status
+        done = cli("index", str(repo), "--json", "--quiet", "--no-embed")
+        assert done.returncode == 0 and json.loads(done.stdout)["added"] == 0, done.stderr
+        assert json.loads(cli("status", str(repo), "--json").stdout)["complete"] is True
+
+
+def test_an_index_whose_references_are_not_bound_says_so_until_a_sync_binds_them(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / "app").mkdir(parents=True)
+    (repo / "app" / "core.py").write_text("def compute(x):\n    return x + 1\n")
+    (repo / "app" / "use.py").write_text("from app.core import compute\n\n\ndef run():\n    return compute(1)\n")
+    assert run_cli("index", str(repo), "--quiet", "--no-embed").exit_code == 0
+    (repo / "app" / "more.py").write_text("from app.core import compute\n\n\ndef again():\n    return compute(2)\n")
+
+    def stopped(*args: object, **kwargs: object) -> int:
+        raise KeyboardInterrupt  # Ctrl-C (or a kill) once the files are written, before they are bound
+
+    with monkeypatch.context() as patch:
+        patch.setattr(indexer, "rebind", stopped)
+        with pytest.raises(KeyboardInterrupt), Codefathom(repo) as service:
+            service.index()
+
+    def reply(*args: str) -> dict[str, Any]:
+        result = run_cli(*args, "-p", str(repo), "--json")
+        assert result.exit_code == 0, result.output
+        data: dict[str, Any] = json.loads(result.stdout)
+        return data
+
+    status = json.loads(run_cli("status", str(repo), "--json").stdout)
+    assert status["complete"] is False and status["files"] == 3
+    assert any(n.startswith("references not bound yet") for n in status["notices"]), status
+    assert "references not bound yet" in run_cli("status", str(repo)).output
+    for answer in (
+        reply("search", "compute", "--no-sync"), reply("refs", "compute", "--no-sync"),
+        reply("callers", "compute", "--no-sync"), reply("impact", "app/core.py", "--no-sync"),
+        reply("dead", "--no-sync"), reply("brief", "app/use.py", "--no-sync"),
+        reply("tests", "compute", "--no-sync"),
+        json.loads(run_cli("outline", str(repo), "--no-sync", "--json").stdout),
+    ):
+        assert [n for n in answer.get("notices", []) if n.startswith("references not bound yet")], answer
+    text = run_cli("refs", "compute", "-p", str(repo), "--no-sync").output
+    assert text.startswith("# references not bound yet"), text
+
+    synced = reply("refs", "compute")  # a sync binds them: nothing left to say
+    assert "notices" not in synced and {r["path"] for r in synced["references"]} == {"app/use.py", "app/more.py"}
+    status = json.loads(run_cli("status", str(repo), "--json").stdout)
+    assert status["complete"] is True and "notices" not in status

@@ -70,6 +70,7 @@ class IndexStatus:
     indexing: dict[str, object] | None = None  # progress of the indexing running now
     watch: dict[str, object] | None = None  # the server's file watcher on this project
     vectors: dict[str, object] | None = None  # the embedder and how much of the index has vectors
+    notices: list[str] = field(default_factory=list)  # what is not done yet (references to bind)
 
 
 @dataclass
@@ -164,6 +165,8 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         started = time.perf_counter()
         with self._lock:
             how, progress = self._refresh(fresh, notices)
+            if how != "partial":  # (a first index under way says so already)
+                notices.extend(self._state_notices())
             sync_ms = (time.perf_counter() - started) * 1000
             try:
                 outcome = self._checked(lambda: self._search(request, notices), fresh, notices, how)
@@ -212,7 +215,9 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
             status.languages, status.parse_health = counts.by_language, counts.by_status
             status.problems = [{"path": p, "status": s, "error": e} for p, s, e in counts.problems]
             status.last_sync = float(last) if last else None
-            status.complete = bool(last)
+            status.notices = self._state_notices()
+            # Complete: a first index ran to its end, and no sync since stopped before binding.
+            status.complete = bool(last) and not status.notices
             status.index_bytes = store.size_bytes()
         status.vectors = self.vector_status()
         return status

@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 from codefathom.config import Settings, load_settings
 from codefathom.discover import read_inside, real_root
 from codefathom.discover.walk import list_files
-from codefathom.errors import IndexUnusable
-from codefathom.service.indexer import Progress, SyncReport, sync
+from codefathom.errors import IndexUnusable, NotIndexed
+from codefathom.service.indexer import BINDING_DUE, Progress, SyncReport, sync
 from codefathom.service.locking import LOCK_NAME, IndexLock
 from codefathom.service.sweep import SNAPSHOT_NAME
 from codefathom.store.db import is_damaged
@@ -62,6 +62,12 @@ LAST_SYNC_KEY = "last_sync"
 # missed something (an inotify queue overflow is not reported to us).
 WATCH_TRUST_S = 60.0
 INDEX_FILES = ("index.db", "index.db-wal", "index.db-shm", SNAPSHOT_NAME)
+# Said by every answer (and `status`) from an index whose last sync wrote files and has not bound
+# their references: a sync stopped (Ctrl-C, kill) before its last transaction, or one still running.
+UNBOUND_NOTICE = (
+    "references not bound yet: the code graph and ranks may miss the files written by the last sync;"
+    " the next sync binds them"
+)
 
 
 def inline_budget() -> float:
@@ -392,6 +398,14 @@ class Freshness:
             " complete results, or call index_status to follow the progress."
         )
         return progress
+
+    def _state_notices(self) -> list[str]:
+        """What an answer must say about the index it comes from: references written, not yet bound."""
+        try:
+            due = self._open(create=False).get_meta(BINDING_DUE) == "1"
+        except (IndexUnusable, NotIndexed, sqlite3.DatabaseError):
+            return []
+        return [UNBOUND_NOTICE] if due else []
 
     # -- after a query -----------------------------------------------------------------------
 
