@@ -46,3 +46,32 @@ def test_outside_git_a_folder_of_an_indexed_project_belongs_to_it(
     assert refs["project_root"] == str(project.resolve())
     indexes = as_json(run_cli("list", "--json"))["indexes"]
     assert [i["project_root"] for i in indexes] == [str(project.resolve())]  # no second index
+
+
+def test_the_index_of_a_deleted_folder_is_listed_as_gone_and_can_be_cleared(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gone, kept = tmp_path / "gone", tmp_path / "kept"
+    for root in (gone, kept):
+        write(root, {"a.py": "def f():\n    return 1\n"})
+        assert run_cli("index", str(root), "--quiet").exit_code == 0
+    assert all("missing" not in i for i in as_json(run_cli("list", "--json"))["indexes"])
+    for path in gone.iterdir():
+        path.unlink()
+    gone.rmdir()
+    indexes = {i["project_root"]: i for i in as_json(run_cli("list", "--json"))["indexes"]}
+    assert indexes[str(gone)]["missing"] is True and "missing" not in indexes[str(kept)]
+    assert "folder gone" in next(line for line in run_cli("list").output.splitlines() if line.startswith(str(gone)))
+    cleared = as_json(run_cli("clear", str(gone), "--json"))
+    assert cleared == {"project_root": str(gone), "cleared": True}
+    assert [i["project_root"] for i in as_json(run_cli("list", "--json"))["indexes"]] == [str(kept)]
+    missing = run_cli("clear", str(gone))
+    assert missing.exit_code == 2 and "no such directory" in missing.output and "no index" in missing.output
+
+    # --index-dir: the index names its project, wherever the command runs.
+    elsewhere = tmp_path / "own-index"
+    assert run_cli("index", str(kept), "--quiet", "--index-dir", str(elsewhere)).exit_code == 0
+    monkeypatch.chdir(tmp_path)
+    cleared = as_json(run_cli("clear", "--index-dir", str(elsewhere), "--json"))
+    assert cleared == {"project_root": str(kept), "cleared": True}
+    assert not (elsewhere / "index.db").exists()

@@ -17,7 +17,15 @@ import click
 from codefathom import __version__
 from codefathom.errors import CodefathomError, EmbedderUnavailable, UsageError
 from codefathom.model import UNIT_KINDS
-from codefathom.service import MAX_LIMIT, Codefathom, EmbedReport, SearchResponse, list_indexes, render
+from codefathom.service import (
+    MAX_LIMIT,
+    Codefathom,
+    EmbedReport,
+    SearchResponse,
+    clear_index,
+    list_indexes,
+    render,
+)
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS
 from codefathom.service.changes import MAX_RESULTS as CHANGE_MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS
@@ -346,7 +354,7 @@ def status(path: Path, index_dir: Path | None, as_json: bool, digest: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
 def list_(as_json: bool) -> None:
-    """List every indexed project under $CODEFATHOM_HOME."""
+    """List every indexed project under $CODEFATHOM_HOME; an index whose folder is gone says so."""
     indexes = list_indexes()
     if as_json:
         emit_json(render.indexes_json(indexes))
@@ -360,10 +368,17 @@ def list_(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
 def clear(path: Path, index_dir: Path | None, as_json: bool) -> None:
-    """Delete the project's index (the source files are not touched)."""
-    with Codefathom(path, index_dir) as service:
-        existed = service.clear()
-        root = str(service.root)
+    """Delete the project's index (the source files are not touched).
+
+    PATH may be a folder that is gone (`codefathom list` marks its index); with --index-dir, the
+    index in that directory is deleted, whatever PATH is.
+
+    \b
+    Examples:
+      codefathom clear                         # this project's index
+      codefathom clear ~/src/old-project       # the index of a folder deleted since
+    """
+    root, existed = clear_index(path, index_dir)
     if as_json:
         emit_json({"project_root": root, "cleared": existed})
     else:

@@ -270,7 +270,7 @@ def indexes_json(indexes: list[IndexInfo]) -> dict[str, Any]:
     return {
         "indexes": [
             {"project_root": i.project_root, "index_path": i.index_path, "files": i.files, "units": i.units,
-             "last_sync": i.last_sync, "index_bytes": i.index_bytes}
+             "last_sync": i.last_sync, "index_bytes": i.index_bytes, **({"missing": True} if i.missing else {})}
             for i in indexes
         ]
     }
@@ -281,6 +281,7 @@ def indexes_text(indexes: list[IndexInfo]) -> str:
         return "No indexes yet; run `codefathom index PATH`."
     return "\n".join(
         f"{i.project_root}  {i.files} files, {i.units} units, synced {_ago(i.last_sync)}  ({i.index_path})"
+        + (f"  folder gone: `codefathom clear {i.project_root}` deletes its index" if i.missing else "")
         for i in indexes
     )
 
