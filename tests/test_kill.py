@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import Result
+from conftest import write_large_project
 
 import codefathom.service.indexer as indexer
 from codefathom.config import index_dir_for
@@ -23,21 +24,6 @@ from codefathom.service.locking import IndexLock
 from codefathom.service.workers import usable_cpus
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
-
-
-def write_project(root: Path, files: int = 300, lines: int = 10) -> None:
-    """A project large enough for parse workers (256 changed files) and a forked binder (20,000
-    references; here 60,000): each line of a function calls the next module's function five times."""
-    for i in range(files):
-        j = (i + 1) % files
-        out = [f"from pkg{j % 10}.mod{j} import step_{j}", ""]
-        for k in range(4):
-            out.append(f"def step_{i}{'' if k == 0 else f'_{k}'}(x):")
-            out += [f"    x = step_{j}(step_{j}(step_{j}(step_{j}(step_{j}(x)))))"] * lines
-            out.append("    return x\n")
-        path = root / f"pkg{i % 10}" / f"mod{i}.py"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("\n".join(out))
 
 
 def children(pid: int) -> dict[int, bytes]:
@@ -74,7 +60,7 @@ def test_kill_9_of_an_indexer_leaves_no_process_at_work_and_the_lock_free(phase:
     if usable_cpus() < 2:
         pytest.skip("workers and a forked binder need 2 CPUs")
     repo = tmp_path / "big"
-    write_project(repo)
+    write_large_project(repo)
     command = [sys.executable, "-m", "codefathom", "index", str(repo), "--quiet", "--no-embed"]
     indexer = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

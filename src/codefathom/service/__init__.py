@@ -73,6 +73,7 @@ class IndexStatus:
     watch: dict[str, object] | None = None  # the server's file watcher on this project
     vectors: dict[str, object] | None = None  # the embedder and how much of the index has vectors
     notices: list[str] = field(default_factory=list)  # what is not done yet (references to bind)
+    running: list[dict[str, object]] = field(default_factory=list)  # processes indexing or embedding it now
 
 
 @dataclass
@@ -208,6 +209,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         status = IndexStatus(str(self.root), str(self.settings.db_path), self.indexed)
         extra = self._status_extra()
         status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
+        status.running = self.running()
         if not self.indexed:
             return status
         with self._lock:
@@ -251,7 +253,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         """The index, brought up to date first when `fresh` (built when there is none yet)."""
         with self._lock:
             if fresh or not self.indexed:
-                self.index()
+                self.index(self.inline_progress)
             return self._open(create=False)
 
     def _open(self, *, create: bool) -> Store:

@@ -230,6 +230,8 @@ def status_json(status: IndexStatus) -> dict[str, Any]:
         data["watch"] = status.watch
     if status.vectors is not None:
         data["vectors"] = status.vectors
+    if status.running:
+        data["running"] = status.running
     if status.notices:
         data["notices"] = status.notices
     return data
@@ -243,8 +245,13 @@ def status_text(status: IndexStatus) -> str:
             f"indexing now: {status.indexing.get('done')} of {status.indexing.get('total')} files"
             + (f", about {eta:.0f}s left" if isinstance(eta, (int, float)) else "")
         )
+    running = [
+        f"{entry['doing']} now: pid {entry['pid']} ({entry['by'] or 'codefathom'})"
+        + ("; `codefathom stop` stops it" if str(entry["by"]).startswith("codefathom index") else "")
+        for entry in status.running
+    ]
     if not status.indexed:
-        return indexing or f"{status.project_root} is not indexed yet; run `codefathom index`."
+        return "\n".join([indexing or f"{status.project_root} is not indexed yet; run `codefathom index`.", *running])
     health = ", ".join(f"{n} {s}" for s, n in sorted(status.parse_health.items()))
     out = [
         f"project: {status.project_root}",
@@ -260,7 +267,7 @@ def status_text(status: IndexStatus) -> str:
         out.append(indexing)
     elif status.last_sync is None:
         out.append("the first index did not finish; the next search or `codefathom index` completes it")
-    out += status.notices
+    out += running + status.notices
     for problem in status.problems:
         out.append(f"  {problem['status']}: {problem['path']}: {problem['error']}")
     return "\n".join(out)
