@@ -63,7 +63,6 @@ class E5Onnx:
         # slowest of them sets the pace; whole batches side by side do not wait.
         options.intra_op_num_threads = 1
         self._workers = threads or int(os.environ.get("CODEFATHOM_EMBED_THREADS") or 0) or os.cpu_count() or 1
-        self._pool = ThreadPoolExecutor(self._workers, thread_name_prefix="e5onnx") if self._workers > 1 else None
         self._session: Any = onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
         self._positions = self._model.floats("emb.pos").reshape(-1, self._model.hidden)
         self._type = self._model.floats("emb.type")[: self._model.hidden]
@@ -102,8 +101,13 @@ class E5Onnx:
             batches.append(order[start:end])
             start = end
         inputs = [[tokens[i] for i in batch] for batch in batches]
-        parallel = self._pool is not None and len(batches) > 1
-        results = self._pool.map(self._forward, inputs) if parallel and self._pool else map(self._forward, inputs)
+        if self._workers > 1 and len(batches) > 1:
+            # Threads for this call only: a process with no other thread may fork (the indexer's
+            # binder does), and idle pool threads kept between calls would forbid it.
+            with ThreadPoolExecutor(min(self._workers, len(batches)), thread_name_prefix="e5onnx") as pool:
+                results = list(pool.map(self._forward, inputs))
+        else:
+            results = [self._forward(batch) for batch in inputs]
         for batch, pooled in zip(batches, results, strict=True):
             out[batch] = pooled
         return normalised(out)
