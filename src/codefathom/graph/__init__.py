@@ -23,6 +23,7 @@ from codefathom.graph.modules import resolve_import, same_package
 from codefathom.graph.rank import pagerank
 from codefathom.graph.resolve import Binder, label_for
 from codefathom.graph.specs import spec_for
+from codefathom.orphans import die_with_parent
 from codefathom.store.graph import (
     BindingRow,
     GraphLookup,
@@ -211,10 +212,14 @@ def _forked(
     part is saved as soon as it is bound: this process's while the child is still at work."""
     half = _file_boundary(refs, int(len(refs) * (1 - CHILD_SHARE)))
     reader, writer = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: bind, send, exit without running any of the parent's cleanup
         status = 1
         try:
+            # Its work is only for this process: it ends with it (the index lock's descriptor, which
+            # it inherited, was closed at the fork: see service/locking.py).
+            die_with_parent(parent)
             os.close(reader)
             binder.lookup.conn = sqlite3.connect(f"{Path(database).as_uri()}?mode=ro", uri=True)
             data = pickle.dumps([_row(binder, ref) for ref in refs[half:]], pickle.HIGHEST_PROTOCOL)

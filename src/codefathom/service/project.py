@@ -1,15 +1,18 @@
 """Finds the project a path belongs to and the directory within it that a request keeps to.
 
-A path inside a git work tree belongs to that work tree; any other directory is its own project.
+A path inside a git work tree belongs to that work tree; any other directory to the nearest
+directory at or above it that has an index, else it is a project of its own.
 """
 
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from codefathom import gitcmd
+from codefathom.config import index_dir_for
 from codefathom.errors import PathOutsideRoot, UsageError, path_error, shown
 
 __all__ = ["Project", "resolve_project", "inside_root"]
@@ -21,7 +24,10 @@ class Project:
     within: str  # the requested directory relative to root ("" for the whole project)
 
 
-def resolve_project(path: str | Path | None) -> Project:
+def resolve_project(path: str | Path | None, may_adopt: Callable[[Path], bool] = lambda _: True) -> Project:
+    """The project `path` belongs to. Outside git, an indexed directory above it that `may_adopt`
+    allows (a server: one inside the roots it serves) is its project: a folder of an indexed
+    project searched on its own keeps the project's names, index and vectors."""
     requested = Path(path or ".").expanduser()
     try:
         resolved = requested.resolve(strict=True)
@@ -31,7 +37,7 @@ def resolve_project(path: str | Path | None) -> Project:
         raise UsageError(f"no such directory: {shown(requested)}{why}") from exc
     if not resolved.is_dir():
         raise UsageError(f"not a directory: {shown(requested)}")
-    root = _git_toplevel(resolved) or resolved
+    root = _git_toplevel(resolved) or _indexed_ancestor(resolved, may_adopt) or resolved
     within = resolved.relative_to(root).as_posix()
     return Project(root=root, within="" if within == "." else within)
 
@@ -46,6 +52,14 @@ def inside_root(root: Path, candidate: str | Path) -> Path:
     if not full.is_relative_to(root):
         raise PathOutsideRoot(f"{shown(candidate)} is outside the project root {root}")
     return full
+
+
+def _indexed_ancestor(path: Path, may_adopt: Callable[[Path], bool]) -> Path | None:
+    """The nearest directory at or above `path` with an index in the home directory."""
+    for candidate in (path, *path.parents):
+        if (index_dir_for(candidate) / "index.db").is_file():
+            return candidate if candidate == path or may_adopt(candidate) else None
+    return None
 
 
 def _git_toplevel(path: Path) -> Path | None:

@@ -24,7 +24,7 @@ from codefathom.config import Settings
 from codefathom.errors import CodefathomError, UsageError
 from codefathom.search.rank import path_role
 from codefathom.service.context import conventional_test_names
-from codefathom.service.graph import ServiceBase, _check_name, _keep, _relative
+from codefathom.service.graph import ServiceBase, _check_name, _keep, _relative, states_binding
 from codefathom.store import Store
 from codefathom.store import graph as g
 from codefathom.store.graph import RefInfo, SymbolInfo
@@ -66,6 +66,7 @@ class TestsResponse:
     target_kind: str  # file | symbol
     symbols: list[SymbolInfo]  # the definitions the target means (every one of a file's, for a file)
     tests: list[FoundTest]
+    notices: list[str] = field(default_factory=list)  # what the index has not done yet
 
 
 @dataclass
@@ -98,6 +99,7 @@ class _ServiceBase(ServiceBase, Protocol):
 class RelatedVerbs:
     """Tests of a symbol or file, and files changed together with a file."""
 
+    @states_binding
     def find_tests(self: _ServiceBase, target: str, *, fresh: bool = True) -> TestsResponse:
         """Tests that exercise `target` (an indexed file's path, else a symbol name), strongest first."""
         text = _check_name(target)

@@ -5,11 +5,12 @@ One rendering per result type, so `--json` and the MCP reply say the same thing.
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import time
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, TypeVar
 
 from codefathom.model import Hit
 from codefathom.parse import graph_languages, language_name
@@ -45,6 +46,36 @@ __all__ = [
 ]
 
 SNIPPET_LINES = 3
+
+
+class _Noticed(Protocol):
+    notices: list[str]
+
+
+R = TypeVar("R", bound=_Noticed)
+
+
+def _noticed_json(to_json: Callable[[R], dict[str, Any]]) -> Callable[[R], dict[str, Any]]:
+    """A graph reply's JSON with its `notices` (what the index has not done yet), when it has any."""
+
+    @functools.wraps(to_json)
+    def with_notices(response: R) -> dict[str, Any]:
+        data = to_json(response)
+        if response.notices:
+            data["notices"] = response.notices
+        return data
+
+    return with_notices
+
+
+def _noticed_text(to_text: Callable[[R], str]) -> Callable[[R], str]:
+    """A graph reply's text with its notices first, as `# ...` lines (as a search prints them)."""
+
+    @functools.wraps(to_text)
+    def with_notices(response: R) -> str:
+        return "\n".join([*(f"# {notice}" for notice in response.notices), to_text(response)])
+
+    return with_notices
 
 
 def hit_json(hit: Hit) -> dict[str, Any]:
@@ -199,6 +230,10 @@ def status_json(status: IndexStatus) -> dict[str, Any]:
         data["watch"] = status.watch
     if status.vectors is not None:
         data["vectors"] = status.vectors
+    if status.running:
+        data["running"] = status.running
+    if status.notices:
+        data["notices"] = status.notices
     return data
 
 
@@ -210,8 +245,13 @@ def status_text(status: IndexStatus) -> str:
             f"indexing now: {status.indexing.get('done')} of {status.indexing.get('total')} files"
             + (f", about {eta:.0f}s left" if isinstance(eta, (int, float)) else "")
         )
+    running = [
+        f"{entry['doing']} now: pid {entry['pid']} ({entry['by'] or 'codefathom'})"
+        + ("; `codefathom stop` stops it" if str(entry["by"]).startswith("codefathom index") else "")
+        for entry in status.running
+    ]
     if not status.indexed:
-        return indexing or f"{status.project_root} is not indexed yet; run `codefathom index`."
+        return "\n".join([indexing or f"{status.project_root} is not indexed yet; run `codefathom index`.", *running])
     health = ", ".join(f"{n} {s}" for s, n in sorted(status.parse_health.items()))
     out = [
         f"project: {status.project_root}",
@@ -225,8 +265,9 @@ def status_text(status: IndexStatus) -> str:
         out.append(f"vectors: {_vectors_line(status.vectors)}")
     if indexing:
         out.append(indexing)
-    elif not status.complete:
+    elif status.last_sync is None:
         out.append("the first index did not finish; the next search or `codefathom index` completes it")
+    out += running + status.notices
     for problem in status.problems:
         out.append(f"  {problem['status']}: {problem['path']}: {problem['error']}")
     return "\n".join(out)
@@ -236,7 +277,7 @@ def indexes_json(indexes: list[IndexInfo]) -> dict[str, Any]:
     return {
         "indexes": [
             {"project_root": i.project_root, "index_path": i.index_path, "files": i.files, "units": i.units,
-             "last_sync": i.last_sync, "index_bytes": i.index_bytes}
+             "last_sync": i.last_sync, "index_bytes": i.index_bytes, **({"missing": True} if i.missing else {})}
             for i in indexes
         ]
     }
@@ -247,6 +288,7 @@ def indexes_text(indexes: list[IndexInfo]) -> str:
         return "No indexes yet; run `codefathom index PATH`."
     return "\n".join(
         f"{i.project_root}  {i.files} files, {i.units} units, synced {_ago(i.last_sync)}  ({i.index_path})"
+        + (f"  folder gone: `codefathom clear {i.project_root}` deletes its index" if i.missing else "")
         for i in indexes
     )
 
@@ -308,6 +350,7 @@ def ref_json(ref: RefInfo) -> dict[str, Any]:
     }
 
 
+@_noticed_json
 def refs_json(response: RefsResponse) -> dict[str, Any]:
     """Definitions and the references bound to them; with several definitions each reference names
     the one it binds to (`target`)."""
@@ -331,6 +374,7 @@ def refs_json(response: RefsResponse) -> dict[str, Any]:
     return data
 
 
+@_noticed_text
 def refs_text(response: RefsResponse) -> str:
     """Each definition, then `path:line  label  scope` for every reference bound to it."""
     if not response.symbols:
@@ -349,6 +393,7 @@ def refs_text(response: RefsResponse) -> str:
     return "\n".join(lines)
 
 
+@_noticed_json
 def hierarchy_json(response: HierarchyResponse) -> dict[str, Any]:
     data: dict[str, Any] = {
         "project_root": response.project_root, "query": response.query, "direction": response.direction,
@@ -361,6 +406,7 @@ def hierarchy_json(response: HierarchyResponse) -> dict[str, Any]:
     return data
 
 
+@_noticed_text
 def hierarchy_text(response: HierarchyResponse) -> str:
     """Each definition, then its callers (or callees) as an indented tree of `path:line  label  name`."""
     if not response.roots:
@@ -378,6 +424,7 @@ def hierarchy_text(response: HierarchyResponse) -> str:
     return "\n".join(lines)
 
 
+@_noticed_json
 def deps_json(response: DepsResponse) -> dict[str, Any]:
     """Trees of files; each node says how it is connected to its parent (`via`: dep type -> count)."""
     data: dict[str, Any] = {
@@ -395,6 +442,7 @@ def deps_json(response: DepsResponse) -> dict[str, Any]:
     return data
 
 
+@_noticed_text
 def deps_text(response: DepsResponse) -> str:
     """Each file, then what it depends on (or what depends on it) as an indented tree."""
     lines: list[str] = []
@@ -413,6 +461,7 @@ def deps_text(response: DepsResponse) -> str:
     return "\n".join(lines)
 
 
+@_noticed_json
 def dead_json(response: DeadResponse) -> dict[str, Any]:
     return {
         "project_root": response.project_root,
@@ -422,6 +471,7 @@ def dead_json(response: DeadResponse) -> dict[str, Any]:
     }
 
 
+@_noticed_text
 def dead_text(response: DeadResponse) -> str:
     """`path:line  kind  qualified_name  confidence  reason`, unused first, then unused public API."""
     languages = ", ".join(sorted(graph_languages()))
@@ -574,6 +624,7 @@ def _one_line(text: str) -> str:
 _PLURAL = {"class": "classes"}
 
 
+@_noticed_text
 def outline_text(response: OutlineResponse) -> str:
     """A compact tree: `dir/`, `  file`, `    def name(sig)  :line`, with what was cut summarised."""
     layout = _OutlineLayout(response)
@@ -584,6 +635,7 @@ def outline_text(response: OutlineResponse) -> str:
     return layout.text(selection, estimate_tokens(text))  # a smaller count is never longer
 
 
+@_noticed_json
 def outline_json(response: OutlineResponse) -> dict[str, Any]:
     """Directories > files > definitions (`sig`, `line`, nested `defs`); `more` counts what was cut."""
     layout = _OutlineLayout(response)
@@ -734,6 +786,7 @@ def _clip(text: str, size: int) -> str:
     return text if len(text) <= size else text[: size - 1] + "…"
 
 
+@_noticed_json
 def brief_json(response: FileBriefResponse) -> dict[str, Any]:
     data: dict[str, Any] = {
         "project_root": response.project_root, "path": response.path, "language": response.language,
@@ -757,6 +810,7 @@ def brief_json(response: FileBriefResponse) -> dict[str, Any]:
     return data
 
 
+@_noticed_text
 def brief_text(response: FileBriefResponse) -> str:
     """The file, its health and doc; then definitions, imports, dependents and tests."""
     health = response.status + (f": {response.error}" if response.error else "")
@@ -805,6 +859,7 @@ def _first_line(text: str) -> str:
 _STRENGTH_TEXT = {"direct": "direct", "helper": "via helper", "named": "by name"}
 
 
+@_noticed_json
 def tests_json(response: TestsResponse) -> dict[str, Any]:
     """The target, then its tests strongest first: `rank` direct > helper > named, with `why`."""
     data: dict[str, Any] = {
@@ -825,6 +880,7 @@ def tests_json(response: TestsResponse) -> dict[str, Any]:
     return data
 
 
+@_noticed_text
 def tests_text(response: TestsResponse) -> str:
     """`path  (rank: why)` per test file, then the test functions that reach the target."""
     what = "file" if response.target_kind == "file" else "symbol"
@@ -899,6 +955,7 @@ _TEST_RANK_TEXT = {"changed": "changed", "direct": "direct", "helper": "via help
                    "named": "by name"}
 
 
+@_noticed_json
 def change_impact_json(response: ChangeImpactResponse) -> dict[str, Any]:
     """Counts, then changed files, changed definitions, their dependents (only definitions that have
     some), impacted files by distance and the tests to run, strongest tie first."""
@@ -943,6 +1000,7 @@ def change_impact_json(response: ChangeImpactResponse) -> dict[str, Any]:
     return data
 
 
+@_noticed_text
 def change_impact_text(response: ChangeImpactResponse) -> str:
     """Files (git-style letters), each changed definition with the references to it, impacted files
     by distance, then the tests to run with the reason."""

@@ -7,7 +7,8 @@ workers run ahead, at most `window` chunks. Workers are fresh interpreters runni
 with the caller's `sys.path`, not `multiprocessing` children: nothing is forked from a process
 that may have threads (the MCP server), and the caller's `__main__` is never re-imported, so a
 script without an `if __name__ == "__main__"` guard still works. A worker talks over its stdin
-and stdout and exits when its stdin closes, which is also what happens when the parent dies.
+and stdout and exits when its stdin closes; when the parent dies it ends at once, without working
+through the jobs still in its pipe (`orphans.die_with_parent`).
 
 Anything that goes wrong on a worker's side is redone in the caller, where it fails (or not)
 exactly as it would have without workers.
@@ -136,7 +137,12 @@ class WorkerPool:
             return
         # The worker imports what this process imports: this very codefathom and the same grammar
         # wheels, also when they were put on sys.path by hand.
-        main = f"import sys; sys.path[:] = {sys.path!r}; from {__name__} import _serve; _serve()"
+        # It ends with this process, from its first moment on: else a worker started just before
+        # this process is killed would import everything and parse the chunks in its pipe for nobody.
+        main = (
+            f"import sys; sys.path[:] = {sys.path!r}; from codefathom.orphans import die_with_parent;"
+            f" die_with_parent({os.getpid()}); from {__name__} import _serve; _serve()"
+        )
         try:
             for _ in range(count):
                 process = subprocess.Popen([sys.executable, "-c", main], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -286,7 +292,7 @@ def _target(func: Callable[..., Any]) -> tuple[str, str]:
 
 
 def _serve() -> None:
-    """A worker's life: answer chunks from stdin on stdout until stdin closes.
+    """A worker's life: answer chunks from stdin on stdout until stdin closes (or the parent dies).
 
     Answers are pickled here and written by a separate thread, so a parent busy writing to its
     database does not stop this process from working through the chunks it was given.
