@@ -178,3 +178,34 @@ def test_a_rebinding_sync_with_a_forked_child_binds_as_a_first_index_does(
     with Codefathom(repo, index_dir=tmp_path / "clean") as service:
         service.index()
         assert service.digest(graph_parts) == resynced
+
+
+@pytest.mark.parametrize("fixture", ["bindings", "bindings-java", "bindings-ts"])
+@pytest.mark.parametrize("resync", ["full", "edits"])
+def test_a_rebinding_sync_shared_with_a_helper_binds_as_a_first_index_does(
+    fixture: str, resync: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # From more CPUs a parse worker binds part of the references: it reads the committed graph
+    # through its own connection and is sent this run's import resolutions.
+    repo = tmp_path / "repo"
+    shutil.copytree(REPOS / fixture, repo)
+    monkeypatch.setenv("CODEFATHOM_WORKERS", "2")
+    monkeypatch.setattr(indexer, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(indexer, "HELPER_MIN_CPUS", 1)
+    monkeypatch.setattr(graph, "SHARD_MIN_REFS", 1)
+    monkeypatch.setattr(graph, "CHUNK_REFS", 4)
+    graph_parts = ("symbols", "refs", "imports", "hints", "ranks")
+    with Codefathom(repo, index_dir=tmp_path / "resynced") as service:
+        service.index()
+        if resync == "full":
+            report = service.index(full=True)
+        else:
+            for path in sorted(p for p in repo.rglob("*") if p.is_file()):
+                path.write_bytes(path.read_bytes() + b"\n")
+            report = service.index()
+        assert report.refs_bound > 0
+        resynced = service.digest(graph_parts)
+    monkeypatch.setenv("CODEFATHOM_WORKERS", "0")
+    with Codefathom(repo, index_dir=tmp_path / "clean") as service:
+        service.index()
+        assert service.digest(graph_parts) == resynced
