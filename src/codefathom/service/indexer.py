@@ -68,6 +68,12 @@ class SyncReport:
 
 
 def sync(store: Store, settings: Settings, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
+    # Unmapped: the pages a sync reads would otherwise stay in its memory (see Store.unmapped).
+    with store.unmapped():
+        return _sync(store, settings, progress, full)
+
+
+def _sync(store: Store, settings: Settings, progress: Progress | None, full: bool) -> SyncReport:
     started = time.perf_counter()
     report = SyncReport()
     # A sweep by stat when the last listing still holds, else a listing (see `sweep`).
