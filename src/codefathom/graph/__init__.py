@@ -214,6 +214,7 @@ def _bind(binder: Binder, refs: _Refs, batches: Iterable[tuple[int, int]], edges
         save_bindings(conn, rows)
         if edges is not None:
             edges.add(_edges(batch, rows))
+        binder.forget()
 
 
 def _moved(
@@ -298,6 +299,7 @@ def _forked(binder: Binder, refs: _Refs, database: str, edges: RankEdges | None)
                 batch = refs.between(first, last)
                 rows = [_row(binder, ref) for ref in batch]
                 pickle.dump((rows, _edges(batch, rows)), spool, pickle.HIGHEST_PROTOCOL)
+                binder.forget()
             spool.flush()
             with os.fdopen(writer, "wb") as out:
                 out.write(b"done")

@@ -426,22 +426,29 @@ class GraphLookup:
         rows = self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE {where}", params)
         return [SymbolRow(*row) for row in rows]
 
+    # A complete lookup (see preload) keeps no entry for a name nothing has: binding asks for far
+    # more of those than there are symbols (Django's sdist: 187,000 pairs of class and member name).
+
     def by_name(self, name: str) -> list[SymbolRow]:
         if name not in self._by_name:
-            self._by_name[name] = [] if self._complete else self._symbols("s.name = ?", (name,))
+            if self._complete:
+                return []
+            self._by_name[name] = self._symbols("s.name = ?", (name,))
         return self._by_name[name]
 
     def by_qualified(self, qualified: str) -> list[SymbolRow]:
         if qualified not in self._by_qualified:
-            self._by_qualified[qualified] = (
-                [] if self._complete else self._symbols("s.qualified_name = ?", (qualified,))
-            )
+            if self._complete:
+                return []
+            self._by_qualified[qualified] = self._symbols("s.qualified_name = ?", (qualified,))
         return self._by_qualified[qualified]
 
     def members(self, parent: str, name: str) -> list[SymbolRow]:
         key = (parent, name)
         if key not in self._members:
-            self._members[key] = [] if self._complete else [s for s in self.by_name(name) if s.parent == parent]
+            if self._complete:
+                return []
+            self._members[key] = [s for s in self.by_name(name) if s.parent == parent]
         return self._members[key]
 
     def signature(self, symbol_id: int) -> str:
