@@ -83,7 +83,7 @@ class Store:
     def unmapped(self) -> Iterator[None]:
         """Read through SQLite's page cache (bounded), not the memory map, while inside: a sync reads
         most of a large index (binding, directory nodes), and every page read through the map stays
-        in this process's memory, up to MMAP_BYTES (Django's sdist: 180 MB of its peak of 490)."""
+        in this process's memory, up to MMAP_BYTES (Django's sdist: 188 MB of a peak of 490)."""
         with self._lock:
             self._conn.execute("PRAGMA mmap_size = 0")
         try:
