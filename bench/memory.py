@@ -3,6 +3,7 @@
     python bench/memory.py                        # the 28k-file monorepo, fetched on first run
     python bench/memory.py --corpus django        # Django 5.1.4's sdist (bench/speed.py's corpus)
     python bench/memory.py --corpus core --repeat 3 --src /path/to/other/checkout/src
+    python bench/memory.py --corpus django --phases   # in this process: RSS after each phase
 
 Each run is `python -m codefathom index CORPUS --no-embed -q` into a fresh CODEFATHOM_HOME, as a
 user would run it. Measured: wall time; the largest peak RSS of any one process of the run (the
@@ -172,15 +173,86 @@ def index_once(corpus: Path, src: Path | None) -> dict[str, Any]:
     }
 
 
+def _status_mb(pid: int | str = "self") -> dict[str, int]:
+    """RSS, its heap (anonymous) and file-backed parts, and the peak so far, in MB."""
+    found: dict[str, int] = {}
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                key, _, value = line.partition(":")
+                if key in ("VmRSS", "RssAnon", "RssFile", "VmHWM"):
+                    found[key] = int(value.split()[0]) // 1024
+    except OSError:
+        pass
+    return found
+
+
+def phases(corpus: Path) -> None:
+    """Index `corpus` in this process with the sync's phases hooked, printing this process's RSS
+    (heap and file-backed) and that of its children (parse workers, a forked binder) at each."""
+    os.environ["CODEFATHOM_HOME"] = tempfile.mkdtemp(prefix="cf-memory-")
+    import codefathom.graph as graph
+    import codefathom.service.indexer as indexer
+    from codefathom.service import Codefathom
+    from codefathom.store import Store
+
+    started = time.perf_counter()
+
+    def mark(what: str) -> None:
+        own = _status_mb()
+        children = sorted(_status_mb(pid).get("VmRSS", 0) for pid in _tree(os.getpid())[1:])
+        print(f"{time.perf_counter() - started:7.1f} s  {what:34} RSS {own.get('VmRSS')} MB (heap {own.get('RssAnon')},"
+              f" file {own.get('RssFile')}), peak {own.get('VmHWM')}; children {children}", file=sys.stderr)
+
+    def hooked(owner: Any, name: str, before: str | None, after: str) -> None:
+        real = getattr(owner, name)
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if before:
+                mark(before)
+            result = real(*args, **kwargs)
+            mark(after)
+            return result
+
+        setattr(owner, name, wrapper)
+
+    hooked(indexer, "rebind", "files written (all batches)", "references bound")
+    hooked(indexer, "recompute_ranks", None, "PageRank")
+    hooked(Store, "refresh_directories", None, "directory nodes")
+    hooked(graph.GraphLookup, "preload", None, "graph preloaded")
+    batches = [0]
+
+    def batch_saved(conn: Any, rows: Any) -> None:
+        real_save(conn, rows)
+        batches[0] += 1
+        if batches[0] % 10 == 1:
+            mark(f"binding batch {batches[0]} saved")
+
+    real_save = graph.save_bindings
+    graph.save_bindings = batch_saved  # type: ignore[assignment]
+
+    def progress(done: int, total: int, path: str) -> None:
+        if done % 5000 < 200 or done == total:
+            mark(f"parsed and written {done}/{total}")
+
+    mark("start")
+    Codefathom(corpus).index(progress)
+    mark("done")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", default="monorepo", help="monorepo | django | core | a directory")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--src", type=Path, help="index with the codefathom package under this directory")
     parser.add_argument("--json", type=Path, help="write the runs here")
+    parser.add_argument("--phases", action="store_true", help="index in this process, RSS at each phase")
     args = parser.parse_args()
     corpus = {"monorepo": monorepo_corpus, "django": django_corpus, "core": django_core_corpus}.get(args.corpus)
     root = corpus() if corpus is not None else Path(args.corpus).resolve()
+    if args.phases:
+        phases(root)
+        return
     listed = subprocess.run(["git", "-C", str(root), "ls-files"], capture_output=True, text=True, check=True)
     files = len(listed.stdout.splitlines())
     print(f"{root} ({files} files listed by git), load {os.getloadavg()[0]:.2f}", file=sys.stderr)
