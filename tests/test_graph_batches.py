@@ -17,7 +17,7 @@ from codefathom.service import Codefathom
 
 REPOS = Path(__file__).resolve().parent / "fixtures" / "repos"
 FIXTURES = sorted(p.name for p in REPOS.iterdir() if p.name.startswith("bindings"))
-BATCH, HELD = 5, 7  # far below what any fixture has
+BATCH, HELD, HINT_FILES = 5, 7, 2  # far below what any fixture has
 
 
 def _exact(db: Path) -> list[tuple[object, ...]]:
@@ -46,6 +46,7 @@ def test_bound_in_capped_batches_as_in_one(
     with monkeypatch.context() as patch:  # the reference: every reference held and bound at once
         patch.setattr(graph, "BIND_BATCH", 10**9)
         patch.setattr(store_graph, "HELD_REFS", 10**9)
+        patch.setattr(store_graph, "HELD_HINTS", 10**9)
         with Codefathom(repo, index_dir=tmp_path / "whole") as service:
             service.index()
             whole = service.digest()
@@ -53,9 +54,13 @@ def test_bound_in_capped_batches_as_in_one(
 
     monkeypatch.setattr(graph, "BIND_BATCH", BATCH)
     monkeypatch.setattr(store_graph, "HELD_REFS", HELD)
+    monkeypatch.setattr(store_graph, "HELD_HINTS", HELD)
+    monkeypatch.setattr(store_graph, "HINT_FILES", HINT_FILES)
     saved: list[int] = []  # the size of every batch of bindings saved (this process's and the child's)
-    held: list[int] = []  # how many references the lookup held after each file was taken
+    held: list[int] = []  # how many references and hints the lookup held after each file was taken
+    hint_files: list[int] = []  # how many files' hints it held after each was read, once let go
     real_save, real_take = graph.save_bindings, store_graph.GraphLookup.take
+    real_hints = store_graph.GraphLookup.hint_table
 
     def save(conn: sqlite3.Connection, rows: list[store_graph.BindingRow]) -> None:
         saved.append(len(rows))
@@ -64,15 +69,24 @@ def test_bound_in_capped_batches_as_in_one(
     def take(self: store_graph.GraphLookup, *args: object) -> None:
         real_take(self, *args)  # type: ignore[arg-type]
         held.append(len(self.written_refs or ()))
+        held.append(sum(len(rows) for table in self._hints.values() for rows in table.values()))
+
+    def hint_table(self: store_graph.GraphLookup, file_id: int) -> object:
+        table = real_hints(self, file_id)
+        if self._hints_held < 0:  # let go (see HELD_HINTS): read by file, a few files' at a time
+            hint_files.append(len(self._hints))
+        return table
 
     monkeypatch.setattr(graph, "save_bindings", save)
     monkeypatch.setattr(store_graph.GraphLookup, "take", take)
+    monkeypatch.setattr(store_graph.GraphLookup, "hint_table", hint_table)
     with Codefathom(repo, index_dir=tmp_path / "batched") as service:
         bound = service.index().refs_bound
         assert service.digest() == whole
         assert _exact(tmp_path / "batched" / "index.db") == exact
         assert bound > BATCH and len(saved) >= bound / BATCH and max(saved) <= BATCH and sum(saved) == bound
         assert held and max(held) <= HELD
+        assert not hint_files or max(hint_files) <= HINT_FILES
         saved.clear()
         assert service.index(full=True).refs_bound == bound  # read back from the index, a batch at a time
         assert service.digest() == whole

@@ -18,6 +18,7 @@ __all__ = [
     "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "PreparedFacts", "prepare_facts",
     "drop_local_reads", "SymbolInfo", "RefInfo", "BindingRow", "BoundRef", "RankInputs", "ImportResolution",
     "rank_inputs_of", "RankEdges", "RefSpan", "ref_spans", "refs_between", "bound_edges", "HELD_REFS",
+    "HELD_HINTS",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
     "references_from", "unbound_count",
     "file_edges", "file_edges_of", "external_imports", "unreferenced_symbols", "ambiguous_names", "referenced_names",
@@ -33,6 +34,10 @@ BOUND_LABELS = ("exact", "high", "likely", "possible")
 # small is bound without reading them back. Past it they are let go, and binding reads them back a
 # batch at a time (`refs_between`), so what a large project holds at once does not grow with them.
 HELD_REFS = 100_000
+# Likewise type hints, read by file (one query each) past this many; then only the last HINT_FILES
+# files' are kept, oldest let go first: binding visits files in order, and few others' hints.
+HELD_HINTS = 200_000
+HINT_FILES = 1000
 
 SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
 
@@ -310,6 +315,7 @@ class GraphLookup:
         self._module_files: dict[str, int | None] = {}
         self._imports: dict[int, list[ImportRow]] = {}
         self._hints: dict[int, dict[tuple[str | None, str], list[tuple[str, str, int]]]] = {}
+        self._hints_held = 0  # how many hints the cache holds, until there are too many (-1: see HELD_HINTS)
         self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
         self._signatures: dict[int, str] = {}
         # This run's import resolutions, for rows read after they were stored: a reader on another
@@ -355,10 +361,14 @@ class GraphLookup:
                           line=line)
                 for number, (module, name, alias, line, level) in enumerate(rows.imports, import_id)
             ]
-        hints = self._hints.setdefault(file_id, {})
-        for scope, variable, type_name, line, kind in rows.hints:
-            key = (None if scope is None else one(scope, scope), one(variable, variable))
-            hints.setdefault(key, []).append((one(type_name, type_name), one(kind, kind), line))
+        if self._hints_held >= 0 and self._hints_held + len(rows.hints) > HELD_HINTS:
+            self._let_hints_go()
+        if self._hints_held >= 0:
+            self._hints_held += len(rows.hints)
+            hints = self._hints.setdefault(file_id, {})
+            for scope, variable, type_name, line, kind in rows.hints:
+                key = (None if scope is None else one(scope, scope), one(variable, variable))
+                hints.setdefault(key, []).append((one(type_name, type_name), one(kind, kind), line))
         if rows.refs:
             self.written_spans.append((file_id, ref_id, ref_id + len(rows.refs) - 1, len(rows.refs)))
         bases: list[tuple[int, int, str, str, str]] = []
@@ -392,8 +402,14 @@ class GraphLookup:
         for file_id in self._file_ids():
             self._modules.setdefault(file_id, None)
             self._imports.setdefault(file_id, [])
-            self._hints.setdefault(file_id, {})
+            if self._hints_held >= 0:  # (else each file's are read when asked for)
+                self._hints.setdefault(file_id, {})
         self._complete = True
+
+    def _let_hints_go(self) -> None:
+        """Too many hints to hold: from now on each file's are read when asked for (hint_table)."""
+        self._hints.clear()
+        self._hints_held = -1
 
     def _read_all(self) -> None:
         one = self._strings.setdefault  # each string once (see take)
@@ -405,10 +421,13 @@ class GraphLookup:
             ))
         for row in self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
             self._imports.setdefault(row[1], []).append(_import_row(row))
-        for file_id, scope, variable, type_name, kind, line in self.conn.execute(_HINT_ROWS):
-            key = (None if scope is None else one(scope, scope), one(variable, variable))
-            evidence = (one(type_name, type_name), one(kind, kind), line)
-            self._hints.setdefault(file_id, {}).setdefault(key, []).append(evidence)
+        if self.conn.execute("SELECT count(*) FROM hints").fetchone()[0] > HELD_HINTS:
+            self._let_hints_go()
+        else:
+            for file_id, scope, variable, type_name, kind, line in self.conn.execute(_HINT_ROWS):
+                key = (None if scope is None else one(scope, scope), one(variable, variable))
+                evidence = (one(type_name, type_name), one(kind, kind), line)
+                self._hints.setdefault(file_id, {}).setdefault(key, []).append(evidence)
         # In the order the query per class gives (`bases_of`): by column, then as written.
         for file_id, scope, receiver, name in self.conn.execute(
             "SELECT file_id, scope, receiver, name FROM refs WHERE kind = 'inherit' AND scope IS NOT NULL"
@@ -504,6 +523,8 @@ class GraphLookup:
         """(scope, variable) -> (type_name, kind, line) of each piece of the file's type evidence,
         in the order it was written."""
         if file_id not in self._hints:
+            if self._hints_held < 0 and len(self._hints) >= HINT_FILES:
+                del self._hints[next(iter(self._hints))]  # the file read longest ago
             table: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
             for _, scope, variable, type_name, kind, line in self.conn.execute(
                 f"{_HINT_ROWS} WHERE file_id = ?", (file_id,)
