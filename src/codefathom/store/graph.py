@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from codefathom.model import FileFacts
 
@@ -107,7 +110,7 @@ BoundRef = tuple[int, str | None, int, float]
 # (file id, first reference id, last reference id, references) of one file's references, which
 # are written together and so hold a run of ids no other file's fall in.
 RefSpan = tuple[int, int, int, int]
-RankInputs = tuple[list[int], list[tuple[int, int, float]], list[int], list[tuple[int, int, float]]]
+RankInputs = tuple[list[int], list[tuple[int, int, float]], list[int], Iterable[tuple[int, int, float]]]
 
 
 # A row's values after its file_id, in column order: a symbol's (kind, name, qualified_name, parent,
@@ -405,6 +408,7 @@ class GraphLookup:
             if self._hints_held >= 0:  # (else each file's are read when asked for)
                 self._hints.setdefault(file_id, {})
         self._complete = True
+        self._strings = {}  # the rows hold each string once now; nothing more is taken
 
     def _let_hints_go(self) -> None:
         """Too many hints to hold: from now on each file's are read when asked for (hint_table)."""
@@ -1007,33 +1011,66 @@ def rank_inputs(conn: sqlite3.Connection) -> tuple[list[int], list[tuple[int, in
     return files, file_edges, symbols, symbol_edges
 
 
+class _PairSums:
+    """Weights added per (source, target) pair, each pair's summed in the order they were added (a
+    running float sum from 0.0, as a dict of sums gives it), kept as packed arrays until summed:
+    24 bytes an addition, where a dict of a million pairs took 130 MB."""
+
+    def __init__(self) -> None:
+        self.sources, self.targets, self.weights = array("q"), array("q"), array("d")
+
+    def add(self, source: int, target: int, weight: float) -> None:
+        self.sources.append(source)
+        self.targets.append(target)
+        self.weights.append(weight)
+
+    def summed(self) -> Iterator[tuple[int, int, float]]:
+        """(source, target, sum) of each pair, by source then target; lets the additions go."""
+        if not self.weights:
+            return iter(())
+        sources, targets = np.frombuffer(self.sources, dtype=np.int64), np.frombuffer(self.targets, dtype=np.int64)
+        weights = np.frombuffer(self.weights, dtype=np.float64)
+        if int(sources.min()) >= 0 and int(targets.min()) >= 0 and int(sources.max()) < 1 << 31 \
+                and int(targets.max()) < 1 << 31:
+            keys, inverse = np.unique((sources << 32) | targets, return_inverse=True)
+            firsts, seconds = keys >> 32, keys & 0xFFFFFFFF
+        else:  # (ids this large: pairs sorted as rows, slower)
+            rows, inverse = np.unique(np.stack([sources, targets], axis=1), axis=0, return_inverse=True)
+            firsts, seconds = rows[:, 0], rows[:, 1]
+        sums = np.zeros(len(firsts), dtype=np.float64)
+        np.add.at(sums, inverse.reshape(-1), weights)  # one addition at a time, in the order made
+        self.sources, self.targets, self.weights = array("q"), array("q"), array("d")
+        return zip(firsts.tolist(), seconds.tolist(), sums.tolist(), strict=True)
+
+
 class RankEdges:
     """PageRank's edges summed from references as they are bound: what a whole-project binding
-    keeps of its references for PageRank, by edge rather than by reference. `add` must be given
-    the bound references in id order over the whole run, as `rank_inputs` sums them, so that each
+    keeps of its references for PageRank, an addition per edge of each. `add` must be given the
+    bound references in id order over the whole run, as `rank_inputs` sums them, so that each
     weight is the same sum to the last bit."""
 
     def __init__(self, lookup: GraphLookup) -> None:
         self.lookup = lookup
-        self.by_files: dict[tuple[int, int], float] = {}
-        self.by_symbols: dict[tuple[int, int], float] = {}
+        self.by_files = _PairSums()
+        self.by_symbols = _PairSums()
         self._sources: dict[tuple[int, str | None], list[int]] = {}
 
     def add(self, bound: Iterable[BoundRef]) -> None:
+        """Add a batch's bound references (whole files, but for parts of one with many): where each
+        edge starts is asked again of the next batch rather than kept for all of them."""
+        self._sources.clear()
         lookup, by_files, by_symbols, sources = self.lookup, self.by_files, self.by_symbols, self._sources
         for file_id, scope, target, confidence in bound:
             symbol = lookup.symbol(target)
             if symbol is None:
                 continue  # not in the index (the join in rank_inputs drops it too)
             if symbol.file_id != file_id:
-                key = (file_id, symbol.file_id)
-                by_files[key] = by_files.get(key, 0.0) + confidence
+                by_files.add(file_id, symbol.file_id, confidence)
             where = (file_id, scope)
             if where not in sources:
                 sources[where] = _rank_sources(lookup, file_id, scope)
             for source in sources[where]:
-                edge = (source, target)
-                by_symbols[edge] = by_symbols.get(edge, 0.0) + confidence
+                by_symbols.add(source, target, confidence)
 
 
 def rank_inputs_of(lookup: GraphLookup, bound: RankEdges) -> RankInputs:
@@ -1042,17 +1079,15 @@ def rank_inputs_of(lookup: GraphLookup, bound: RankEdges) -> RankInputs:
     that PageRank gives the same ranks to the last bit."""
     conn = lookup.conn
     files = [int(row[0]) for row in conn.execute("SELECT id FROM files WHERE status != 'skipped'")]
-    by_files, by_symbols = bound.by_files, bound.by_symbols
     imported: dict[tuple[int, int], int] = {}
     for rows in lookup.all_imports():
         for row in rows:
             if row.target_file_id is not None and row.target_file_id != row.file_id:
                 key = (row.file_id, row.target_file_id)
                 imported[key] = imported.get(key, 0) + 1
-    file_edges = [(a, b, w) for (a, b), w in sorted(by_files.items())]
+    file_edges = list(bound.by_files.summed())
     file_edges += [(a, b, 0.5 * count) for (a, b), count in sorted(imported.items())]
-    symbol_edges = [(a, b, w) for (a, b), w in sorted(by_symbols.items())]
-    return files, file_edges, lookup.symbol_ids(), symbol_edges
+    return files, file_edges, lookup.symbol_ids(), bound.by_symbols.summed()
 
 
 def _rank_sources(lookup: GraphLookup, file_id: int, scope: str | None) -> list[int]:
