@@ -90,6 +90,8 @@ class Store:
             yield
         finally:
             with self._lock:
+                # The page cache filled up meanwhile: emptied, or the map's pages come on top of it.
+                self._conn.execute("PRAGMA shrink_memory")
                 self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
 
     # writes: call inside transaction()
