@@ -8,15 +8,17 @@ of many references with it (`prepare_shard`, `bind_shard`), else, allowed to, wi
 
 from __future__ import annotations
 
+import bisect
 import os
 import pickle
 import select
 import signal
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import IO, Protocol, TypeVar
 
 from codefathom.graph.manifests import governed_imports, is_config
 from codefathom.graph.modules import resolve_import, same_package
@@ -26,13 +28,19 @@ from codefathom.graph.specs import spec_for
 from codefathom.orphans import die_with_parent
 from codefathom.store.graph import (
     BindingRow,
+    BoundRef,
     GraphLookup,
     ImportResolution,
     ImportRow,
+    RankEdges,
     RefRow,
+    RefSpan,
+    bound_edges,
     drop_local_reads,
     rank_inputs,
     rank_inputs_of,
+    ref_spans,
+    refs_between,
     refs_to_rebind,
     save_bindings,
     save_import_targets,
@@ -60,6 +68,10 @@ FORK_PATIENCE = 30.0  # seconds a forked child may take beyond four times what t
 # The share of the references the forked child binds: a little more than half, as this process
 # also saves its own bindings meanwhile (on Django core the child was done first at half).
 CHILD_SHARE = 0.55
+# References bound at a time: each batch is read (or taken from those the lookup holds), bound and
+# saved before the next, by this process and by a forked child alike, so that what binding holds
+# at once does not grow with the project (a batch's rows, its bindings, the binder's caches).
+BIND_BATCH = 20000
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -103,12 +115,12 @@ def rebind(
     it bound before (checked on the benchmark corpora: any order of the references binds alike)."""
     ids = None if file_ids is None else sorted(set(file_ids))
     wanted = sorted(set(names))
-    # (Which ones does not depend on the imports.) A lookup that followed every write has them all.
-    refs = lookup.written_refs if ids is None and lookup.written_refs is not None else refs_to_rebind(
-        lookup.conn, ids, wanted
-    )
+    # (Which ones does not depend on the imports.) Every reference is bound a batch at a time, in id
+    # order: a lookup that followed every write knows each file's run of ids (and holds the
+    # references themselves while there are few); otherwise the index says.
+    refs = _Refs(lookup, None if ids is None else refs_to_rebind(lookup.conn, ids, wanted))
     run = f"{os.getpid()}-{time.monotonic_ns()}"
-    shared = helper is not None and len(refs) >= SHARD_MIN_REFS
+    shared = helper is not None and refs.count >= SHARD_MIN_REFS
     prepared = helper.submit(prepare_shard, (run, _database(lookup.conn))) if helper and shared else None
     if ids is None:
         lookup.preload()
@@ -126,20 +138,84 @@ def rebind(
         moved = _moved(lookup, imports, targets, ids)
         if moved:  # their references may now mean something else: bind them all again
             ids = sorted(set(ids) | moved)
-            refs = refs_to_rebind(lookup.conn, ids, wanted)
+            refs = _Refs(lookup, refs_to_rebind(lookup.conn, ids, wanted))
     binder = Binder(lookup)
-    if fork and helper is None and len(refs) >= FORK_MIN_REFS and hasattr(os, "fork"):
-        bindings = _forked(binder, refs, _database(lookup.conn), lambda rows: save_bindings(lookup.conn, rows))
+    # PageRank's edges are summed as the references are bound when all of them are.
+    edges = RankEdges(lookup) if ids is None else None
+    if fork and helper is None and refs.count >= FORK_MIN_REFS and hasattr(os, "fork"):
+        _forked(binder, refs, _database(lookup.conn), edges)
+    elif helper is not None and prepared is not None:
+        _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted), edges)
     else:
-        if helper is not None and prepared is not None:
-            bindings = _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted))
-        else:
-            bindings = [_row(binder, ref) for ref in refs]
-        save_bindings(lookup.conn, bindings)
+        _bind(binder, refs, _batches(refs.spans, BIND_BATCH), edges)
     drop_local_reads(lookup.conn)
-    if ids is None:
-        lookup.bound = _edges(refs, bindings)
-    return len(refs)
+    lookup.bound = edges
+    return refs.count
+
+
+class _Refs:
+    """The references a binding run binds, in id order, by file (`spans`), handed out a run of ids
+    at a time: from a list given or held by the lookup, else read from the index as asked."""
+
+    def __init__(self, lookup: GraphLookup, chosen: list[RefRow] | None) -> None:
+        self.lookup = lookup
+        # (A chosen few come in the order the index gave them; those a lookup held, in id order.)
+        self.held = sorted(chosen, key=lambda ref: ref.id) if chosen is not None else (
+            lookup.written_refs if lookup.following else None
+        )
+        if self.held is not None:
+            self.ids = [ref.id for ref in self.held]
+            self.spans = _spans(self.held)
+        else:
+            self.spans = lookup.written_spans if lookup.following else ref_spans(lookup.conn)
+        self.count = sum(span[3] for span in self.spans)
+
+    def between(self, first: int, last: int) -> list[RefRow]:
+        if self.held is None:  # through the lookup's connection: a forked child's is its own
+            return refs_between(self.lookup.conn, first, last)
+        return self.held[bisect.bisect_left(self.ids, first) : bisect.bisect_right(self.ids, last)]
+
+
+def _spans(refs: Sequence[RefRow]) -> list[RefSpan]:
+    """Each file's run of the references (in id order) as a span: first and last id, how many."""
+    spans: list[RefSpan] = []
+    for ref in refs:
+        if spans and spans[-1][0] == ref.file_id:
+            file_id, first, _, count = spans[-1]
+            spans[-1] = (file_id, first, ref.id, count + 1)
+        else:
+            spans.append((ref.file_id, ref.id, ref.id, 1))
+    return spans
+
+
+def _batches(spans: Sequence[RefSpan], size: int) -> list[tuple[int, int]]:
+    """(first id, last id) of runs of at most `size` references: whole files, a file with more than
+    `size` cut into parts (ids of a file's references run without another file's in between)."""
+    batches: list[tuple[int, int]] = []
+    first, last, count = 0, 0, 0
+    for _, start, end, number in spans:
+        if count and count + number > size:
+            batches.append((first, last))
+            count = 0
+        if number > size:  # parts of `size` ids hold at most `size` references
+            batches += [(low, min(end, low + size - 1)) for low in range(start, end + 1, size)]
+            continue
+        first, last, count = (start if not count else first), end, count + number
+    if count:
+        batches.append((first, last))
+    return batches
+
+
+def _bind(binder: Binder, refs: _Refs, batches: Iterable[tuple[int, int]], edges: RankEdges | None) -> None:
+    """Bind and save the references of `batches` (see _batches) here, one after the other."""
+    conn = binder.lookup.conn
+    for first, last in batches:
+        batch = refs.between(first, last)
+        rows = [_row(binder, ref) for ref in batch]
+        save_bindings(conn, rows)
+        if edges is not None:
+            edges.add(_edges(batch, rows))
+        binder.forget()
 
 
 def _moved(
@@ -173,15 +249,15 @@ def recompute_ranks(lookup: GraphLookup) -> None:
 
 
 def _share(
-    binder: Binder, refs: Sequence[RefRow], helper: Helper, prepared: Pending[None], job: ShardJob
-) -> list[BindingRow]:
+    binder: Binder, refs: _Refs, helper: Helper, prepared: Pending[None], job: ShardJob, edges: RankEdges | None
+) -> None:
     """Bind `refs` here from the first files on while the helper, once it has read the graph,
-    binds from the last files back, HELPER_AHEAD jobs at a time."""
+    binds from the last files back, HELPER_AHEAD jobs at a time; every part is saved as it is bound."""
     run, targets, _, ids, names = job
-    chunks = _chunks(refs)
+    conn = binder.lookup.conn
+    chunks = _chunks(refs.spans)
     front, back = 0, len(chunks)  # this process binds chunks[front:back]; the helper took the rest
     sent: list[tuple[int, Pending[list[BindingRow]]]] = []
-    bindings: list[BindingRow] = []
     usable = True
     while front < back:
         if usable and prepared.ready() and not prepared.answered():
@@ -189,28 +265,30 @@ def _share(
         if usable and prepared.ready():
             for index, pending in [item for item in sent if item[1].ready()]:
                 sent.remove((index, pending))
-                bindings += _helped(binder, chunks[index], pending)
+                save_bindings(conn, _helped(binder, refs, chunks[index], pending))
             while len(sent) < HELPER_AHEAD and back - 1 > front:
                 back -= 1
-                files = sorted({ref.file_id for ref in chunks[back]})
+                files = [span[0] for span in chunks[back]]
                 sent.append((back, helper.submit(bind_shard, (run, targets, files, ids, names))))
                 targets = None  # the helper keeps them
-        bindings += [_row(binder, ref) for ref in chunks[front]]
+        _bind(binder, refs, _batches(chunks[front], BIND_BATCH), edges)
         front += 1
     for index, pending in sent:
-        bindings += _helped(binder, chunks[index], pending)
-    return bindings
+        save_bindings(conn, _helped(binder, refs, chunks[index], pending))
+    if edges is not None:  # the helper's part comes after this process's: its edges, as saved, in id order
+        for chunk in chunks[back:]:
+            edges.add(bound_edges(conn, chunk[0][1], chunk[-1][2]))
 
 
-def _forked(
-    binder: Binder, refs: Sequence[RefRow], database: str, save: Callable[[list[BindingRow]], None]
-) -> list[BindingRow]:
+def _forked(binder: Binder, refs: _Refs, database: str, edges: RankEdges | None) -> None:
     """Bind the references of the last files in a forked child while this process binds the
     first ones: the child has the graph this process read without reading it again (its pages
     are shared until written). It reads the index, where it must, through a connection of its
-    own, and sends its bindings back through a pipe; if it fails, its part is bound here. Each
-    part is saved as soon as it is bound: this process's while the child is still at work."""
-    half = _file_boundary(refs, int(len(refs) * (1 - CHILD_SHARE)))
+    own, and writes its bindings a batch at a time to a file this process reads when it is done
+    (tells it so through a pipe); if it fails, its part is bound here. Each part is saved as soon
+    as it is bound: this process's while the child is still at work."""
+    half = _file_boundary(refs.spans, int(refs.count * (1 - CHILD_SHARE)))
+    spool = tempfile.TemporaryFile()  # the child's bindings: on disk, not held in either process
     reader, writer = os.pipe()
     parent = os.getpid()
     pid = os.fork()
@@ -222,30 +300,43 @@ def _forked(
             die_with_parent(parent)
             os.close(reader)
             binder.lookup.conn = sqlite3.connect(f"{Path(database).as_uri()}?mode=ro", uri=True)
-            data = pickle.dumps([_row(binder, ref) for ref in refs[half:]], pickle.HIGHEST_PROTOCOL)
+            for first, last in _batches(refs.spans[half:], BIND_BATCH):
+                batch = refs.between(first, last)
+                rows = [_row(binder, ref) for ref in batch]
+                pickle.dump((rows, _edges(batch, rows)), spool, pickle.HIGHEST_PROTOCOL)
+                binder.forget()
+            spool.flush()
             with os.fdopen(writer, "wb") as out:
-                out.write(data)
+                out.write(b"done")
             status = 0
         finally:
             os._exit(status)
     os.close(writer)
     started = time.monotonic()
-    mine = [_row(binder, ref) for ref in refs[:half]]
-    save(mine)
+    _bind(binder, refs, _batches(refs.spans[:half], BIND_BATCH), edges)
     # A child stuck (a lock some native thread held when it was forked) must not hang the sync:
     # given as long again as this process took, and then some, it is killed and its part done here.
     data = _receive(reader, pid, deadline=time.monotonic() + FORK_PATIENCE + 4 * (time.monotonic() - started))
     _, status = os.waitpid(pid, 0)
-    theirs: list[BindingRow] | None = None
-    if status == 0 and data:
+    batches = _batches(refs.spans[half:], BIND_BATCH)
+    with spool:
+        done = _spooled(binder.lookup.conn, spool, len(batches), edges) if status == 0 and data == b"done" else 0
+    _bind(binder, refs, batches[done:], edges)
+
+
+def _spooled(conn: sqlite3.Connection, spool: IO[bytes], wanted: int, edges: RankEdges | None) -> int:
+    """Save the batches of bindings a child wrote to `spool`, in order, and sum their edges; how
+    many were whole (the rest are bound here)."""
+    spool.seek(0)
+    for done in range(wanted):
         try:
-            theirs = pickle.loads(data)
-        except (pickle.UnpicklingError, EOFError, ValueError):
-            theirs = None
-    if theirs is None:
-        theirs = [_row(binder, ref) for ref in refs[half:]]
-    save(theirs)
-    return mine + theirs
+            rows, bound = pickle.load(spool)
+        except (EOFError, pickle.UnpicklingError, ValueError, TypeError):
+            return done
+        save_bindings(conn, rows)
+        if edges is not None:
+            edges.add(bound)
+    return wanted
 
 
 def _receive(reader: int, pid: int, deadline: float) -> bytes:
@@ -265,30 +356,35 @@ def _receive(reader: int, pid: int, deadline: float) -> bytes:
         os.close(reader)
 
 
-def _file_boundary(refs: Sequence[RefRow], index: int) -> int:
-    """The first position at or after `index` where a new file's references start (a file's are
-    bound in one process, which keeps its per-file caches warm)."""
-    while 0 < index < len(refs) and refs[index].file_id == refs[index - 1].file_id:
-        index += 1
-    return index
+def _file_boundary(spans: Sequence[RefSpan], position: int) -> int:
+    """The first span whose references start at or after `position` among all of them (a file's
+    are bound in one process, which keeps its per-file caches warm)."""
+    start = 0
+    for index, span in enumerate(spans):
+        if start >= position:
+            return index
+        start += span[3]
+    return len(spans)
 
 
-def _helped(binder: Binder, chunk: list[RefRow], pending: Pending[list[BindingRow]]) -> list[BindingRow]:
+def _helped(binder: Binder, refs: _Refs, chunk: list[RefSpan], pending: Pending[list[BindingRow]]) -> list[BindingRow]:
     """A helper's bindings of a chunk, or this process's when the helper died on it."""
-    return pending.result() if pending.answered() else [_row(binder, ref) for ref in chunk]
+    if pending.answered():
+        return pending.result()
+    return [_row(binder, ref) for first, last in _batches(chunk, BIND_BATCH) for ref in refs.between(first, last)]
 
 
-def _chunks(refs: Sequence[RefRow]) -> list[list[RefRow]]:
-    """`refs` in runs of whole files of about CHUNK_REFS references, in the order the files come
+def _chunks(spans: Sequence[RefSpan]) -> list[list[RefSpan]]:
+    """`spans` in runs of whole files of about CHUNK_REFS references, in the order the files come
     (a run of files keeps much of what a Binder caches per file and package in one process)."""
-    by_file: dict[int, list[RefRow]] = {}
-    for ref in refs:
-        by_file.setdefault(ref.file_id, []).append(ref)
-    chunks: list[list[RefRow]] = [[]]
-    for file_refs in by_file.values():
-        if len(chunks[-1]) >= CHUNK_REFS:
+    chunks: list[list[RefSpan]] = [[]]
+    count = 0
+    for span in spans:
+        if count >= CHUNK_REFS:
             chunks.append([])
-        chunks[-1].extend(file_refs)
+            count = 0
+        chunks[-1].append(span)
+        count += span[3]
     return chunks
 
 
@@ -340,15 +436,13 @@ def _row(binder: Binder, ref: RefRow) -> BindingRow:
     return (found.ref_id, found.target_id, found.confidence, found.label, found.candidates)
 
 
-def _edges(refs: Sequence[RefRow], bindings: Sequence[BindingRow]) -> list[tuple[int, str | None, int, float]]:
-    """(file, scope, target, confidence) of every bound reference, by reference id."""
-    where = {ref.id: ref for ref in refs}
-    found = []
-    for ref_id, target, confidence, _, _ in sorted(bindings):
-        if target is not None:
-            ref = where[ref_id]
-            found.append((ref.file_id, ref.scope, target, confidence))
-    return found
+def _edges(refs: Sequence[RefRow], bindings: Sequence[BindingRow]) -> list[BoundRef]:
+    """(file, scope, target, confidence) of every bound reference of a batch (both in id order)."""
+    return [
+        (ref.file_id, ref.scope, target, confidence)
+        for ref, (_, target, confidence, _, _) in zip(refs, bindings, strict=True)
+        if target is not None
+    ]
 
 
 def _database(conn: sqlite3.Connection) -> str:

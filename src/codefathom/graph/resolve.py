@@ -137,6 +137,13 @@ class Binder:
         self._overloads: dict[tuple[int, int], SymbolRow | None] = {}  # (bound, arguments) -> overload taking them
         self._parameters: dict[int, list[str] | None] = {}  # function -> its parameters' types as written
 
+    def forget(self) -> None:
+        """Let go of what is cached per scope of a file (the largest caches, and the least shared
+        between files): binding a project a batch of files at a time, each batch starts without the
+        last one's, so they do not grow with the project. Answers do not change, only their cost."""
+        self._names.clear()
+        self._scope_rows.clear()
+
     def bind(self, ref: RefRow) -> Binding:
         spec = spec_for(self.lookup.language_of(ref.file_id))
         scope = self._decorator_scope(ref) if ref.kind == "decorator" else ref.scope

@@ -12,7 +12,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,8 +96,11 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
     root = real_root(settings.root)
     jobs = [_job(f, known.get(f.path), full, root) for f in todo]
     workers = worker_count() if len(jobs) >= PARALLEL_MIN_FILES else 0
+    # A large sync reads much of the index (binding, directory nodes): through SQLite's page cache,
+    # not the memory map, whose pages would stay in its memory (see Store.unmapped).
+    unmapped = store.unmapped() if len(jobs) >= PARALLEL_MIN_FILES else nullcontext()
     # The processes that parse the files then bind part of the references (see graph.rebind).
-    with WorkerPool(workers) as pool, _collector_paused():
+    with unmapped, WorkerPool(workers) as pool, _collector_paused():
         outcomes = pool.map(_prepare, jobs) if pool.alive else (_prepare(job) for job in jobs)
         try:
             for start in range(0, len(todo), BATCH_FILES):

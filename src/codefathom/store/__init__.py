@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from codefathom.model import FileFacts, FileState, StoredUnit, Unit
 from codefathom.store import directories, graph, reads, vectors, writes
-from codefathom.store.db import SCHEMA_VERSION, connect, fingerprint_of
+from codefathom.store.db import MMAP_BYTES, SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.digest import DIGEST_PARTS, index_digest
 from codefathom.store.directories import IsTest
 from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
@@ -78,6 +78,21 @@ class Store:
             finally:
                 if not check_keys:
                     self._conn.execute("PRAGMA foreign_keys = ON")
+
+    @contextmanager
+    def unmapped(self) -> Iterator[None]:
+        """Read through SQLite's page cache (bounded), not the memory map, while inside: a sync reads
+        most of a large index (binding, directory nodes), and every page read through the map stays
+        in this process's memory, up to MMAP_BYTES (Django's sdist: 188 MB of a peak of 490)."""
+        with self._lock:
+            self._conn.execute("PRAGMA mmap_size = 0")
+        try:
+            yield
+        finally:
+            with self._lock:
+                # The page cache filled up meanwhile: emptied, or the map's pages come on top of it.
+                self._conn.execute("PRAGMA shrink_memory")
+                self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
 
     # writes: call inside transaction()
     def replace_file(

@@ -82,6 +82,11 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
 _NOT_DAMAGE = frozenset({3, 5, 6, 7, 8, 9, 10, 13, 14, 23})
 
 
+# How much of the index a connection reads through a memory map (a search reads the same pages
+# again and again); a sync maps none (Store.unmapped).
+MMAP_BYTES = 256 << 20
+
+
 def is_damaged(exc: sqlite3.DatabaseError) -> bool:
     """Whether an error means the file is corrupt or not a codefathom index (so: rebuild it)."""
     code = getattr(exc, "sqlite_errorcode", None)
@@ -96,7 +101,7 @@ def _open(db_path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA temp_store = MEMORY")
     conn.execute("PRAGMA cache_size = -65536")
-    conn.execute("PRAGMA mmap_size = 268435456")
+    conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
     return conn
 
 

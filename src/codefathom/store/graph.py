@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from codefathom.model import FileFacts
 
@@ -17,7 +20,8 @@ __all__ = [
     "replace_facts", "SymbolRow", "RefRow", "ImportRow", "Binding", "BOUND_LABELS", "symbol_names_of",
     "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "PreparedFacts", "prepare_facts",
     "drop_local_reads", "SymbolInfo", "RefInfo", "BindingRow", "BoundRef", "RankInputs", "ImportResolution",
-    "rank_inputs_of",
+    "rank_inputs_of", "RankEdges", "RefSpan", "ref_spans", "refs_between", "bound_edges", "HELD_REFS",
+    "HELD_HINTS",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
     "references_from", "unbound_count",
     "file_edges", "file_edges_of", "external_imports", "unreferenced_symbols", "ambiguous_names", "referenced_names",
@@ -29,6 +33,14 @@ __all__ = [
 
 # Labels of a reference that points at a symbol (the rest say why it does not).
 BOUND_LABELS = ("exact", "high", "likely", "possible")
+# A first index's lookup keeps the references it takes, as written, up to this many: a project that
+# small is bound without reading them back. Past it they are let go, and binding reads them back a
+# batch at a time (`refs_between`), so what a large project holds at once does not grow with them.
+HELD_REFS = 100_000
+# Likewise type hints, read by file (one query each) past this many; then only the last HINT_FILES
+# files' are kept, oldest let go first: binding visits files in order, and few others' hints.
+HELD_HINTS = 200_000
+HINT_FILES = 1000
 
 SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
 
@@ -95,7 +107,10 @@ class Binding:
 BindingRow = tuple[int, int | None, float, str, int]
 # (file id, scope, target symbol id, confidence) of a bound reference: what PageRank reads of it.
 BoundRef = tuple[int, str | None, int, float]
-RankInputs = tuple[list[int], list[tuple[int, int, float]], list[int], list[tuple[int, int, float]]]
+# (file id, first reference id, last reference id, references) of one file's references, which
+# are written together and so hold a run of ids no other file's fall in.
+RefSpan = tuple[int, int, int, int]
+RankInputs = tuple[list[int], list[tuple[int, int, float]], list[int], Iterable[tuple[int, int, float]]]
 
 
 # A row's values after its file_id, in column order: a symbol's (kind, name, qualified_name, parent,
@@ -223,6 +238,34 @@ def refs_to_rebind(
     return [RefRow(*row) for row in rows]
 
 
+_REF_COLUMNS_TO_BIND = "id, file_id, name, kind, receiver, line, scope, arity, arguments"
+
+
+def ref_spans(conn: sqlite3.Connection) -> list[RefSpan]:
+    """Every file's run of reference ids (see RefSpan), in id order: a whole project's binding plan."""
+    rows = conn.execute("SELECT file_id, min(id), max(id), count(*) FROM refs GROUP BY file_id ORDER BY 2")
+    return [(int(f), int(first), int(last), int(count)) for f, first, last, count in rows]
+
+
+def refs_between(conn: sqlite3.Connection, first: int, last: int) -> list[RefRow]:
+    """The references with ids from `first` to `last`, in id order: one batch of a whole project's."""
+    rows = conn.execute(
+        f"SELECT {_REF_COLUMNS_TO_BIND} FROM refs WHERE id BETWEEN ? AND ? ORDER BY id", (first, last)
+    )
+    return [RefRow(*row) for row in rows]
+
+
+def bound_edges(conn: sqlite3.Connection, first: int, last: int) -> list[BoundRef]:
+    """(file, scope, target, confidence) of the bound references with ids from `first` to `last`,
+    in id order, as saved (another process bound them)."""
+    rows = conn.execute(
+        "SELECT file_id, scope, target_id, confidence FROM refs WHERE id BETWEEN ? AND ? AND target_id IS NOT NULL"
+        " ORDER BY id",
+        (first, last),
+    )
+    return [(int(f), scope, int(target), float(confidence)) for f, scope, target, confidence in rows]
+
+
 def save_bindings(conn: sqlite3.Connection, bindings: Iterable[BindingRow]) -> None:
     conn.executemany(
         "UPDATE refs SET target_id = ?, confidence = ?, label = ?, candidates = ? WHERE id = ?",
@@ -275,6 +318,7 @@ class GraphLookup:
         self._module_files: dict[str, int | None] = {}
         self._imports: dict[int, list[ImportRow]] = {}
         self._hints: dict[int, dict[tuple[str | None, str], list[tuple[str, str, int]]]] = {}
+        self._hints_held = 0  # how many hints the cache holds, until there are too many (-1: see HELD_HINTS)
         self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
         self._signatures: dict[int, str] = {}
         # This run's import resolutions, for rows read after they were stored: a reader on another
@@ -284,43 +328,61 @@ class GraphLookup:
         self._ids: dict[str, int] | None = None
         self._languages: dict[int, str] | None = None
         self._complete = False  # every symbol, import, hint and base is in the caches (see preload)
-        # Every bound reference, in id order, when the last rebind bound them all (PageRank's input).
-        self.bound: list[BoundRef] | None = None
-        # Every reference, in id order, when this lookup followed the writes of every graph row (follow).
+        # PageRank's edges, summed from every reference as bound, when the last rebind bound them all.
+        self.bound: RankEdges | None = None
+        # Whether this lookup followed the writes of every graph row (follow); then the span of each
+        # file's references, in id order, and the references themselves while there are few (HELD_REFS).
+        self.following = False
+        self.written_spans: list[RefSpan] = []
         self.written_refs: list[RefRow] | None = None
+        # Strings the rows taken share (names, scopes, types): each is kept once, not once per row.
+        self._strings: dict[str, str] = {}
 
     def follow(self) -> None:
         """Take each file's rows as `replace_facts` writes them, on an index without graph rows yet
         (a first index): then `preload` reads nothing back, and the references to bind are at hand
-        (`written_refs`). Does nothing on an index that has graph rows."""
+        (`written_refs`, while there are few). Does nothing on an index that has graph rows."""
         if self.conn.execute("SELECT 1 FROM symbols UNION ALL SELECT 1 FROM imports LIMIT 1").fetchone() is None:
+            self.following = True
             self.written_refs = []
-
-    @property
-    def following(self) -> bool:
-        """Whether this lookup takes the rows written (see follow)."""
-        return self.written_refs is not None
 
     def take(self, file_id: int, rows: PreparedFacts, symbol_id: int, ref_id: int, import_id: int) -> None:
         """A file's rows just written, the first of each table with the given id (see follow)."""
-        if self.written_refs is None:
+        if not self.following:
             return
+        # Strings arrive from the parse workers once per row: kept once each, the rows of a large
+        # project take a third less memory (Django: 942,000 strings, most of them repeats).
+        one = self._strings.setdefault
         for number, (kind, name, qualified, parent, start, end, _, _) in enumerate(rows.symbols, symbol_id):
-            self._add_symbol(SymbolRow(number, file_id, kind, name, qualified, parent, start, end))
+            self._add_symbol(SymbolRow(
+                number, file_id, one(kind, kind), one(name, name), one(qualified, qualified),
+                None if parent is None else one(parent, parent), start, end,
+            ))
         if rows.imports:
             self._imports[file_id] = [
-                ImportRow(number, file_id, module, name, alias, level, line=line)
+                ImportRow(number, file_id, one(module, module), name and one(name, name), one(alias, alias), level,
+                          line=line)
                 for number, (module, name, alias, line, level) in enumerate(rows.imports, import_id)
             ]
-        hints = self._hints.setdefault(file_id, {})
-        for scope, variable, type_name, line, kind in rows.hints:
-            hints.setdefault((scope, variable), []).append((type_name, kind, line))
+        if self._hints_held >= 0 and self._hints_held + len(rows.hints) > HELD_HINTS:
+            self._let_hints_go()
+        if self._hints_held >= 0:
+            self._hints_held += len(rows.hints)
+            hints = self._hints.setdefault(file_id, {})
+            for scope, variable, type_name, line, kind in rows.hints:
+                key = (None if scope is None else one(scope, scope), one(variable, variable))
+                hints.setdefault(key, []).append((one(type_name, type_name), one(kind, kind), line))
+        if rows.refs:
+            self.written_spans.append((file_id, ref_id, ref_id + len(rows.refs) - 1, len(rows.refs)))
         bases: list[tuple[int, int, str, str, str]] = []
         refs = self.written_refs
+        if refs is not None and len(refs) + len(rows.refs) > HELD_REFS:
+            refs = self.written_refs = None  # too many to hold: binding reads them back (refs_between)
         for number, (name, kind, receiver, line, column, scope, arity, arguments) in enumerate(rows.refs, ref_id):
-            refs.append(RefRow(number, file_id, name, kind, receiver, line, scope, arity, arguments))
+            if refs is not None:
+                refs.append(RefRow(number, file_id, name, kind, receiver, line, scope, arity, arguments))
             if kind == "inherit" and scope is not None:
-                bases.append((column, number, scope, receiver, name))
+                bases.append((column, number, one(scope, scope), one(receiver, receiver), one(name, name)))
         for _, _, scope, receiver, name in sorted(bases):  # as preload reads them: by column, then as written
             self._bases.setdefault((file_id, scope), []).append((receiver, name))
 
@@ -338,21 +400,38 @@ class GraphLookup:
         """Read every symbol, import, hint and base class at once: for binding a whole project, one
         pass over each table beats a query per name, file or class. Lookups then never query for
         them again. A lookup that followed the writes (see follow) has them all already."""
-        if self.written_refs is None:
+        if not self.following:
             self._read_all()
         for file_id in self._file_ids():
             self._modules.setdefault(file_id, None)
             self._imports.setdefault(file_id, [])
-            self._hints.setdefault(file_id, {})
+            if self._hints_held >= 0:  # (else each file's are read when asked for)
+                self._hints.setdefault(file_id, {})
         self._complete = True
+        self._strings = {}  # the rows hold each string once now; nothing more is taken
+
+    def _let_hints_go(self) -> None:
+        """Too many hints to hold: from now on each file's are read when asked for (hint_table)."""
+        self._hints.clear()
+        self._hints_held = -1
 
     def _read_all(self) -> None:
-        for row in self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s"):
-            self._add_symbol(SymbolRow(*row))
+        one = self._strings.setdefault  # each string once (see take)
+        symbols = self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s")
+        for i, f, kind, name, qualified, parent, start, end in symbols:
+            self._add_symbol(SymbolRow(
+                i, f, one(kind, kind), one(name, name), one(qualified, qualified),
+                None if parent is None else one(parent, parent), start, end,
+            ))
         for row in self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
             self._imports.setdefault(row[1], []).append(_import_row(row))
-        for file_id, scope, variable, type_name, kind, line in self.conn.execute(_HINT_ROWS):
-            self._hints.setdefault(file_id, {}).setdefault((scope, variable), []).append((type_name, kind, line))
+        if self.conn.execute("SELECT count(*) FROM hints").fetchone()[0] > HELD_HINTS:
+            self._let_hints_go()
+        else:
+            for file_id, scope, variable, type_name, kind, line in self.conn.execute(_HINT_ROWS):
+                key = (None if scope is None else one(scope, scope), one(variable, variable))
+                evidence = (one(type_name, type_name), one(kind, kind), line)
+                self._hints.setdefault(file_id, {}).setdefault(key, []).append(evidence)
         # In the order the query per class gives (`bases_of`): by column, then as written.
         for file_id, scope, receiver, name in self.conn.execute(
             "SELECT file_id, scope, receiver, name FROM refs WHERE kind = 'inherit' AND scope IS NOT NULL"
@@ -370,22 +449,29 @@ class GraphLookup:
         rows = self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE {where}", params)
         return [SymbolRow(*row) for row in rows]
 
+    # A complete lookup (see preload) keeps no entry for a name nothing has: binding asks for far
+    # more of those than there are symbols (Django's sdist: 187,000 pairs of class and member name).
+
     def by_name(self, name: str) -> list[SymbolRow]:
         if name not in self._by_name:
-            self._by_name[name] = [] if self._complete else self._symbols("s.name = ?", (name,))
+            if self._complete:
+                return []
+            self._by_name[name] = self._symbols("s.name = ?", (name,))
         return self._by_name[name]
 
     def by_qualified(self, qualified: str) -> list[SymbolRow]:
         if qualified not in self._by_qualified:
-            self._by_qualified[qualified] = (
-                [] if self._complete else self._symbols("s.qualified_name = ?", (qualified,))
-            )
+            if self._complete:
+                return []
+            self._by_qualified[qualified] = self._symbols("s.qualified_name = ?", (qualified,))
         return self._by_qualified[qualified]
 
     def members(self, parent: str, name: str) -> list[SymbolRow]:
         key = (parent, name)
         if key not in self._members:
-            self._members[key] = [] if self._complete else [s for s in self.by_name(name) if s.parent == parent]
+            if self._complete:
+                return []
+            self._members[key] = [s for s in self.by_name(name) if s.parent == parent]
         return self._members[key]
 
     def signature(self, symbol_id: int) -> str:
@@ -441,6 +527,8 @@ class GraphLookup:
         """(scope, variable) -> (type_name, kind, line) of each piece of the file's type evidence,
         in the order it was written."""
         if file_id not in self._hints:
+            if self._hints_held < 0 and len(self._hints) >= HINT_FILES:
+                del self._hints[next(iter(self._hints))]  # the file read longest ago
             table: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
             for _, scope, variable, type_name, kind, line in self.conn.execute(
                 f"{_HINT_ROWS} WHERE file_id = ?", (file_id,)
@@ -502,7 +590,7 @@ class GraphLookup:
     def imports_needing_resolution(self, file_ids: Iterable[int] | None) -> list[ImportRow]:
         """Imports of the changed files, imports that led into them (their symbols were replaced),
         and imports nothing in the project answered yet; all of them when file_ids is None."""
-        if file_ids is None and self.written_refs is not None:  # all are at hand, in id order
+        if file_ids is None and self.following:  # all are at hand, in id order
             return [row for rows in self._imports.values() for row in rows]
         if file_ids is None:
             rows = self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports")
@@ -923,38 +1011,83 @@ def rank_inputs(conn: sqlite3.Connection) -> tuple[list[int], list[tuple[int, in
     return files, file_edges, symbols, symbol_edges
 
 
-def rank_inputs_of(lookup: GraphLookup, bound: Iterable[BoundRef]) -> RankInputs:
-    """What `rank_inputs` reads, from the references just bound (in id order) and the preloaded
+class _PairSums:
+    """Weights added per (source, target) pair, each pair's summed in the order they were added (a
+    running float sum from 0.0, as a dict of sums gives it), kept as packed arrays until summed:
+    24 bytes an addition, where a dict of a million pairs took 130 MB."""
+
+    def __init__(self) -> None:
+        self.sources, self.targets, self.weights = array("q"), array("q"), array("d")
+
+    def add(self, source: int, target: int, weight: float) -> None:
+        self.sources.append(source)
+        self.targets.append(target)
+        self.weights.append(weight)
+
+    def summed(self) -> Iterator[tuple[int, int, float]]:
+        """(source, target, sum) of each pair, by source then target; lets the additions go."""
+        if not self.weights:
+            return iter(())
+        sources, targets = np.frombuffer(self.sources, dtype=np.int64), np.frombuffer(self.targets, dtype=np.int64)
+        weights = np.frombuffer(self.weights, dtype=np.float64)
+        if int(sources.min()) >= 0 and int(targets.min()) >= 0 and int(sources.max()) < 1 << 31 \
+                and int(targets.max()) < 1 << 31:
+            keys, inverse = np.unique((sources << 32) | targets, return_inverse=True)
+            firsts, seconds = keys >> 32, keys & 0xFFFFFFFF
+        else:  # (ids this large: pairs sorted as rows, slower)
+            rows, inverse = np.unique(np.stack([sources, targets], axis=1), axis=0, return_inverse=True)
+            firsts, seconds = rows[:, 0], rows[:, 1]
+        sums = np.zeros(len(firsts), dtype=np.float64)
+        np.add.at(sums, inverse.reshape(-1), weights)  # one addition at a time, in the order made
+        self.sources, self.targets, self.weights = array("q"), array("q"), array("d")
+        return zip(firsts.tolist(), seconds.tolist(), sums.tolist(), strict=True)
+
+
+class RankEdges:
+    """PageRank's edges summed from references as they are bound: what a whole-project binding
+    keeps of its references for PageRank, an addition per edge of each. `add` must be given the
+    bound references in id order over the whole run, as `rank_inputs` sums them, so that each
+    weight is the same sum to the last bit."""
+
+    def __init__(self, lookup: GraphLookup) -> None:
+        self.lookup = lookup
+        self.by_files = _PairSums()
+        self.by_symbols = _PairSums()
+        self._sources: dict[tuple[int, str | None], list[int]] = {}
+
+    def add(self, bound: Iterable[BoundRef]) -> None:
+        """Add a batch's bound references (whole files, but for parts of one with many): where each
+        edge starts is asked again of the next batch rather than kept for all of them."""
+        self._sources.clear()
+        lookup, by_files, by_symbols, sources = self.lookup, self.by_files, self.by_symbols, self._sources
+        for file_id, scope, target, confidence in bound:
+            symbol = lookup.symbol(target)
+            if symbol is None:
+                continue  # not in the index (the join in rank_inputs drops it too)
+            if symbol.file_id != file_id:
+                by_files.add(file_id, symbol.file_id, confidence)
+            where = (file_id, scope)
+            if where not in sources:
+                sources[where] = _rank_sources(lookup, file_id, scope)
+            for source in sources[where]:
+                by_symbols.add(source, target, confidence)
+
+
+def rank_inputs_of(lookup: GraphLookup, bound: RankEdges) -> RankInputs:
+    """What `rank_inputs` reads, from the edges of the references just bound and the preloaded
     symbols: the same nodes and edges in the same order, each weight summed in the same order, so
     that PageRank gives the same ranks to the last bit."""
     conn = lookup.conn
     files = [int(row[0]) for row in conn.execute("SELECT id FROM files WHERE status != 'skipped'")]
-    by_files: dict[tuple[int, int], float] = {}
-    by_symbols: dict[tuple[int, int], float] = {}
-    sources: dict[tuple[int, str | None], list[int]] = {}
-    for file_id, scope, target, confidence in bound:
-        symbol = lookup.symbol(target)
-        if symbol is None:
-            continue  # not in the index (the join in rank_inputs drops it too)
-        if symbol.file_id != file_id:
-            key = (file_id, symbol.file_id)
-            by_files[key] = by_files.get(key, 0.0) + confidence
-        where = (file_id, scope)
-        if where not in sources:
-            sources[where] = _rank_sources(lookup, file_id, scope)
-        for source in sources[where]:
-            edge = (source, target)
-            by_symbols[edge] = by_symbols.get(edge, 0.0) + confidence
     imported: dict[tuple[int, int], int] = {}
     for rows in lookup.all_imports():
         for row in rows:
             if row.target_file_id is not None and row.target_file_id != row.file_id:
                 key = (row.file_id, row.target_file_id)
                 imported[key] = imported.get(key, 0) + 1
-    file_edges = [(a, b, w) for (a, b), w in sorted(by_files.items())]
+    file_edges = list(bound.by_files.summed())
     file_edges += [(a, b, 0.5 * count) for (a, b), count in sorted(imported.items())]
-    symbol_edges = [(a, b, w) for (a, b), w in sorted(by_symbols.items())]
-    return files, file_edges, lookup.symbol_ids(), symbol_edges
+    return files, file_edges, lookup.symbol_ids(), bound.by_symbols.summed()
 
 
 def _rank_sources(lookup: GraphLookup, file_id: int, scope: str | None) -> list[int]:
