@@ -143,26 +143,35 @@ def test_a_first_index_binds_as_a_full_reindex_does(fixture: str, tmp_path: Path
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="a child is forked only where the system can")
 @pytest.mark.parametrize("fixture", ["bindings", "bindings-java", "bindings-ts"])
 @pytest.mark.parametrize("resync", ["full", "edits"])
-def test_a_rebinding_sync_with_a_forked_child_binds_as_a_first_index_does(
-    fixture: str, resync: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("binder", ["forked", "helper"])
+def test_a_rebinding_sync_binds_as_a_first_index_does(
+    fixture: str, resync: str, binder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A forked child reads through a connection of its own, which sees only what is committed: the
-    # import resolutions this run stored in the still open transaction must reach it another way.
+    # A forked child, or from more CPUs a parse worker, reads the graph through a connection of its
+    # own, which sees only what is committed: the import resolutions this run stored in the still
+    # open transaction must reach it another way.
     repo = tmp_path / "repo"
     shutil.copytree(REPOS / fixture, repo)
-    monkeypatch.setenv("CODEFATHOM_WORKERS", "0")
-    monkeypatch.setattr(graph, "FORK_MIN_REFS", 1)
-    monkeypatch.setattr(indexer, "usable_cpus", lambda: 2)
     forked: list[int] = []
-    real_fork = os.fork
+    if binder == "forked":
+        monkeypatch.setenv("CODEFATHOM_WORKERS", "0")
+        monkeypatch.setattr(graph, "FORK_MIN_REFS", 1)
+        monkeypatch.setattr(indexer, "usable_cpus", lambda: 2)
+        real_fork = os.fork
 
-    def fork() -> int:
-        pid = real_fork()
-        if pid:
-            forked.append(pid)
-        return pid
+        def fork() -> int:
+            pid = real_fork()
+            if pid:
+                forked.append(pid)
+            return pid
 
-    monkeypatch.setattr(os, "fork", fork)
+        monkeypatch.setattr(os, "fork", fork)
+    else:
+        monkeypatch.setenv("CODEFATHOM_WORKERS", "2")
+        monkeypatch.setattr(indexer, "PARALLEL_MIN_FILES", 1)
+        monkeypatch.setattr(indexer, "HELPER_MIN_CPUS", 1)
+        monkeypatch.setattr(graph, "SHARD_MIN_REFS", 1)
+        monkeypatch.setattr(graph, "CHUNK_REFS", 4)
     graph_parts = ("symbols", "refs", "imports", "hints", "ranks")
     with Codefathom(repo, index_dir=tmp_path / "resynced") as service:
         service.index()
@@ -173,37 +182,7 @@ def test_a_rebinding_sync_with_a_forked_child_binds_as_a_first_index_does(
             for path in sorted(p for p in repo.rglob("*") if p.is_file()):
                 path.write_bytes(path.read_bytes() + b"\n")
             report = service.index()
-        assert report.refs_bound > 0 and forked  # the child bound its share of a re-binding
-        resynced = service.digest(graph_parts)
-    with Codefathom(repo, index_dir=tmp_path / "clean") as service:
-        service.index()
-        assert service.digest(graph_parts) == resynced
-
-
-@pytest.mark.parametrize("fixture", ["bindings", "bindings-java", "bindings-ts"])
-@pytest.mark.parametrize("resync", ["full", "edits"])
-def test_a_rebinding_sync_shared_with_a_helper_binds_as_a_first_index_does(
-    fixture: str, resync: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # From more CPUs a parse worker binds part of the references: it reads the committed graph
-    # through its own connection and is sent this run's import resolutions.
-    repo = tmp_path / "repo"
-    shutil.copytree(REPOS / fixture, repo)
-    monkeypatch.setenv("CODEFATHOM_WORKERS", "2")
-    monkeypatch.setattr(indexer, "PARALLEL_MIN_FILES", 1)
-    monkeypatch.setattr(indexer, "HELPER_MIN_CPUS", 1)
-    monkeypatch.setattr(graph, "SHARD_MIN_REFS", 1)
-    monkeypatch.setattr(graph, "CHUNK_REFS", 4)
-    graph_parts = ("symbols", "refs", "imports", "hints", "ranks")
-    with Codefathom(repo, index_dir=tmp_path / "resynced") as service:
-        service.index()
-        if resync == "full":
-            report = service.index(full=True)
-        else:
-            for path in sorted(p for p in repo.rglob("*") if p.is_file()):
-                path.write_bytes(path.read_bytes() + b"\n")
-            report = service.index()
-        assert report.refs_bound > 0
+        assert report.refs_bound > 0 and (binder != "forked" or forked)  # the child bound its share
         resynced = service.digest(graph_parts)
     monkeypatch.setenv("CODEFATHOM_WORKERS", "0")
     with Codefathom(repo, index_dir=tmp_path / "clean") as service:

@@ -17,6 +17,9 @@ import pytest
 from click.testing import Result
 from conftest import FIXTURES
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import reliability  # noqa: E402  (bench/reliability.py: the same matrix on a real repository)
+
 
 def _digest(run_cli: Callable[..., Result], repo: Path, index_dir: Path) -> dict[str, Any]:
     result = run_cli("status", str(repo), "--index-dir", str(index_dir), "--digest", "--json")
@@ -55,39 +58,13 @@ def test_status_digest_of_a_project_without_an_index_says_so(tmp_path: Path, run
     assert result.exit_code == 0 and "digest:" not in result.output and "not indexed" in result.output.lower()
 
 
-# A process killed with SIGKILL at a named phase of a sync: the phase's function kills its own
-# process when called (the Nth time), in a child Python that then runs the real `codefathom index`.
-KILLER = """
-import os, signal, sys
-import codefathom.graph as graph
-import codefathom.service.indexer as indexer
-from codefathom.store import Store
-
-phase, nth = sys.argv[1], int(sys.argv[2])
-graph.FORK_MIN_REFS = 1  # the binder forks even for a fixture: its child is part of what is killed
-indexer.usable_cpus = lambda: 2
-calls = [0]
-
-def killing(real):
-    def wrapper(*args, **kwargs):
-        calls[0] += 1
-        if calls[0] >= nth:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(*args, **kwargs)
-    return wrapper
-
-owner, name = {
-    "write": (Store, "replace_facts"), "bind": (indexer, "rebind"), "ranks": (indexer, "recompute_ranks"),
-    "directories": (Store, "refresh_directories"), "snapshot": (indexer, "after_sync"),
-    "forked": (graph, "_receive"),
-}[phase]
-setattr(owner, name, killing(getattr(owner, name)))
-from codefathom.cli import main
-sys.argv = ["codefathom", *sys.argv[3:]]
-main()
-"""
-
-PHASES = [("write", 2), ("bind", 1), ("forked", 1), ("ranks", 1), ("directories", 1), ("snapshot", 1)]
+# A process killed with SIGKILL at a named phase of a sync: bench/reliability.py's killer (the
+# phase's function kills its own process when called the Nth time), with the binder's fork forced
+# for a fixture this small, runs the real `codefathom index` in a child Python.
+KILLER = reliability.KILLER.replace(
+    "calls = [0]", "graph.FORK_MIN_REFS = 1\nindexer.usable_cpus = lambda: 2\ncalls = [0]", 1
+)
+PHASES = list(reliability.PHASES)
 
 
 @pytest.mark.parametrize("sync", ["first", "edits"])
