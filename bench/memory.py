@@ -190,7 +190,14 @@ def _status_mb(pid: int | str = "self") -> dict[str, int]:
 def phases(corpus: Path) -> None:
     """Index `corpus` in this process with the sync's phases hooked, printing this process's RSS
     (heap and file-backed) and that of its children (parse workers, a forked binder) at each."""
-    os.environ["CODEFATHOM_HOME"] = tempfile.mkdtemp(prefix="cf-memory-")
+    os.environ["CODEFATHOM_HOME"] = home = tempfile.mkdtemp(prefix="cf-memory-")
+    try:
+        _phases(corpus)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _phases(corpus: Path) -> None:
     import codefathom.graph as graph
     import codefathom.service.indexer as indexer
     from codefathom.service import Codefathom
