@@ -395,3 +395,18 @@ def test_background_embedding_reports_its_progress(project: Path, run_cli: Calla
     assert seen[-1]["state"] == "complete" and seen[-1]["percent"] == 100.0
     with_vectors = [s["with_vectors"] for s in seen]
     assert with_vectors == sorted(with_vectors) and with_vectors[0] < with_vectors[-1]
+
+
+def test_a_unit_sharing_its_name_with_another_is_embedded_once(project: Path) -> None:
+    # A getter and a setter share a qualified name: each unit matches both definitions, and was
+    # listed (and counted in the progress) once per match.
+    (project / "box.py").write_text(
+        "class Box:\n    @property\n    def size(self):\n        return self._size\n\n"
+        "    @size.setter\n    def size(self, value):\n        self._size = value\n"
+    )
+    seen: list[tuple[int, int]] = []
+    with Codefathom(project) as service:
+        service.index()
+        report = service.embed(lambda done, total: seen.append((done, total)))
+    assert report.total == report.embedded + report.reused
+    assert seen[-1] == (report.total, report.total), seen
