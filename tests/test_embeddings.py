@@ -199,7 +199,7 @@ def test_few_vectors_are_left_out_of_ranking_until_most_units_have_one(
     (project / "pipeline.py").write_text("\n\n".join(stages))
     _index(run_cli, project, "--no-embed")
     data = json.loads(run_cli("explain", "retry failed uploads", "--path", str(project), "--json").stdout)
-    assert any("ranked by words and names until 80% have vectors" in n for n in data["notices"])
+    assert any("ranked by words and names until 50% have vectors" in n for n in data["notices"])
     assert data["analysis"]["channels"]["vectors"]["candidates"] == 0 and not data["analysis"]["fusion"]["reranker"]
     assert data["analysis"]["analysis"]["mode"] == "words and names (no vectors for this search)"
     assert "query_embedding_ms" not in data["analysis"]["timings"]  # the query is not embedded for nothing

@@ -16,6 +16,7 @@ from codefathom.model import UNIT_KINDS, Hit
 from codefathom.search import rerank
 from codefathom.search.areas import with_areas
 from codefathom.search.channels import FIELD_WEIGHTS, Candidate, lexical_channel, name_channel
+from codefathom.search.concepts import RARE, with_concepts
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 from codefathom.search.expand import with_neighbours
 from codefathom.search.explain import explain_details
@@ -66,6 +67,8 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     started = time.perf_counter()
     validate_request(request)
     plan = plan_query(request.query)
+    if request.ranking.concepts:  # for questions in words: a phrase that may spell a name is kept as it is
+        plan = with_concepts(plan, request.ranking.name_bonus_max_words + 1, lambda w: store.term_units(w, RARE))
     scope = _scope(store, request)
     timings: dict[str, float] = {}
     pool = max(50, request.limit * 10) * (5 if request.symbol_name or request.max_per_file else 1)
@@ -140,7 +143,9 @@ def gather_channels(
     if reranker(plan, {"vectors": vectors}, config):
         pool = min(pool, rerank.lexical_depth(request.limit))
     t0 = time.perf_counter()
-    lexical = lexical_channel(store, plan, scope, pool, config.field_weights or FIELD_WEIGHTS) if config.lexical else []
+    concept_weight = config.concept_weight if config.concepts else 0.0
+    fields = config.field_weights or FIELD_WEIGHTS
+    lexical = lexical_channel(store, plan, scope, pool, fields, concept_weight) if config.lexical else []
     timings["lexical_ms"] = _ms(t0)
     t0 = time.perf_counter()
     names = name_channel(store, plan, scope, pool) if config.names else []

@@ -40,12 +40,24 @@ class NameMatch:
 
 
 def lexical_channel(
-    store: Store, plan: QueryPlan, scope: Scope, limit: int, weights: tuple[float, ...] = FIELD_WEIGHTS
+    store: Store, plan: QueryPlan, scope: Scope, limit: int, weights: tuple[float, ...] = FIELD_WEIGHTS,
+    concept_weight: float = 0.0,
 ) -> list[Candidate]:
+    """BM25F over the query's words; with related words (plan.related) and a concept weight, plus
+    that weight times BM25F over the related words, so code that says it otherwise is found too."""
     if not plan.fts:
         return []
     rows = store.fts_candidates(plan.fts, weights, scope, limit)
-    return [Candidate(uid, score, f"bm25f {score:.2f}") for uid, score in rows]
+    if not (plan.related and concept_weight > 0):
+        return [Candidate(uid, score, f"bm25f {score:.2f}") for uid, score in rows]
+    scores = dict(rows)
+    concept = dict(store.fts_candidates(plan.related_fts, weights, scope, limit))
+    combined = {uid: scores.get(uid, 0.0) + concept_weight * concept.get(uid, 0.0) for uid in scores | concept}
+    best = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
+    return [
+        Candidate(uid, score, f"bm25f {scores.get(uid, 0.0):.2f} + concepts {concept.get(uid, 0.0):.2f}")
+        for uid, score in best
+    ]
 
 
 def name_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> list[Candidate]:

@@ -55,6 +55,10 @@ class RankingConfig:
     rerank_weights: tuple[tuple[str, float], ...] = ()
     # ... and for questions in words searched without a vector (more than name_bonus_max_words words).
     rerank_lexical_weights: tuple[tuple[str, float], ...] = ()
+    # The concept thesaurus (search/concepts.py) for questions in words: related words join BM25F
+    # as a second match whose score, times concept_weight, adds to the first.
+    concepts: bool = True
+    concept_weight: float = 0.3
 
     def __post_init__(self) -> None:
         if self.fusion not in FUSIONS:

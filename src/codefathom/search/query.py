@@ -5,12 +5,13 @@ Also builds the FTS5 match expression, quoting every term so user text is never 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 from codefathom.tokens import split_identifier
 
-__all__ = ["QueryPlan", "plan_query", "looks_like_identifier", "STOPWORDS"]
+__all__ = ["QueryPlan", "plan_query", "looks_like_identifier", "light_stem", "STOPWORDS"]
 
 STOPWORDS = frozenset(
     """
@@ -41,6 +42,13 @@ class QueryPlan:
     words: tuple[str, ...]  # lower-case words that carry meaning, stopwords dropped
     identifier_like: bool  # one name, or mostly names: exact matches should lead
     fts: str  # FTS5 match expression, empty when nothing is searchable
+    # Words of the concept thesaurus the query's words bring in: (query word, related word, weight).
+    related: tuple[tuple[str, str, float], ...] = ()
+
+    @property
+    def related_fts(self) -> str:
+        """FTS5 match expression for the related words alone (the concept part of BM25F)."""
+        return " OR ".join(_quote(w) for w in dict.fromkeys(r for _, r, _ in self.related))
 
     @property
     def name_queries(self) -> list[tuple[str, ...]]:
@@ -82,6 +90,20 @@ def plan_query(text: str) -> QueryPlan:
         text=text, tokens=tokens, words=tuple(dict.fromkeys(words)), identifier_like=identifier_like,
         fts=" OR ".join(unique_terms),
     )
+
+
+_SUFFIXES = ("ing", "es", "ed", "s")
+
+
+@functools.lru_cache(maxsize=16384)
+def light_stem(word: str) -> str:
+    """A light stemmer for matching query words to identifier parts (`parsers` ~ `parser`,
+    `written` ~ `write`); both sides go through it, so it only has to be consistent."""
+    word = IRREGULAR.get(word, word)
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
 
 
 def _fts_term(token: str, parts: list[str]) -> str:

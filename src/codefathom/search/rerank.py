@@ -14,7 +14,7 @@ from collections import Counter
 
 from codefathom.model import StoredUnit
 from codefathom.search.channels import Candidate
-from codefathom.search.query import IRREGULAR, QueryPlan
+from codefathom.search.query import QueryPlan, light_stem
 from codefathom.search.roles import path_role
 from codefathom.tokens import split_identifier
 
@@ -37,13 +37,13 @@ __all__ = [
 #   test, example    its file is a test / an example, doc or vendored copy
 #   module_or_chunk  it is module-level code, a doc section or a line window, not a definition
 #   file_support     ln(1 + the other candidates of its file)
-# and, for the model without vectors:
 #   lexical_score    its BM25F score over the best candidate's
 #   container        it is a class or other container of definitions
 #   length           ln(1 + its lines) / 5
 FEATURES = (
     "similarity", "vector_rank", "lexical_rank", "in_lexical", "name_words", "signature_words", "owner_words",
-    "path_words", "name_match", "test", "example", "module_or_chunk", "file_support",
+    "path_words", "name_match", "test", "example", "module_or_chunk", "file_support", "lexical_score", "container",
+    "length",
 )
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
@@ -52,7 +52,6 @@ LEXICAL_FEATURES = (
 
 LEXICAL_DEPTH = 100
 _NAME_GRADES = 6
-_SUFFIXES = ("ing", "es", "ed", "s")
 
 
 def applies(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float]) -> bool:
@@ -94,7 +93,7 @@ def features(
     best_lexical = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
     lexical_score = {c.unit_id: max(c.score, 0.0) / best_lexical for c in lexical}
     grade = {c.unit_id: int(-c.score) for c in names}
-    query = {_stem(w) for w in plan.words}
+    query = {light_stem(w) for w in plan.words}
     ids = candidate_ids(channels)
     per_file = Counter(units[u].path for u in ids if u in units)
     found: dict[int, dict[str, float]] = {}
@@ -145,15 +144,4 @@ def _share(query: set[str], words: frozenset[str]) -> float:
 
 @functools.lru_cache(maxsize=65536)  # names, signatures and paths repeat across searches
 def _words(text: str) -> frozenset[str]:
-    return frozenset(_stem(part) for part in split_identifier(text))
-
-
-@functools.lru_cache(maxsize=16384)
-def _stem(word: str) -> str:
-    """A light stemmer for matching query words to identifier parts (`parsers` ~ `parser`,
-    `written` ~ `write`); both sides go through it, so it only has to be consistent."""
-    word = IRREGULAR.get(word, word)
-    for suffix in _SUFFIXES:
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+    return frozenset(light_stem(part) for part in split_identifier(text))

@@ -154,6 +154,10 @@ class Store:
         with self._lock:
             return reads.file_paths(self._conn)
 
+    def term_units(self, term: str, cap: int) -> int:
+        with self._lock:
+            return reads.term_units(self._conn, term, cap)
+
     def fts_candidates(
         self, match: str, weights: Sequence[float], scope: Scope, limit: int
     ) -> list[tuple[int, float]]:

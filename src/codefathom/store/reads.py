@@ -68,6 +68,12 @@ def file_stats(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
     return conn.execute("SELECT path, size, mtime_ns FROM files").fetchall()
 
 
+def term_units(conn: sqlite3.Connection, term: str, cap: int) -> int:
+    """How many units hold `term` (as FTS5 tokenizes and stems it), counted up to `cap`."""
+    sql = "SELECT count(*) FROM (SELECT 1 FROM units_fts WHERE units_fts MATCH ? LIMIT ?)"
+    return int(conn.execute(sql, ('"' + term.replace('"', '""') + '"', cap)).fetchone()[0])
+
+
 def fts_candidates(
     conn: sqlite3.Connection, match: str, weights: Sequence[float], scope: Scope, limit: int
 ) -> list[tuple[int, float]]:

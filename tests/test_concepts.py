@@ -1,0 +1,60 @@
+"""The concept thesaurus: a question in other words than the code's finds the code, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from codefathom.search.concepts import CONCEPTS_FILE, thesaurus, with_concepts
+from codefathom.search.config import DEFAULT_RANKING
+from codefathom.search.query import STOPWORDS, plan_query
+from codefathom.service import Codefathom
+
+FIXTURES = Path(__file__).parent / "fixtures" / "repos"
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> Path:
+    target = tmp_path / "ledger"
+    shutil.copytree(FIXTURES / "ledger", target)
+    return target
+
+
+def _names(run_cli: Callable[..., Result], root: Path, query: str) -> list[str]:
+    result = run_cli("search", query, "--path", str(root), "--json", "-n", "3")
+    assert result.exit_code == 0, result.output
+    return [hit["name"] for hit in json.loads(result.output)["results"]]
+
+
+def test_a_synonym_finds_the_code_that_says_it_otherwise(ledger: Path, run_cli: Callable[..., Result]) -> None:
+    # The code says "delete"; the question says "remove", a word the project never uses. Without
+    # the thesaurus, the units that mention "account" most come first.
+    question = "remove a customer account for good"
+    assert _names(run_cli, ledger, question)[0] == "delete_account"
+    with Codefathom(ledger) as service:
+        plain = service.search(question, limit=3, fresh=False, ranking=DEFAULT_RANKING.with_(concepts=False))
+    assert plain.results[0].name != "delete_account"
+
+
+def test_names_are_taken_as_written() -> None:
+    # A name is not a question: `remove_account` must not bring in `delete`.
+    assert with_concepts(plan_query("remove_account")).related == ()
+    assert with_concepts(plan_query("Store.remove")).related == ()
+    related = with_concepts(plan_query("where are failed uploads removed")).related
+    assert ("removed", "delete", 1.0) in related
+    assert all(other not in STOPWORDS for _, other, _ in related)
+
+
+def test_the_thesaurus_is_symmetric_and_weighted_within_bounds() -> None:
+    table = thesaurus(str(CONCEPTS_FILE))
+    assert len(table) > 300
+    for word, related in table.items():
+        assert word == word.lower() and word.isalpha(), word
+        for other, weight in related:
+            assert other != word and 0 < weight <= 1
+            assert (word, weight) in table[other]
