@@ -8,7 +8,11 @@ src/codefathom/search/ranking.toml, the one file the shipped ranking reads its w
 Then the reranker (search/rerank.py), which orders questions in words searched with a vector:
 a linear model over its features, fitted by listwise softmax (each tune query with a target among
 its candidates weighs the same; L2 penalty `--l2`), its weights written to `[rerank_weights]`.
-`--keep-weights` fits the reranker alone over the shipped fusion weights.
+`--keep-weights` fits the reranker alone over the shipped fusion weights. The model without vectors
+(`[rerank_lexical_weights]`) is fitted on every corpus searched without vectors, those with vectors
+included; `--partial 0.05,0.2,0.5` also fits the model for an index being embedded
+(`[rerank_partial_weights]`) on copies of the corpora with vectors that keep those shares of them
+(bench/vector_coverage.py makes the copies).
 
 Each query's channel candidates (BM25F, names, vectors) and their units are gathered once through
 the real search code; the ranking is then recomputed from them by `search.rank.rank_units` (the
@@ -25,6 +29,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -38,6 +43,7 @@ sys.path.insert(0, str(BENCH))
 from lab import corpora as lab_corpora  # noqa: E402
 from lab import metrics, querygen  # noqa: E402
 from quality import FETCH_LIMIT, prepare  # noqa: E402
+from vector_coverage import with_coverage  # noqa: E402
 
 from codefathom.search import SearchRequest, gather_channels, plan_query, rerank  # noqa: E402
 from codefathom.search.channels import Candidate  # noqa: E402
@@ -45,7 +51,8 @@ from codefathom.search.concepts import RARE, with_concepts  # noqa: E402
 from codefathom.search.config import DEFAULT_RANKING, RANKING_FILE, RankingConfig  # noqa: E402
 from codefathom.search.query import QueryPlan  # noqa: E402
 from codefathom.search.rank import rank_units  # noqa: E402
-from codefathom.service import Codefathom  # noqa: E402
+from codefathom.search.vectors import without_vectors  # noqa: E402
+from codefathom.service import Codefathom, embedding  # noqa: E402
 from codefathom.store import Scope  # noqa: E402
 
 # The weights the fit moves, and the values it tries for each.
@@ -75,9 +82,14 @@ class Query:
     channels: dict[str, list[Candidate]]
     units: dict[int, Any]
     with_vectors: bool
+    # Share of the index's units with a vector: 1 for every corpus as it is (with or without vectors),
+    # between 0 and 1 for a --partial copy, 0 for a corpus with vectors searched again without them.
+    coverage: float = 1.0
+    missing: frozenset[int] = frozenset()  # candidates without a vector
 
 
-def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> list[Query]:
+def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float,
+           partial: tuple[float, ...] = ()) -> list[Query]:
     queries: list[Query] = []
     for corpus in lab_corpora.select(corpus_names, quick):
         lab = prepare(corpus)
@@ -92,38 +104,62 @@ def gather(corpus_names: list[str] | None, quick: bool, min_vectors: float) -> l
             use_vectors = share >= min_vectors
             started = time.perf_counter()
             items = querygen.load(corpus)
-            for item in items:
-                notices: list[str] = []
-                vector = cf._query_vector(store, item["query"], notices, {}) if use_vectors else None
-                # Every channel as deep as any configuration tried reads it (the reranker reads fewer).
-                wide = DEFAULT_RANKING.with_(vector_pool=int(max(GRID["vector_pool"])), rerank=False)
-                request = SearchRequest(item["query"], limit=FETCH_LIMIT, query_vector=vector, ranking=wide)
-                plan = plan_query(item["query"])
-                if wide.concepts:
-                    plan = with_concepts(plan, wide.name_bonus_max_words + 1, lambda w, s=store: s.term_units(w, RARE))
-                pool = max(50, request.limit * 10) * 5  # as search() takes it for these options
-                channels = gather_channels(store, plan, Scope(), request, pool, {})
-                ids = {c.unit_id for candidates in channels.values() for c in candidates}
-                queries.append(Query(item["id"], item["set"], item["split"], item["level"], item["targets"], plan,
-                                     channels, store.units_by_id(ids, with_rank=True), use_vectors))
+            queries += _gathered(cf, items, use_vectors)
+            if use_vectors:  # searched without them too: most indexes have none yet, the lexical model fits those
+                queries += _gathered(cf, items, False, 0.0)
             print(f"{corpus.id:28} {len(items):4} queries gathered in {time.perf_counter() - started:.1f}s"
                   f" ({100 * share:.0f}% vectors{'' if use_vectors else ': searched without them'})", file=sys.stderr)
+        if not use_vectors:
+            continue
+        # The same queries on copies of the index that have the vectors of only the first part of
+        # its units, in the order a first pass embeds them: an index being embedded.
+        embedding.MIN_VECTOR_SHARE = 0.0
+        for coverage in partial:
+            with tempfile.TemporaryDirectory(prefix="codefathom-fit-") as tmp:
+                copy = Path(tmp) / "index"
+                with_coverage(corpus.index_dir, coverage, copy)
+                with Codefathom(lab, index_dir=copy) as cf:
+                    queries += _gathered(cf, items, True, coverage)
+            print(f"{corpus.id:28} {len(items):4} queries gathered at {coverage:.0%} vectors", file=sys.stderr)
     return queries
 
 
-def evaluate(queries: list[Query], config: RankingConfig, split: str) -> dict[str, float]:
-    """Mean MRR@10 per query set and over all queries ("all"), and the identifier set's P@1."""
+def _gathered(cf: Codefathom, items: list[dict[str, Any]], use_vectors: bool, coverage: float = 1.0) -> list[Query]:
+    store = cf._open(create=False)
+    found = []
+    for item in items:
+        notices: list[str] = []
+        vector = cf._query_vector(store, item["query"], notices, {}) if use_vectors else None
+        # Every channel as deep as any configuration tried reads it (the reranker reads fewer).
+        wide = DEFAULT_RANKING.with_(vector_pool=int(max(GRID["vector_pool"])), rerank=False)
+        request = SearchRequest(item["query"], limit=FETCH_LIMIT, query_vector=vector, ranking=wide)
+        plan = plan_query(item["query"])
+        if wide.concepts:
+            plan = with_concepts(plan, wide.name_bonus_max_words + 1, lambda w: store.term_units(w, RARE))
+        pool = max(50, request.limit * 10) * 5  # as search() takes it for these options
+        channels = gather_channels(store, plan, Scope(), request, pool, {})
+        ids = {c.unit_id for candidates in channels.values() for c in candidates}
+        missing = without_vectors(store, int(vector.shape[0]), ids) if vector is not None and coverage < 1 else None
+        found.append(Query(item["id"], item["set"], item["split"], item["level"], item["targets"], plan,
+                           channels, store.units_by_id(ids, with_rank=True), use_vectors, coverage,
+                           missing or frozenset()))
+    return found
+
+
+def evaluate(queries: list[Query], config: RankingConfig, split: str, coverage: float = 1.0) -> dict[str, float]:
+    """Mean MRR@10 per query set and over all queries ("all"), and the identifier set's P@1; over
+    the queries gathered at `coverage` (1: every corpus as it is)."""
     per_set: dict[str, list[float]] = {}
     identifier_p1: list[float] = []
     for q in queries:
-        if q.split != split:
+        if q.split != split or q.coverage != coverage:
             continue
         channels = {
             "lexical": q.channels["lexical"] if config.lexical else [],
             "names": q.channels["names"] if config.names else [],
             "vectors": q.channels["vectors"][: config.vector_pool] if config.vectors else [],
         }
-        kept, _ = rank_units(channels, q.plan, q.units, config, FETCH_LIMIT, 3)
+        kept, _ = rank_units(channels, q.plan, q.units, config, FETCH_LIMIT, 3, without_vectors=q.missing)
         results = [(q.units[s.unit_id].path, q.units[s.unit_id].unit.start_line, q.units[s.unit_id].unit.end_line)
                    for s in kept]
         scored = metrics.score(results, q.targets, q.level)
@@ -157,22 +193,23 @@ def fit(queries: list[Query], start: RankingConfig, rounds: int) -> RankingConfi
 
 
 def fit_reranker(
-    queries: list[Query], config: RankingConfig, l2: float, steps: int = 600, lexical: bool = False
+    queries: list[Query], config: RankingConfig, l2: float, steps: int = 600, lexical: bool = False,
+    partial: bool = False,
 ) -> RankingConfig:
     """A reranker's weights: for each tune question in words with vectors (`lexical`: without, and
-    longer than a name's words), the softmax over its candidates' linear scores should put its
-    mass on the target; Adam on the mean cross-entropy."""
-    names = rerank.LEXICAL_FEATURES if lexical else rerank.FEATURES
+    longer than a name's words; `partial`: with vectors for part of the index), the softmax over its
+    candidates' linear scores should put its mass on the target; Adam on the mean cross-entropy."""
+    names = rerank.LEXICAL_FEATURES if lexical else rerank.PARTIAL_FEATURES if partial else rerank.FEATURES
     lists = []
     for q in queries:
-        if q.split != "tune" or q.with_vectors == lexical or q.plan.identifier_like:
+        if q.split != "tune" or q.with_vectors == lexical or q.plan.identifier_like or (0 < q.coverage < 1) != partial:
             continue
         if lexical and len(q.plan.words) <= config.name_bonus_max_words:
             continue
         channels = {**q.channels, "vectors": q.channels["vectors"][: config.vector_pool]}
         if lexical:  # as search gives them: no vectors, BM25F's best LEXICAL_DEPTH
             channels = {**channels, "vectors": [], "lexical": channels["lexical"][: rerank.LEXICAL_DEPTH]}
-        values = rerank.features(q.plan, channels, q.units)
+        values = rerank.features(q.plan, channels, q.units, q.missing)
         ids = list(values)
         truth = np.array([_is_target(q, uid) for uid in ids], dtype=float)
         if truth.any():
@@ -189,9 +226,11 @@ def fit_reranker(
         moment = 0.9 * moment + 0.1 * gradient
         square = 0.999 * square + 0.001 * gradient**2
         weights -= 0.05 * (moment / (1 - 0.9**step)) / (np.sqrt(square / (1 - 0.999**step)) + 1e-8)
-    print(f"reranker{' without vectors' if lexical else ''}: {len(lists)} tune queries, l2 {l2}", file=sys.stderr)
+    kind = " without vectors" if lexical else " with part of the vectors" if partial else ""
+    print(f"reranker{kind}: {len(lists)} tune queries, l2 {l2}", file=sys.stderr)
     fitted = tuple((f, round(float(w), 4)) for f, w in zip(names, weights, strict=True))
-    return config.with_(rerank_lexical_weights=fitted) if lexical else config.with_(rerank_weights=fitted)
+    table = "rerank_lexical_weights" if lexical else "rerank_partial_weights" if partial else "rerank_weights"
+    return config.with_(**{table: fitted})
 
 
 def _is_target(q: Query, unit_id: int) -> bool:
@@ -220,6 +259,10 @@ def write(config: RankingConfig, tune: dict[str, float], check: dict[str, float]
     if config.rerank_weights:  # a TOML table comes after the plain keys
         lines += ["", "# reranker features (search/rerank.py) and their weights", "[rerank_weights]"]
         lines += [f"{name} = {weight!r}" for name, weight in config.rerank_weights]
+    if config.rerank_partial_weights:
+        lines += ["", "# the reranker while part of the units have vectors: features and weights",
+                  "[rerank_partial_weights]"]
+        lines += [f"{name} = {weight!r}" for name, weight in config.rerank_partial_weights]
     if config.rerank_lexical_weights:
         lines += ["", "# the reranker without vectors: features and weights", "[rerank_lexical_weights]"]
         lines += [f"{name} = {weight!r}" for name, weight in config.rerank_lexical_weights]
@@ -246,8 +289,11 @@ def main() -> None:
     parser.add_argument("--dry-run", action="store_true", help="print the fit; leave ranking.toml as it is")
     parser.add_argument("--keep-weights", action="store_true", help="fit the reranker only, over the shipped weights")
     parser.add_argument("--l2", type=float, default=1e-3, help="the reranker's L2 penalty")
+    parser.add_argument("--partial", default="", help="also fit the model for an index being embedded, on copies of"
+                        " the corpora with vectors at these coverages (e.g. 0.05,0.2,0.5)")
     args = parser.parse_args()
-    queries = gather(args.corpus, args.quick, args.min_vectors)
+    partial = tuple(float(c) for c in args.partial.split(",") if c)
+    queries = gather(args.corpus, args.quick, args.min_vectors, partial)
     if not queries:
         raise SystemExit("no queries: run `python bench/quality.py fetch` and `generate` first")
     lexical = DEFAULT_RANKING.with_(vectors=False)
@@ -259,6 +305,8 @@ def main() -> None:
         fitted = fit_reranker(queries, fitted, args.l2)
     if any(not q.with_vectors for q in queries):
         fitted = fit_reranker(queries, fitted, args.l2, lexical=True)
+    if partial:
+        fitted = fit_reranker(queries, fitted, args.l2, partial=True)
     fitted = fitted.with_(rerank=True)
     tune, check = evaluate(queries, fitted, "tune"), evaluate(queries, fitted, "check")
     print("\nMRR@10 by set (tune / check):")
@@ -267,6 +315,12 @@ def main() -> None:
     for name, config in runs:
         t, c = evaluate(queries, config, "tune"), evaluate(queries, config, "check")
         print(f"  {name:15} " + "  ".join(f"{k} {t[k]:.3f}/{c[k]:.3f}" for k in t))
+    for coverage in partial:
+        print(f"\nat {coverage:.0%} vectors (corpora with vectors only), MRR@10 by set (tune / check):")
+        for name, config in (("no vectors", lexical), ("one model", fitted.with_(rerank_partial_weights=())),
+                             ("partial model", fitted)):
+            t, c = evaluate(queries, config, "tune", coverage), evaluate(queries, config, "check", coverage)
+            print(f"  {name:15} " + "  ".join(f"{k} {t[k]:.3f}/{c[k]:.3f}" for k in t))
     changed = {k: v for k, v in asdict(fitted).items() if asdict(DEFAULT_RANKING)[k] != v}
     print(f"\nchanged: {changed}")
     if not args.dry_run:

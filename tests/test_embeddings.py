@@ -173,6 +173,8 @@ def test_partial_vectors_are_used_and_said(project: Path, run_cli: Callable[...,
     unembedded = next(r for r in fresh.debug["results"] if r["name"].endswith("shipping_cost"))
     assert "vectors" not in unembedded["ranks"]  # the vector channel cannot offer it
     assert 0 < unembedded["reranker"]["features"]["vector_rank"]["value"] < 1
+    # ... by the model fitted for an index being embedded, which knows which candidates have no vector.
+    assert unembedded["reranker"]["features"]["vectorless"]["value"] == 1
 
 
 def test_an_edit_keeps_the_vectors_of_the_units_it_did_not_change(
@@ -358,9 +360,10 @@ def test_the_shipped_ranking_file_is_read_and_checked(tmp_path: Path) -> None:
     from codefathom.search.rerank import FEATURES
 
     assert [name for name, _ in DEFAULT_RANKING.rerank_weights] == list(FEATURES)
-    from codefathom.search.rerank import LEXICAL_FEATURES
+    from codefathom.search.rerank import LEXICAL_FEATURES, PARTIAL_FEATURES
 
     assert [name for name, _ in DEFAULT_RANKING.rerank_lexical_weights] == list(LEXICAL_FEATURES)
+    assert [name for name, _ in DEFAULT_RANKING.rerank_partial_weights] == list(PARTIAL_FEATURES)
     bad.write_text("[rerank_lexical_weights]\nsimilarity = 1.0\n")  # a feature of the model with vectors only
     with pytest.raises(ValueError, match="similarity"):
         _fitted(bad)

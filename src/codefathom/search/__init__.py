@@ -126,7 +126,8 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
             "timings": timings,
         }
         if request.explain:
-            outcome.debug.update(explain_details(store, plan, channels, weights, config, kept, units, scope))
+            outcome.debug.update(explain_details(store, plan, channels, weights, config, kept, units, scope,
+                                                 bool(missing)))
     return outcome
 
 

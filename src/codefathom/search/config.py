@@ -53,6 +53,9 @@ class RankingConfig:
     expand_sources: int = 3
     expand_per_source: int = 2
     rerank_weights: tuple[tuple[str, float], ...] = ()
+    # ... for the same questions when some candidates have no vector yet (an index being embedded);
+    # empty: the model above, which takes a unit without a vector for a middling vector candidate.
+    rerank_partial_weights: tuple[tuple[str, float], ...] = ()
     # ... and for questions in words searched without a vector (more than name_bonus_max_words words).
     rerank_lexical_weights: tuple[tuple[str, float], ...] = ()
     # The concept thesaurus (search/concepts.py) for questions in words: related words join BM25F
@@ -65,9 +68,10 @@ class RankingConfig:
             raise ValueError(f"fusion must be one of {FUSIONS}, got {self.fusion!r}")
         if self.rrf_k < 0:
             raise ValueError("rrf_k must not be negative")
-        from codefathom.search.rerank import FEATURES, LEXICAL_FEATURES  # the reranker imports this package
+        from codefathom.search.rerank import FEATURES, LEXICAL_FEATURES, PARTIAL_FEATURES  # it imports this package
 
-        for weights, known in ((self.rerank_weights, FEATURES), (self.rerank_lexical_weights, LEXICAL_FEATURES)):
+        for weights, known in ((self.rerank_weights, FEATURES), (self.rerank_partial_weights, PARTIAL_FEATURES),
+                               (self.rerank_lexical_weights, LEXICAL_FEATURES)):
             unknown = sorted({name for name, _ in weights} - set(known))
             if unknown:
                 raise ValueError(f"unknown reranker feature(s) {unknown}; features are: {', '.join(known)}")
@@ -86,7 +90,7 @@ def _fitted(path: Path = RANKING_FILE) -> RankingConfig:
     if unknown:
         raise ValueError(f"{path}: unknown ranking setting(s) {sorted(unknown)}")
     settings: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
-    for table in ("rerank_weights", "rerank_lexical_weights"):
+    for table in ("rerank_weights", "rerank_partial_weights", "rerank_lexical_weights"):
         if table in settings:
             settings[table] = tuple((str(k), float(v)) for k, v in settings[table].items())
     return RankingConfig(**settings)

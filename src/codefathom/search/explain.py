@@ -25,10 +25,10 @@ CHANNEL_TOP = 10  # candidates shown per channel
 
 def explain_details(
     store: Store, plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float],
-    config: RankingConfig, kept: list[Scored], units: dict[int, StoredUnit], scope: Scope,
+    config: RankingConfig, kept: list[Scored], units: dict[int, StoredUnit], scope: Scope, partial: bool = False,
 ) -> dict[str, Any]:
     reranked = any(scored.features is not None for scored in kept)
-    model = reranker(plan, channels, config)
+    model = reranker(plan, channels, config, partial)
     shown = {c.unit_id for candidates in channels.values() for c in candidates[:CHANNEL_TOP]}
     named = store.units_by_id(shown - set(units))
     named.update(units)

@@ -127,7 +127,7 @@ def rank_units(
     Pure over its inputs, so the ranking's weights can be fitted offline (bench/fit_ranking.py)."""
     weights = channel_weights(plan, config)
     fused = fuse(channels, weights, config)
-    model = reranker(plan, channels, config)
+    model = reranker(plan, channels, config, partial=bool(without_vectors))
     if model:
         ordered = {**channels, "lexical": channels["lexical"][: rerank.lexical_depth(limit)]}
         return _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep, without_vectors), weights
@@ -147,13 +147,16 @@ def rank_units(
     return diversify(ranked, limit, max_per_file), weights
 
 
-def reranker(plan: QueryPlan, channels: dict[str, list[Candidate]], config: RankingConfig) -> dict[str, float]:
-    """The weights of the reranker that orders this query's candidates; empty when fusion does."""
+def reranker(
+    plan: QueryPlan, channels: dict[str, list[Candidate]], config: RankingConfig, partial: bool = False
+) -> dict[str, float]:
+    """The weights of the reranker that orders this query's candidates; empty when fusion does.
+    `partial`: some candidates have no vector yet."""
     if not config.rerank:
         return {}
     with_vectors = dict(config.rerank_weights)
     if rerank.applies(plan, channels, with_vectors):
-        return with_vectors
+        return dict(config.rerank_partial_weights) if partial and config.rerank_partial_weights else with_vectors
     lexical = dict(config.rerank_lexical_weights)
     if rerank.applies_lexical(plan, channels, lexical, config.name_bonus_max_words):
         return lexical

@@ -19,7 +19,7 @@ from codefathom.search.roles import path_role
 from codefathom.tokens import split_identifier
 
 __all__ = [
-    "FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
+    "FEATURES", "PARTIAL_FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
     "score", "candidate_ids", "lexical_depth",
 ]
 
@@ -40,11 +40,14 @@ __all__ = [
 #   lexical_score    its BM25F score over the best candidate's
 #   container        it is a class or other container of definitions
 #   length           ln(1 + its lines) / 5
+# and, for the model of an index whose units are not all embedded yet:
+#   vectorless       it has no vector yet (its similarity and vector rank are taken as middling)
 FEATURES = (
     "similarity", "vector_rank", "lexical_rank", "in_lexical", "name_words", "signature_words", "owner_words",
     "path_words", "name_match", "test", "example", "module_or_chunk", "file_support", "lexical_score", "container",
     "length",
 )
+PARTIAL_FEATURES = (*FEATURES, "vectorless")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
     "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length",
@@ -121,6 +124,7 @@ def features(
             "lexical_score": lexical_score.get(uid, 0.0),
             "container": 1.0 if unit.kind == "class" else 0.0,
             "length": math.log1p(unit.end_line - unit.start_line + 1) / 5,
+            "vectorless": 1.0 if uid in without_vectors else 0.0,
         }
     return found
 

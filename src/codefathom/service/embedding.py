@@ -36,7 +36,7 @@ KEEP_UNLINKED = 20_000  # cached vectors no unit uses now, kept for a branch swi
 DEFINITIONS = ("class", "function", "method")
 RELINK_BATCH = 500  # units per cache lookup when a sync's units get their cached vectors back
 # Below this share of units with vectors, search leaves the vector channel out: the units that have
-# one would outrank better answers that do not yet. On the lab (bench/coverage.py), vectors at 5 and
+# one would outrank better answers that do not yet. On the lab (bench/vector_coverage.py), vectors at 5 and
 # 20 % coverage lose to none on most query sets; at 50 % they gain overall (docs/benchmarks.md).
 MIN_VECTOR_SHARE = 0.5
 # progress(done, total): units with a vector so far out of those the pass set out to embed.

@@ -2,7 +2,7 @@
 100 % coverage, against searching without it, on the quality lab's embedded corpora.
 
     python bench/quality.py embed --corpus requests-1f6589e ...   # once: embed the corpora asked about
-    python bench/coverage.py --corpus requests-1f6589e --corpus cobra-adbc881 ... --json out.json
+    python bench/vector_coverage.py --corpus requests-1f6589e --corpus cobra-adbc881 ... --json out.json
 
 For each corpus whose lab index has every unit embedded, and each coverage P, a copy of its index
 keeps the vectors of the first P of its units in the order a background pass embeds them
