@@ -96,10 +96,10 @@ def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, 
     # `box.push(item)` could mean Stack.push or Queue.push: it is counted, not bound.
     assert "1 other reference to `push` could not be bound to one definition" in out
 
-    both = graph("refs", "push", "-p", str(graph_shop), "--kind", "call")
+    both = graph("refs", "push", "-p", str(graph_shop), "--ref-kind", "call")
     assert both["unbound_elsewhere"] == 1 and "could not be bound" in both["note"]
     assert {r["target"] for r in both["references"]} == {"shop.stack.Stack.push"}  # several definitions: named
-    assert graph("refs", "push", "-p", str(graph_shop), "--kind", "inherit")["references"] == []
+    assert graph("refs", "push", "-p", str(graph_shop), "--ref-kind", "inherit")["references"] == []
 
 
 def test_refs_lists_up_to_a_limit_and_counts_them_all(graph_shop: Path, graph, run_cli) -> None:

@@ -224,8 +224,8 @@ def test_with_the_token_the_sdk_client_lists_the_tools_and_searches(http_server:
             )
 
         assert {"search_code", "index_status", "index_codebase", "list_indexes", "clear_index"} <= tools
-        assert {"find_symbol", "find_references", "get_file_impact", "find_dead_code"} <= tools  # the code graph
-        assert "list_indexes" in instructions and "clear_index" in instructions
+        assert {"find_symbol", "find_references", "file_dependencies", "find_dead_code"} <= tools  # the code graph
+        assert "search_code" in instructions and "change_impact" in instructions
         assert found["project_root"] == str(layout.project.resolve())
         first = found["results"][0]
         assert (first["path"], first["start_line"], first["end_line"]) == ("pkg/store.py", 4, 6)

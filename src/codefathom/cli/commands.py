@@ -529,9 +529,8 @@ def serve(
     """Run the MCP server for an agent to call: over stdio, or over HTTP with --http or --sse.
 
     Tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
-    graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
-    get_batch_dependencies, get_batch_impact, find_dead_code, change_impact; context: outline,
-    file_brief, find_tests, co_change.
+    graph: find_symbol, find_references, call_hierarchy, file_dependencies, find_dead_code,
+    change_impact; context: outline, file_brief, find_tests, co_change.
 
     Only some directories are served: those given with --root; without them, the roots the client
     declares and the working directory, unless that is / or your home directory (too wide to be
@@ -627,14 +626,14 @@ def symbol(
 
 @cli.command()
 @click.argument("name")
-@click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(REF_KINDS),
+@click.option("--ref-kind", "ref_kinds", multiple=True, type=click.Choice(REF_KINDS),
               help="Only references of this kind (repeatable).")
 @click.option("--limit", "-n", type=click.IntRange(0, MAX_REFS_LIMIT), default=REFS_LIMIT, show_default=True,
               help="List at most this many references, by path and line (0: all); the counts cover all.")
 @graph_options
 @reports_errors
 def refs(
-    name: str, kinds: tuple[str, ...], limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+    name: str, ref_kinds: tuple[str, ...], limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
 ) -> None:
     """List the references to NAME: calls, base classes, decorators, types, reads.
 
@@ -647,7 +646,7 @@ def refs(
       codefathom refs UserService.find
     """
     with _answering(path, index_dir) as service:
-        response = service.refs(name, kinds=kinds, limit=limit, fresh=not no_sync)
+        response = service.refs(name, kinds=ref_kinds, limit=limit, fresh=not no_sync)
     _reply(response, as_json, render.refs_json, render.refs_text)
 
 
@@ -721,7 +720,7 @@ def deps(
 @click.option("--depth", "-d", type=click.IntRange(1, MAX_DEPTH), default=None,
               help="How many levels of dependents to follow. Default: 1 for FILES, 2 for a diff.")
 @_DEP_TYPE_OPTION
-@click.option("--max-results", "-n", default=DEFAULT_MAX_RESULTS, show_default=True,
+@click.option("--limit", "-n", "max_results", default=DEFAULT_MAX_RESULTS, show_default=True,
               type=click.IntRange(1, CHANGE_MAX_RESULTS),
               help="For a diff: at most this many references per changed definition, impacted files and tests.")
 @graph_options

@@ -156,7 +156,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         """Ranked units for `query`; the index is re-synced with the files first when `fresh`.
 
         `explain` adds every stage to the debug: query analysis, each channel's candidates, and the
-        top results' scores taken apart (what `codefathom explain` and `analyze_query` show).
+        top results' scores taken apart (what `codefathom explain` and search_code's `explain` show).
         `expand` adds the graph neighbours of the first results below them (search/expand.py)."""
         # Refuse a bad request before any indexing work: a typo must not cost a full index.
         request = SearchRequest(
