@@ -225,8 +225,12 @@ def test_dead_lists_unused_definitions_with_confidence_and_reason(shop_repo: Pat
     tests = graph("dead", "-p", str(shop_repo), "--include-tests")
     assert "tests.test_stack.test_push_then_pop_returns_the_item" in {d["qualified_name"] for d in tests["unused"]}
 
-    out = text(run_cli, "dead", "-p", str(shop_repo))
-    assert "  shop/stack.py:20  method  shop.stack.Queue.push  0.60  no reference in the project binds" in out
+    out = text(run_cli, "dead", "-p", str(shop_repo)).splitlines()
+    at = out.index("    shop/stack.py:20  method  shop.stack.Queue.push")  # under its confidence and reason, said once
+    assert any(line.startswith("  0.60  no reference in the project binds") for line in out[:at])
+    one = text(run_cli, "dead", "-p", str(shop_repo), "--limit", "1")
+    assert data["total_unused"] > 1 and len(graph("dead", "-p", str(shop_repo), "-n", "1")["unused"]) == 1
+    assert f"(+{data['total_unused'] - 1:,} more: a higher limit, or 0, lists them)" in one
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -73,7 +74,7 @@ GRAPH_TOOLS = {
     "find_references": ["name", "project_path", "ref_kinds", "limit"],
     "call_hierarchy": ["name", "project_path", "direction", "depth"],
     "file_dependencies": ["path", "direction", "project_path", "depth", "dep_types"],
-    "find_dead_code": ["project_path", "include_tests"],
+    "find_dead_code": ["project_path", "include_tests", "limit"],
     "outline": ["path", "tokens", "focus", "project_path"],
     "file_brief": ["path", "project_path"],
     "find_tests": ["name", "path", "project_path"],
@@ -127,14 +128,25 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
 
 
 def reply(result: types.CallToolResult) -> dict[str, Any]:
-    """The tool's JSON reply; the text block and the structured content must say the same."""
+    """The tool's JSON reply (structured content); its text block is the answer written for reading (as
+    the CLI prints it), not the JSON again."""
     assert not result.is_error, error_text(result)
     assert result.structured_content is not None
     text = result.content[0]
-    assert isinstance(text, types.TextContent)
+    assert isinstance(text, types.TextContent) and text.text.strip() and not text.text.startswith("{")
     data: dict[str, Any] = result.structured_content
-    assert json.loads(text.text) == data
     return data
+
+
+def text_of(result: types.CallToolResult) -> str:
+    """What a model reads of a reply: its text."""
+    assert not result.is_error, error_text(result)
+    return error_text(result)
+
+
+def answer_lines(result: types.CallToolResult) -> list[str]:
+    """The lines of a reply's text, less its notices (`# indexed the project first: ...`)."""
+    return [line for line in text_of(result).splitlines() if not line.startswith("# ")]
 
 
 def error_text(result: types.CallToolResult) -> str:
@@ -176,7 +188,7 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
         properties = search.input_schema["properties"]
         assert list(properties) == [
             "query", "project_path", "limit", "languages", "kinds", "path_glob", "exclude_glob", "symbol_name",
-            "index_names", "expand", "include_debug", "explain",
+            "index_names", "expand", "include_debug", "explain", "detail", "context_before", "context_after",
         ]
         assert search.input_schema["required"] == ["query"]
         assert all(properties[name].get("description") for name in set(properties) - DESCRIBED_ONCE)
@@ -235,7 +247,7 @@ def test_search_code_brings_the_named_definition_first_with_path_and_lines(proje
         assert by_name["project_root"] == str(project.resolve())
         assert (first["path"], first["start_line"], first["end_line"]) == ("pkg/store.py", 7, 10)
         assert first["qualified_name"].endswith("Store.replace_file") and first["kind"] == "method"
-        assert "def replace_file(self, path, units):" in first["content"]
+        assert first["signature"] == "def replace_file(self, path, units)" and "content" not in first
         assert by_words["results"][0]["name"] == "retry_upload"
         assert [hit["path"] for hit in narrowed["results"]] == ["tests/test_store.py"]
         assert inside["within"] == "tests" and {hit["path"] for hit in inside["results"]} == {"tests/test_store.py"}
@@ -246,6 +258,57 @@ def test_search_code_brings_the_named_definition_first_with_path_and_lines(proje
             assert by_name["results"] == render.search_json(service.search("Store.replace_file"))["results"]
 
     run(scenario)
+
+
+def test_search_code_shows_the_signature_and_the_matching_lines_and_bodies_on_request(
+    project: Path, home: Path
+) -> None:
+    async def scenario() -> dict[str, types.CallToolResult]:
+        async with serve(project, home) as client:
+            asked = {"query": "insert_units", "limit": 1}
+            return {
+                "compact": await client.call_tool("search_code", asked),
+                "context": await client.call_tool("search_code", {**asked, "context_before": 1, "context_after": 1}),
+                "full": await client.call_tool("search_code", {**asked, "detail": "full"}),
+                "wide": await client.call_tool("search_code", {**asked, "context_after": 11}),
+            }
+
+    results = anyio.run(scenario)
+    compact = answer_lines(results["compact"])
+    assert compact[0].startswith("pkg/store.py:7-10  method  pkg.store.Store.replace_file  ")
+    assert compact[1:] == ["    def replace_file(self, path, units)", "    10: self.insert_units(path, units)"]
+    [hit] = reply(results["compact"])["results"]
+    assert hit["lines"] == [[10, "        self.insert_units(path, units)"]] and "content" not in hit
+    assert answer_lines(results["context"])[2:] == [
+        "    9: self.delete_units(path)", "    10: self.insert_units(path, units)"  # (the unit ends at 10)
+    ]
+    full = answer_lines(results["full"])
+    assert full[1] == "    7: def replace_file(self, path, units):"
+    assert full[2] == '    8:     """Replace every unit of one file."""'
+    assert reply(results["full"])["results"][0]["content"].startswith("    def replace_file(self, path, units):")
+    assert results["wide"].is_error and "context_after" in error_text(results["wide"])
+
+
+def test_search_code_with_limit_10_replies_in_under_5000_characters_on_a_real_repository(
+    home: Path, tmp_path: Path
+) -> None:
+    # codefathom's own sources: 100+ files of real code, with long classes and docstrings.
+    # (Served from the directory above the package, so that its `mcp/` cannot shadow the SDK's.)
+    source = tmp_path / "sources"
+    shutil.copytree(
+        Path(__file__).parents[1] / "src" / "codefathom", source / "cf", ignore=shutil.ignore_patterns("*.pyc")
+    )
+    subprocess.run(["git", "init", "-q", str(source)], check=True)
+    queries = ["Codefathom.search", "how are changed files re-indexed before a search", "render", "ServiceCache"]
+
+    async def scenario() -> list[types.CallToolResult]:
+        async with serve(source, home) as client:
+            return [await client.call_tool("search_code", {"query": query, "limit": 10}) for query in queries]
+
+    for query, result in zip(queries, anyio.run(scenario), strict=True):
+        assert len(reply(result)["results"]) == 10, query
+        size = len(text_of(result))
+        assert size <= 5_000, f"{query!r}: {size:,} characters"
 
 
 def test_search_code_with_expand_returns_what_a_found_function_calls(project: Path, home: Path) -> None:
@@ -659,6 +722,7 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
                     "file_dependencies", {"path": ["pkg/store.py", "pkg/config.py"], "dep_types": "import", **used_by}
                 ),
                 "dead": ("find_dead_code", {}),
+                "dead_one": ("find_dead_code", {"limit": 1}),
                 "bad_type": ("file_dependencies", {"path": "pkg/store.py", "dep_types": ["imports"], **used_by}),
                 "bad_depth": ("call_hierarchy", {"name": "replace_file", "depth": 0}),
                 "outside": ("file_dependencies", {"path": str(outside), **uses}),
@@ -682,7 +746,7 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
     [ref] = results["refs"]["references"]
     assert (ref["path"], ref["line"], ref["scope"]) == ("tests/test_store.py", 5, "tests.test_store.test_replace_file")
     assert ref["label"] in ("exact", "high", "likely", "possible") and results["refs"]["unbound_elsewhere"] == 0
-    assert (results["refs"]["total_references"], results["refs"]["limit"]) == (1, 200)
+    assert (results["refs"]["total_references"], results["refs"]["limit"]) == (1, 50)
     assert results["all_refs"]["references"] == results["refs"]["references"] and results["all_refs"]["limit"] == 0
 
     [callers] = results["callers"]["roots"]
@@ -707,6 +771,9 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
     dead = results["dead"]
     assert {d["qualified_name"] for d in dead["public_api"]} == {"pkg.config.load_config", "pkg.retry.retry_upload"}
     assert all(d["confidence"] and d["reason"] for d in dead["public_api"])
+    assert (dead["total_public_api"], dead["limit"]) == (2, 25)
+    one = results["dead_one"]
+    assert len(one["public_api"]) == 1 and one["total_public_api"] == 2 and one["limit"] == 1
 
     assert results["bad_type"].is_error and "dep_types" in error_text(results["bad_type"])
     assert results["no_direction"].is_error and "direction" in error_text(results["no_direction"])

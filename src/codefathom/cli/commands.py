@@ -32,12 +32,21 @@ from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS
 from codefathom.service.changes import MAX_RESULTS as CHANGE_MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS
 from codefathom.service.freshness import INDEX_ROLE
-from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, MAX_REFS_LIMIT, REF_KINDS, REFS_LIMIT, SYMBOL_KINDS
+from codefathom.service.graph import (
+    DEAD_LIMIT,
+    DEP_TYPES,
+    MAX_DEPTH,
+    MAX_REFS_LIMIT,
+    REF_KINDS,
+    REFS_LIMIT,
+    SYMBOL_KINDS,
+)
 from codefathom.service.indexer import Progress
 from codefathom.service.locking import set_holder_role
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import resolve_project
 from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS
+from codefathom.service.snippets import MAX_CONTEXT
 
 __all__ = ["cli"]
 
@@ -139,6 +148,7 @@ def cli(ctx: click.Context) -> None:
       codefathom search "where is the config loaded"
       codefathom explain "retry failed uploads" # why results rank where they do
       codefathom search Store.replace_file --json
+      codefathom search "retry failed upload" -A 3 --detail full
       codefathom refs Store.replace_file       # who uses it (also: symbol, callers, callees)
       codefathom impact src/store.py           # what depends on a file (also: deps, dead)
       codefathom impact --diff HEAD~1          # a diff: changed definitions, dependents, tests
@@ -251,6 +261,12 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
                    " Each is listed right after its source with how it is connected ('^ called by X'), on top"
                    " of --limit (at most 6 more), and keeps to the filters.")
 @click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
+@click.option("--detail", type=click.Choice(["compact", "full"]), default="compact", show_default=True,
+              help="compact: each result's signature and the lines holding the query's words; full: whole bodies.")
+@click.option("--context-before", "-B", type=click.IntRange(0, MAX_CONTEXT), default=0, show_default=True,
+              help="Lines shown before each matching line.")
+@click.option("--context-after", "-A", type=click.IntRange(0, MAX_CONTEXT), default=0, show_default=True,
+              help="Lines shown after each matching line.")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
 @click.option("--background", is_flag=True, help=BACKGROUND_HELP)
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
@@ -259,7 +275,8 @@ def search(
     query: str | None, path: Path, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
     kinds: tuple[str, ...], path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None,
     max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_debug: bool,
-    no_sync: bool, background: bool, index_dir: Path | None,
+    detail: Literal["compact", "full"], context_before: int, context_after: int, no_sync: bool, background: bool,
+    index_dir: Path | None,
 ) -> None:
     """Search the project for QUERY: words the code would use, or a name.
 
@@ -274,6 +291,7 @@ def search(
     Examples:
       codefathom search "where are index files written"
       codefathom search Store.replace_file --json
+      codefathom search "retry failed upload" -A 3 --detail full
       codefathom search "token refresh" -l python -g 'src/' -x 'tests/'
       codefathom search "retry policy" --index ../shared-lib
       codefathom search "apply a discount" --expand
@@ -285,18 +303,19 @@ def search(
         "exclude_glob": exclude_glob, "symbol_name": symbol_name,
         "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug, "expand": expand,
     }
+    view = render.SearchView(detail, context_before, context_after)
     others = [resolve_index_name(name) for name in indexes]
     with _Services(path, index_dir, background) as services:
         if jsonl is not None:
-            _search_lines(services, others, jsonl, options, fresh=not no_sync)
+            _search_lines(services, others, jsonl, options, view, fresh=not no_sync)
             return
         if not query:
             raise UsageError("give a QUERY, or --jsonl - to read queries from stdin")
         response = services.search(others, query, fresh=not no_sync, **options)
         if as_json:
-            emit_json(render.search_json(response))
+            emit_json(render.search_json(response, view))
         else:
-            click.echo(render.search_text(response))
+            click.echo(render.search_text(response, view))
 
 
 @cli.command()
@@ -383,7 +402,10 @@ class _Services:
             _announce(service)
 
 
-def _search_lines(services: _Services, others: list[Path], source: Any, defaults: dict[str, Any], fresh: bool) -> None:
+def _search_lines(
+    services: _Services, others: list[Path], source: Any, defaults: dict[str, Any], view: render.SearchView,
+    fresh: bool,
+) -> None:
     """One reply per line of `source` (bytes): a line that cannot be answered gets an error object
     naming why, and the batch goes on."""
     first = True
@@ -404,7 +426,7 @@ def _search_lines(services: _Services, others: list[Path], source: Any, defaults
             else:
                 query = line
             response = services.search(others, query, fresh=fresh and first, **options)
-            out = render.search_json(response)
+            out = render.search_json(response, view)
         except json.JSONDecodeError as exc:
             out = {"line": number, "error": f"not valid JSON: {exc}"}
         except Exception as exc:
@@ -780,9 +802,13 @@ def _file_deps(
 
 @cli.command()
 @click.option("--include-tests", is_flag=True, help="Also list unused definitions in test files.")
+@click.option("--limit", "-n", type=click.IntRange(0, MAX_REFS_LIMIT), default=DEAD_LIMIT, show_default=True,
+              help="List at most this many of each kind (0: all); the counts cover all.")
 @graph_options
 @reports_errors
-def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+def dead(
+    include_tests: bool, limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
     """List definitions nothing in the project uses, each with a confidence and the reason.
 
     Public functions and classes unused inside the project are listed apart: other projects may
@@ -795,7 +821,7 @@ def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_di
       codefathom dead --json
     """
     with _answering(path, index_dir) as service:
-        response = service.dead(include_tests=include_tests, fresh=not no_sync)
+        response = service.dead(include_tests=include_tests, limit=limit, fresh=not no_sync)
     _reply(response, as_json, render.dead_json, render.dead_text)
 
 

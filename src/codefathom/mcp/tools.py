@@ -14,7 +14,6 @@ input (`errors.input_error`), becomes a tool error the model reads (`reported`, 
 from __future__ import annotations
 
 import functools
-import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -37,11 +36,12 @@ from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS, MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS, FileBriefResponse, OutlineResponse
-from codefathom.service.graph import MAX_DEPTH, MAX_REFS_LIMIT, REFS_LIMIT, DepsResponse
+from codefathom.service.graph import DEAD_LIMIT, MAX_DEPTH, MAX_REFS_LIMIT, REFS_LIMIT, DepsResponse
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import inside_root
 from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS, CoChangeResponse, TestsResponse
+from codefathom.service.snippets import MAX_CONTEXT
 
 if TYPE_CHECKING:
     from codefathom.mcp.server import Served, ServiceCache
@@ -147,9 +147,16 @@ def _scope(ctx: Ctx, roots: ListRootsResult | None) -> Scope:
     return Scope(cache, served, client[0] if client else served.roots[0])
 
 
-def _reply(data: dict[str, Any]) -> CallToolResult:
-    """The reply: `data` (what `--json` prints) as structured content, and as text."""
-    return CallToolResult(content=[TextContent(type="text", text=json.dumps(data, indent=2))], structured_content=data)
+def _reply(data: dict[str, Any], text: str) -> CallToolResult:
+    """The reply: `data` (what `--json` prints) as structured content, and `text` (what the CLI prints)
+    for the model to read: the same answer, written for reading rather than repeated as JSON."""
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+def _rendered(
+    response: T, to_json: Callable[[T], dict[str, Any]], to_text: Callable[[T], str]
+) -> CallToolResult:
+    return _reply(to_json(response), to_text(response))
 
 
 def _listed(value: object) -> object:
@@ -182,9 +189,12 @@ async def search_code(
     expand: Annotated[bool, Field(description="Add the top hits' callers, callees, bases.")] = False,
     include_debug: Annotated[bool, Field(description="Add timings and channel counts.")] = False,
     explain: Annotated[bool, Field(description="Take the ranking apart instead.")] = False,
+    detail: Annotated[Literal["compact", "full"], Field(description="full: whole bodies.")] = "compact",
+    context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines before each match.")] = 0,
+    context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines after each match.")] = 0,
 ) -> CallToolResult:
-    """Find code by name or by what it does: ranked definitions, doc sections and directories. Narrow
-    with filters, not more words; grep finds every occurrence of a string."""
+    """Find code by name or by what it does: ranked definitions, doc sections and directories, each with
+    its signature and matching lines. Narrow with filters, not more words; grep finds every occurrence."""
     scope = _scope(ctx, roots)
     base = scope.project(project_path)
     filters: dict[str, Any] = {
@@ -195,7 +205,7 @@ async def search_code(
         response = await _call(
             scope, base, lambda service: service.search(query, limit=limit, explain=True, **filters)
         )
-        return _reply(render.explain_json(response))
+        return _rendered(response, render.explain_json, render.explain_text)
 
     def run() -> SearchResponse:
         # A name's own path is checked before its index is read; the project it names, when it is used.
@@ -208,14 +218,16 @@ async def search_code(
             limit,
         )
 
-    return _reply(render.search_json(await _blocking(run)))
+    view = render.SearchView(detail, context_before, context_after)
+    response = await _blocking(run)
+    return _reply(render.search_json(response, view), render.search_text(response, view))
 
 
 async def index_status(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
     """What the project's index holds: files, languages, parse health, vectors, last sync."""
     scope = _scope(ctx, roots)
     status = await _call(scope, scope.project(project_path), lambda service: service.status())
-    return _reply(render.status_json(status))
+    return _rendered(status, render.status_json, render.status_text)
 
 
 async def index_codebase(
@@ -227,17 +239,18 @@ async def index_codebase(
     """Index the project ahead of time (every call syncs changed files itself)."""
     progress = _progress_reporter(ctx)
     scope = _scope(ctx, roots)
-    report, root = await _call(
-        scope, scope.project(project_path),
-        lambda service: (service.index(progress, full=full), str(service.root)),
+    report, status = await _call(
+        scope, scope.project(project_path), lambda service: (service.index(progress, full=full), service.status())
     )
-    return _reply(render.sync_json(report, root))
+    return _reply(render.sync_json(report, status.project_root), render.sync_text(report, status))
 
 
 async def list_indexes(ctx: Ctx, roots: AllRoots) -> CallToolResult:
     """The indexed projects this server serves."""
     scope = _scope(ctx, roots)
-    return _reply(render.indexes_json(await _blocking(lambda: scope.cache.list_indexes(scope.served))))
+    return _rendered(
+        await _blocking(lambda: scope.cache.list_indexes(scope.served)), render.indexes_json, render.indexes_text
+    )
 
 
 async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
@@ -245,7 +258,8 @@ async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) 
     scope = _scope(ctx, roots)
     path = scope.project(project_path)
     root, cleared = await _blocking(lambda: scope.cache.clear(path, scope.served))
-    return _reply({"project_root": str(root), "cleared": cleared})
+    said = f"Deleted the index of {root}." if cleared else f"{root} had no index to delete."
+    return _reply({"project_root": str(root), "cleared": cleared}, said)
 
 
 # -- code graph ----------------------------------------------------------------------------------
@@ -271,7 +285,7 @@ async def find_symbol(
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     response = await _call(scope, where, lambda service: service.symbol(name, kinds=tuple(kinds or ())))
-    return _reply(render.symbols_json(response))
+    return _rendered(response, render.symbols_json, render.symbols_text)
 
 
 async def find_references(
@@ -289,7 +303,7 @@ async def find_references(
     response = await _call(
         scope, where, lambda service: service.refs(name, kinds=tuple(ref_kinds or ()), limit=limit)
     )
-    return _reply(render.refs_json(response))
+    return _rendered(response, render.refs_json, render.refs_text)
 
 
 async def call_hierarchy(
@@ -306,7 +320,7 @@ async def call_hierarchy(
     response = await _call(
         scope, where, lambda service: service.call_hierarchy(name, direction=direction, depth=depth)
     )
-    return _reply(render.hierarchy_json(response))
+    return _rendered(response, render.hierarchy_json, render.hierarchy_text)
 
 
 async def file_dependencies(
@@ -331,7 +345,9 @@ async def file_dependencies(
             files, depth=depth, dep_types=list(dep_types or ()), reverse=direction == "dependents"
         )
 
-    return _reply(render.deps_json(await _call(scope, scope.project(project_path), action)))
+    return _rendered(
+        await _call(scope, scope.project(project_path), action), render.deps_json, render.deps_text
+    )
 
 
 async def find_dead_code(
@@ -339,12 +355,13 @@ async def find_dead_code(
     roots: Roots,
     project_path: ProjectPath = None,
     include_tests: Annotated[bool, Field(description="Also in test files.")] = False,
+    limit: Annotated[int, Field(ge=0, le=MAX_REFS_LIMIT, description="Per list (0: all).")] = DEAD_LIMIT,
 ) -> CallToolResult:
     """Definitions nothing uses, with a confidence and the reason."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
-    response = await _call(scope, where, lambda service: service.dead(include_tests=include_tests))
-    return _reply(render.dead_json(response))
+    response = await _call(scope, where, lambda service: service.dead(include_tests=include_tests, limit=limit))
+    return _rendered(response, render.dead_json, render.dead_text)
 
 
 async def change_impact(
@@ -368,7 +385,7 @@ async def change_impact(
             diff_ref, staged=staged, diff_text=diff_text, depth=depth, max_results=limit
         ),
     )
-    return _reply(render.change_impact_json(response))
+    return _rendered(response, render.change_impact_json, render.change_impact_text)
 
 
 # -- context for agents ---------------------------------------------------------------------------
@@ -389,7 +406,9 @@ async def outline(
         directory = scope.file(service, path) if path else None
         return service.outline(directory, tokens=tokens, focus=focus)
 
-    return _reply(render.outline_json(await _call(scope, scope.project(project_path), action)))
+    return _rendered(
+        await _call(scope, scope.project(project_path), action), render.outline_json, render.outline_text
+    )
 
 
 async def file_brief(path: FilePath, ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
@@ -399,7 +418,9 @@ async def file_brief(path: FilePath, ctx: Ctx, roots: Roots, project_path: Proje
     def action(service: Codefathom) -> FileBriefResponse:
         return service.brief(scope.file(service, path))
 
-    return _reply(render.brief_json(await _call(scope, scope.project(project_path), action)))
+    return _rendered(
+        await _call(scope, scope.project(project_path), action), render.brief_json, render.brief_text
+    )
 
 
 async def find_tests(
@@ -423,7 +444,9 @@ async def find_tests(
             return found
         return service.find_tests(str(name))
 
-    return _reply(render.tests_json(await _call(scope, scope.project(project_path), action)))
+    return _rendered(
+        await _call(scope, scope.project(project_path), action), render.tests_json, render.tests_text
+    )
 
 
 async def co_change(
@@ -440,7 +463,9 @@ async def co_change(
     def action(service: Codefathom) -> CoChangeResponse:
         return service.co_change(scope.file(service, path), limit=limit, commits=commits)
 
-    return _reply(render.cochange_json(await _call(scope, scope.project(project_path), action)))
+    return _rendered(
+        await _call(scope, scope.project(project_path), action), render.cochange_json, render.cochange_text
+    )
 
 
 def _cache(ctx: Ctx) -> ServiceCache:

@@ -55,6 +55,7 @@ class SearchResponse:
     partial: bool = False  # the index is still being built: results come from part of the project
     indexing: dict[str, object] | None = None  # that indexing's progress
     result_indexes: list[str] | None = None  # per result, the project root of its index (several searched)
+    query: str = ""  # as asked: a compact reply shows the lines holding its words
 
 
 @dataclass
@@ -195,7 +196,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
                 debug["vectors"] = self.vector_status()
         return SearchResponse(
             str(self.root), self.project.within, outcome.hits, notices, debug, partial=how == "partial",
-            indexing=progress,
+            indexing=progress, query=request.query,
         )
 
     def _search(self, request: SearchRequest, notices: list[str]) -> SearchOutcome:

@@ -25,7 +25,7 @@ from codefathom.store.graph import RefInfo, SymbolInfo
 __all__ = [
     "GraphVerbs", "SymbolsResponse", "RefsResponse", "HierarchyNode", "HierarchyResponse", "DepNode",
     "DepsResponse", "DeadItem", "DeadResponse", "DeadRules", "DEAD_RULES", "DEP_TYPES", "MAX_DEPTH", "SYMBOL_KINDS",
-    "REFS_LIMIT", "MAX_REFS_LIMIT",
+    "REFS_LIMIT", "MAX_REFS_LIMIT", "DEAD_LIMIT",
     "REF_KINDS", "states_binding",
 ]
 
@@ -36,7 +36,8 @@ MAX_DEPTH = 10
 MAX_NODES = 500  # a tree stops growing here and says it was cut
 # References a `refs` reply lists unless asked for more: a definition used everywhere (`String`) has
 # tens of thousands, which no reader wants at once; the reply says how many there are.
-REFS_LIMIT = 200
+REFS_LIMIT = 50
+DEAD_LIMIT = 25  # per list of find_dead_code
 MAX_REFS_LIMIT = 1_000_000  # a larger limit is a mistake (0 lists them all), and past 2**63 SQLite's overflow
 CALLABLE = ("function", "method", "class")
 
@@ -117,9 +118,12 @@ class DeadItem:
 @dataclass
 class DeadResponse:
     project_root: str
-    unused: list[DeadItem]
+    unused: list[DeadItem]  # the first `limit`, most certain first
     public_api: list[DeadItem]  # unused inside the project but public: possibly used from outside
     notices: list[str] = field(default_factory=list)  # what the index has not done yet
+    total_unused: int = 0  # before the limit
+    total_public_api: int = 0
+    limit: int = 0  # per list; 0: none
 
 
 class ServiceBase(Protocol):
@@ -228,8 +232,13 @@ class GraphVerbs:
         )
 
     @states_binding
-    def dead(self: ServiceBase, *, include_tests: bool = False, fresh: bool = True) -> DeadResponse:
-        """Definitions nothing references, with a confidence and the reason for it."""
+    def dead(
+        self: ServiceBase, *, include_tests: bool = False, limit: int = DEAD_LIMIT, fresh: bool = True
+    ) -> DeadResponse:
+        """Definitions nothing references, with a confidence and the reason for it: the first `limit`
+        of each list (0: all), most certain first, and how many there are."""
+        if not 0 <= limit <= MAX_REFS_LIMIT:
+            raise UsageError(f"limit must be between 0 (all) and {MAX_REFS_LIMIT:,}, got {shown(limit)}")
         store = self._graph_store(fresh)
         context = _DeadContext(store, include_tests)
         through_members = store.read(g.classes_used_through_members)
@@ -247,7 +256,11 @@ class GraphVerbs:
             confidence, reason, is_public = verdict
             (public if is_public else unused).append(DeadItem(symbol, confidence, reason))
         unused.sort(key=lambda d: (-d.confidence, d.symbol.path, d.symbol.start_line))
-        return DeadResponse(str(self.root), unused, public)
+        cut = limit or None
+        return DeadResponse(
+            str(self.root), unused[:cut], public[:cut], total_unused=len(unused), total_public_api=len(public),
+            limit=limit,
+        )
 
 
 class _Hierarchy:

@@ -10,8 +10,10 @@ import json
 import posixpath
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeVar
 
+from codefathom.errors import UsageError, shown
 from codefathom.model import Hit
 from codefathom.parse import graph_languages, language_name
 from codefathom.service import EmbedReport, IndexInfo, IndexStatus, SearchResponse, SyncReport
@@ -36,10 +38,11 @@ from codefathom.service.graph import (
     SymbolsResponse,
 )
 from codefathom.service.related import CoChangeResponse, TestsResponse
+from codefathom.service.snippets import LINE_WIDTH, MAX_CONTEXT, Snippet, matching_lines, query_terms
 from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
-    "search_json", "search_text", "status_json", "status_text", "sync_json", "sync_text", "indexes_json",
+    "SearchView", "search_json", "search_text", "status_json", "status_text", "sync_json", "sync_text", "indexes_json",
     "indexes_text", "symbols_json", "symbols_text", "refs_json", "refs_text", "hierarchy_json", "hierarchy_text",
     "deps_json", "deps_text", "dead_json", "dead_text", "outline_json", "outline_text", "brief_json", "brief_text",
     "tests_json", "tests_text", "cochange_json", "cochange_text", "change_impact_json", "change_impact_text",
@@ -78,12 +81,50 @@ def _noticed_text(to_text: Callable[[R], str]) -> Callable[[R], str]:
     return with_notices
 
 
-def hit_json(hit: Hit) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SearchView:
+    """How much of each result a search reply shows: `compact` (the default) its signature and the
+    lines holding the query's words, each with `context_before` and `context_after` lines; `full`
+    its whole body."""
+
+    detail: Literal["compact", "full"] = "compact"
+    context_before: int = 0
+    context_after: int = 0
+
+    def __post_init__(self) -> None:
+        if self.detail not in ("compact", "full"):
+            raise UsageError(f"detail must be 'compact' or 'full', got {shown(self.detail)}")
+        for name in ("context_before", "context_after"):
+            value = getattr(self, name)
+            if not 0 <= value <= MAX_CONTEXT:
+                raise UsageError(f"{name} must be between 0 and {MAX_CONTEXT}, got {value}")
+
+    def snippet(self, hit: Hit, terms: list[str]) -> Snippet:
+        return matching_lines(
+            hit.content, hit.start_line, terms, signature=hit.signature, before=self.context_before,
+            after=self.context_after,
+        )
+
+
+COMPACT = SearchView()
+
+
+def hit_json(hit: Hit, view: SearchView = COMPACT, terms: list[str] | None = None) -> dict[str, Any]:
+    """A result; compact: its signature and matching lines (`lines`: [line, text] pairs, `more_lines`
+    the matching lines left out) instead of its body (`content`, `truncated`: cut to a maximum)."""
     data: dict[str, Any] = {
         "path": hit.path, "start_line": hit.start_line, "end_line": hit.end_line, "name": hit.name,
         "qualified_name": hit.qualified_name, "kind": hit.kind, "language": hit.language, "parent": hit.parent,
-        "score": hit.score, "content": hit.content, "truncated": hit.truncated,
+        "score": hit.score, "signature": hit.signature,
     }
+    if view.detail == "full" or hit.kind == "directory":  # a directory's content is its summary, already short
+        data["content"] = hit.content
+        data["truncated"] = hit.truncated
+    else:
+        snippet = view.snippet(hit, terms or [])
+        data["lines"] = [[number, text] for number, text in snippet.lines]
+        if snippet.more:
+            data["more_lines"] = snippet.more
     if hit.kind == "directory":
         data["files"] = list(hit.files)  # its top files, best first; its summary is the content
     if hit.expanded is not None:  # added by graph expansion: the result it neighbours, and how
@@ -93,8 +134,9 @@ def hit_json(hit: Hit) -> dict[str, Any]:
     return data
 
 
-def search_json(response: SearchResponse) -> dict[str, Any]:
-    results = [hit_json(h) for h in response.results]
+def search_json(response: SearchResponse, view: SearchView = COMPACT) -> dict[str, Any]:
+    terms = query_terms(response.query)
+    results = [hit_json(h, view, terms) for h in response.results]
     if response.result_indexes is not None:  # several indexes searched: say which each result is from
         for result, index in zip(results, response.result_indexes, strict=True):
             result["index"] = index
@@ -111,26 +153,48 @@ def search_json(response: SearchResponse) -> dict[str, Any]:
     return data
 
 
-def search_text(response: SearchResponse, snippet_lines: int = SNIPPET_LINES) -> str:
-    """`path:start-end  kind  qualified_name` per hit, then the first lines of its content."""
+def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
+    """Per result `path:start-end  kind  qualified_name  score`, its signature, then its lines holding
+    the query's words as `line: text` (compact), or its whole body (full)."""
     lines = [f"# {n}" for n in response.notices]
+    if response.partial:
+        lines.append("# partial: the index is still being built, so results come from part of the project")
     if not response.results:
         where = f" under {response.within}/" if response.within else ""
         lines.append(f"No results{where}. Try other words, a name as the code writes it, or fewer filters.")
         return "\n".join(lines)
+    terms = query_terms(response.query)
     indexes = response.result_indexes or [""] * len(response.results)
     for hit, index in zip(response.results, indexes, strict=True):
         where = f"{index.rstrip('/')}/" if index else ""
         if hit.kind == "directory":
-            lines.extend(_directory_hit_text(hit, where, snippet_lines))
+            lines.extend(_directory_hit_text(hit, where, SNIPPET_LINES))
             continue
-        lines.append(f"{where}{hit.path}:{hit.start_line}-{hit.end_line}  {hit.kind}  {hit.qualified_name}")
+        lines.append(
+            f"{where}{hit.path}:{hit.start_line}-{hit.end_line}  {hit.kind}  {hit.qualified_name}  {hit.score:.2f}"
+        )
         if hit.expanded is not None:
             lines.append(f"    ^ {_NEIGHBOUR_OF[hit.expanded.via]} {hit.expanded.source}")
-        if snippet_lines:
-            body = [line for line in hit.content.split("\n") if line.strip()][:snippet_lines]
-            lines.extend("    " + line.strip()[:120] for line in body)
+        if view.detail == "full":
+            body = hit.content.split("\n")
+            lines.extend(_numbered(list(enumerate(body, start=hit.start_line))))
+            if hit.truncated:
+                lines.append("    (cut here: read the file for the rest)")
+            continue
+        if hit.signature:
+            lines.append("    " + _clip(_one_line(hit.signature), LINE_WIDTH))
+        snippet = view.snippet(hit, terms)
+        lines.extend(_numbered(snippet.lines))
+        if snippet.more:
+            lines.append(f"    (+{_count(snippet.more, 'more matching line')})")
     return "\n".join(lines)
+
+
+def _numbered(numbered: list[tuple[int, str]]) -> list[str]:
+    """`line: text`, indented as in the file less what all the lines share (the numbers show the gaps)."""
+    texts = [text for _, text in numbered if text.strip()]
+    indent = min((len(text) - len(text.lstrip()) for text in texts), default=0)
+    return [f"    {number}: {text[indent:]}".rstrip() for number, text in numbered]
 
 
 # How an expanded result relates to its source, said of the result: `via` is said of the source.
@@ -463,29 +527,40 @@ def deps_text(response: DepsResponse) -> str:
 
 @_noticed_json
 def dead_json(response: DeadResponse) -> dict[str, Any]:
+    """Both lists cut to `limit`; `total_unused` and `total_public_api` count them all."""
     return {
         "project_root": response.project_root,
         "unused": [_dead_item_json(d) for d in response.unused],
         "public_api": [_dead_item_json(d) for d in response.public_api],
-        "languages_checked": sorted(graph_languages()),
+        "total_unused": response.total_unused, "total_public_api": response.total_public_api,
+        "limit": response.limit, "languages_checked": sorted(graph_languages()),
     }
 
 
 @_noticed_text
 def dead_text(response: DeadResponse) -> str:
-    """`path:line  kind  qualified_name  confidence  reason`, unused first, then unused public API."""
+    """Unused definitions, then unused public API: per confidence and reason, `path:line  kind  qualified_name`."""
     languages = ", ".join(sorted(graph_languages()))
     if not response.unused and not response.public_api:
         return f"No unused definitions found (only {languages} files are checked)."
     lines = []
-    for title, items in (("unused", response.unused), ("public, unused inside the project", response.public_api)):
+    lists = (
+        ("unused", response.unused, response.total_unused),
+        ("public, unused inside the project", response.public_api, response.total_public_api),
+    )
+    for title, items, total in lists:
         if not items:
             continue
-        lines.append(f"{title} ({len(items)}):")
+        lines.append(f"{title} ({total}):")
+        grouped: dict[tuple[float, str], list[DeadItem]] = {}  # a reason is said once for the items it covers
         for item in items:
-            s = item.symbol
-            where = f"{s.path}:{s.start_line}"
-            lines.append(f"  {where}  {s.kind}  {s.qualified_name}  {item.confidence:.2f}  {item.reason}")
+            grouped.setdefault((item.confidence, item.reason), []).append(item)
+        for (confidence, reason), group in grouped.items():
+            lines.append(f"  {confidence:.2f}  {reason}:")
+            lines.extend(f"    {d.symbol.path}:{d.symbol.start_line}  {d.symbol.kind}  {d.symbol.qualified_name}"
+                         for d in group)
+        if total > len(items):
+            lines.append(f"  (+{total - len(items):,} more: a higher limit, or 0, lists them)")
     lines.append(f"# only {languages} files are checked; confidence is how sure it is unused")
     return "\n".join(lines)
 
