@@ -156,6 +156,22 @@ def test_callers_walk_up_two_levels(graph_shop: Path, graph, run_cli) -> None:
     assert "children" not in one["roots"][0]["children"][0]
 
 
+def test_trees_and_definitions_stop_at_their_limit_and_count_what_they_left_out(graph_shop: Path, graph) -> None:
+    cut = graph("callers", "sign_jwt", "--depth", "2", "--limit", "1", "-p", str(graph_shop))
+    [caller] = cut["roots"][0]["children"]
+    assert caller["qualified_name"] == "shop.users.UserService.refresh_token" and "children" not in caller
+    assert (cut["truncated"], cut["limit"], cut["more"]) == (True, 1, 1)
+    assert "stops at 1 nodes: 1 more" in cut["note"]
+    whole = graph("callees", "renew", "--depth", "2", "-p", str(graph_shop))
+    assert (whole["truncated"], whole["limit"]) == (False, 100) and "more" not in whole
+    callees = graph("callees", "renew", "--limit", "1", "-p", str(graph_shop))
+    assert len(callees["roots"][0]["children"]) == 1 and callees["more"] == 1
+    pushes = graph("symbol", "push", "-p", str(graph_shop))
+    assert pushes["total"] == len(pushes["symbols"]) == 2 and "note" not in pushes
+    one = graph("symbol", "push", "--limit", "1", "-p", str(graph_shop))
+    assert (len(one["symbols"]), one["total"]) == (1, 2) and "The first 1 of 2 definitions" in one["note"]
+
+
 def test_callers_list_each_calling_definition_once(shop_repo: Path, graph) -> None:
     [stack_push, queue_push] = graph("callers", "push", "-d", "2", "-p", str(shop_repo))["roots"]
     [caller] = stack_push["children"]  # two calls from one test: one caller, at its first call
@@ -210,6 +226,9 @@ def test_impact_is_what_depends_on_a_file_transitively(
     assert [c["path"] for c in both["roots"][1]["children"]] == ["tests/test_stack.py"]
     out = text(run_cli, "impact", "shop/config.py", "-p", str(graph_shop))
     assert out.splitlines()[:2] == ["shop/config.py", "  shop/users.py  call 1, import 1"]
+    # Two files reached, the limit one: the second is counted, not shown.
+    cut = graph("impact", "config.py", "stack.py", "-d", "3", "-n", "1", "-p", str(graph_shop))
+    assert (cut["files"], cut["truncated"], cut["more"]) == (1, True, 1) and "stop at 1 files" in cut["note"]
 
 
 def test_dead_lists_unused_definitions_with_confidence_and_reason(shop_repo: Path, graph, run_cli) -> None:

@@ -70,10 +70,10 @@ TIMEOUT = 20  # seconds for any one request; a hang fails the test instead of st
 
 # The code graph tools and their parameters, in schema order.
 GRAPH_TOOLS = {
-    "find_symbol": ["name", "project_path", "kinds"],
+    "find_symbol": ["name", "project_path", "kinds", "limit"],
     "find_references": ["name", "project_path", "ref_kinds", "limit"],
-    "call_hierarchy": ["name", "project_path", "direction", "depth"],
-    "file_dependencies": ["path", "direction", "project_path", "depth", "dep_types"],
+    "call_hierarchy": ["name", "project_path", "direction", "depth", "limit"],
+    "file_dependencies": ["path", "direction", "project_path", "depth", "dep_types", "limit"],
     "find_dead_code": ["project_path", "include_tests", "limit"],
     "outline": ["path", "tokens", "focus", "project_path"],
     "file_brief": ["path", "project_path"],
@@ -714,6 +714,7 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
                 "refs": ("find_references", {"name": "replace_file", "ref_kinds": ["call"]}),
                 "all_refs": ("find_references", {"name": "replace_file", "limit": 0}),
                 "callers": ("call_hierarchy", {"name": "delete_units", "depth": 2}),
+                "callers_cut": ("call_hierarchy", {"name": "delete_units", "depth": 2, "limit": 1}),
                 "callees": ("call_hierarchy", {"name": "replace_file", "direction": "callees"}),
                 "deps": ("file_dependencies", {"path": "tests/test_store.py", **uses}),
                 "impact": ("file_dependencies", {"path": "pkg/store.py", "depth": 2, **used_by}),
@@ -753,6 +754,9 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
     [replace] = callers["children"]
     assert replace["qualified_name"] == "pkg.store.Store.replace_file" and replace["label"] == "exact"
     assert [c["qualified_name"] for c in replace["children"]] == ["tests.test_store.test_replace_file"]
+    cut = results["callers_cut"]
+    assert [c["qualified_name"] for c in cut["roots"][0]["children"]] == ["pkg.store.Store.replace_file"]
+    assert "children" not in cut["roots"][0]["children"][0] and (cut["truncated"], cut["more"]) == (True, 1)
     [callees] = results["callees"]["roots"]
     assert [c["qualified_name"] for c in callees["children"]] == ["pkg.store.Store.delete_units"]
 

@@ -36,10 +36,13 @@ from codefathom.service.graph import (
     DEAD_LIMIT,
     DEP_TYPES,
     MAX_DEPTH,
+    MAX_NODES,
     MAX_REFS_LIMIT,
     REF_KINDS,
     REFS_LIMIT,
     SYMBOL_KINDS,
+    SYMBOLS_LIMIT,
+    TREE_LIMIT,
 )
 from codefathom.service.indexer import Progress
 from codefathom.service.locking import set_holder_role
@@ -607,6 +610,12 @@ def _depth_option(what: str) -> Callable[[F], F]:
                         help=f"How many levels of {what} to follow.")
 
 
+_TREE_LIMIT_OPTION = click.option(
+    "--limit", "-n", default=TREE_LIMIT, show_default=True, type=click.IntRange(1, MAX_NODES),
+    help="At most this many nodes in the tree; the reply counts what it left out.",
+)
+
+
 _DEP_TYPE_OPTION = click.option(
     "--dep-type", "-t", "dep_types", multiple=True, type=click.Choice(DEP_TYPES),
     help="Only links of this type (repeatable); default: all of them.",
@@ -627,10 +636,12 @@ def _reply(
 @click.argument("name")
 @click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(SYMBOL_KINDS),
               help="Only definitions of this kind (repeatable).")
+@click.option("--limit", "-n", type=click.IntRange(0, MAX_REFS_LIMIT), default=SYMBOLS_LIMIT, show_default=True,
+              help="List at most this many definitions (0: all); the count covers all.")
 @graph_options
 @reports_errors
 def symbol(
-    name: str, kinds: tuple[str, ...], path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+    name: str, kinds: tuple[str, ...], limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
 ) -> None:
     """Show where NAME is defined: location, signature and doc.
 
@@ -642,7 +653,7 @@ def symbol(
       codefathom symbol UserService.find
     """
     with _answering(path, index_dir) as service:
-        response = service.symbol(name, kinds=kinds, fresh=not no_sync)
+        response = service.symbol(name, kinds=kinds, limit=limit, fresh=not no_sync)
     _reply(response, as_json, render.symbols_json, render.symbols_text)
 
 
@@ -675,38 +686,45 @@ def refs(
 @cli.command()
 @click.argument("name")
 @_depth_option("callers")
+@_TREE_LIMIT_OPTION
 @graph_options
 @reports_errors
-def callers(name: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+def callers(
+    name: str, depth: int, limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
     """Show what calls NAME, and what calls those, --depth levels up, as a tree.
 
     \b
     Example:
       codefathom callers parse_config --depth 2
     """
-    _call_hierarchy(name, "callers", depth, path, as_json, no_sync, index_dir)
+    _call_hierarchy(name, "callers", depth, limit, path, as_json, no_sync, index_dir)
 
 
 @cli.command()
 @click.argument("name")
 @_depth_option("callees")
+@_TREE_LIMIT_OPTION
 @graph_options
 @reports_errors
-def callees(name: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+def callees(
+    name: str, depth: int, limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
     """Show what NAME calls, and what those call, --depth levels down, as a tree.
 
     \b
     Example:
       codefathom callees parse_config --depth 2
     """
-    _call_hierarchy(name, "callees", depth, path, as_json, no_sync, index_dir)
+    _call_hierarchy(name, "callees", depth, limit, path, as_json, no_sync, index_dir)
 
 
 def _call_hierarchy(
-    name: str, direction: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+    name: str, direction: str, depth: int, limit: int, path: Path, as_json: bool, no_sync: bool,
+    index_dir: Path | None,
 ) -> None:
     with _answering(path, index_dir) as service:
-        response = service.call_hierarchy(name, direction=direction, depth=depth, fresh=not no_sync)
+        response = service.call_hierarchy(name, direction=direction, depth=depth, limit=limit, fresh=not no_sync)
     _reply(response, as_json, render.hierarchy_json, render.hierarchy_text)
 
 
@@ -714,11 +732,12 @@ def _call_hierarchy(
 @click.argument("files", nargs=-1, required=True)
 @_depth_option("dependencies")
 @_DEP_TYPE_OPTION
+@_TREE_LIMIT_OPTION
 @graph_options
 @reports_errors
 def deps(
-    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], path: Path, as_json: bool, no_sync: bool,
-    index_dir: Path | None,
+    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], limit: int, path: Path, as_json: bool,
+    no_sync: bool, index_dir: Path | None,
 ) -> None:
     """Show what FILES depend on (imports, calls, references, base classes), as a tree.
 
@@ -730,7 +749,7 @@ def deps(
       codefathom deps src/auth/jwt.py --depth 2
       codefathom deps src/auth/jwt.py src/auth/session.py --dep-type import
     """
-    _file_deps(files, depth, dep_types, False, path, as_json, no_sync, index_dir)
+    _file_deps(files, depth, dep_types, False, limit, path, as_json, no_sync, index_dir)
 
 
 @cli.command()
@@ -742,14 +761,15 @@ def deps(
 @click.option("--depth", "-d", type=click.IntRange(1, MAX_DEPTH), default=None,
               help="How many levels of dependents to follow. Default: 1 for FILES, 2 for a diff.")
 @_DEP_TYPE_OPTION
-@click.option("--limit", "-n", "max_results", default=DEFAULT_MAX_RESULTS, show_default=True,
-              type=click.IntRange(1, CHANGE_MAX_RESULTS),
-              help="For a diff: at most this many references per changed definition, impacted files and tests.")
+@click.option("--limit", "-n", "max_results", type=click.IntRange(1, CHANGE_MAX_RESULTS),
+              help=f"For FILES: at most this many nodes in the tree (default {TREE_LIMIT}, at most {MAX_NODES}). For"
+                   f" a diff: at most this many references per changed definition, impacted files and tests"
+                   f" (default {DEFAULT_MAX_RESULTS}).")
 @graph_options
 @reports_errors
 def impact(
     files: tuple[str, ...], diff_ref: str | None, staged: bool, depth: int | None, dep_types: tuple[str, ...],
-    max_results: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None,
+    max_results: int | None, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None,
 ) -> None:
     """Show what depends on FILES, transitively: the files a change to them can break. Or, with
     --diff/--staged, what a git diff changes and what that can break.
@@ -774,7 +794,7 @@ def impact(
     if diff_ref is None and not staged:
         if not files:
             raise UsageError("give FILES, or --diff REV / --staged for the changes of a git diff")
-        _file_deps(files, depth or 1, dep_types, True, path, as_json, no_sync, index_dir)
+        _file_deps(files, depth or 1, dep_types, True, max_results or TREE_LIMIT, path, as_json, no_sync, index_dir)
         return
     if files:
         raise UsageError("give FILES or --diff/--staged, not both")
@@ -786,17 +806,19 @@ def impact(
     with _answering(path, index_dir) as service:
         response = service.change_impact(
             diff_ref or "HEAD", staged=staged, diff_text=diff_text, depth=depth or DEFAULT_DEPTH,
-            max_results=max_results, dep_types=dep_types, fresh=not no_sync,
+            max_results=max_results or DEFAULT_MAX_RESULTS, dep_types=dep_types, fresh=not no_sync,
         )
     _reply(response, as_json, render.change_impact_json, render.change_impact_text)
 
 
 def _file_deps(
-    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], reverse: bool, path: Path, as_json: bool,
-    no_sync: bool, index_dir: Path | None,
+    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], reverse: bool, limit: int, path: Path,
+    as_json: bool, no_sync: bool, index_dir: Path | None,
 ) -> None:
     with _answering(path, index_dir) as service:
-        response = service.deps(list(files), depth=depth, dep_types=dep_types, reverse=reverse, fresh=not no_sync)
+        response = service.deps(
+            list(files), depth=depth, dep_types=dep_types, reverse=reverse, limit=limit, fresh=not no_sync
+        )
     _reply(response, as_json, render.deps_json, render.deps_text)
 
 

@@ -302,11 +302,13 @@ def _tools() -> list[Tool]:
 
 
 def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """A JSON schema without what a client does not need: titles, and `anyOf [X, null]` with a null
-    default for an optional X (leaving the parameter out means null)."""
+    """A JSON schema without what a client does not need: titles, a flag's default false, and
+    `anyOf [X, null]` with a null default for an optional X (leaving the parameter out means null)."""
     properties = {}
     for name, prop in schema.get("properties", {}).items():
         prop = {key: value for key, value in prop.items() if key != "title"}
+        if prop.get("type") == "boolean" and prop.get("default") is False:
+            del prop["default"]
         options = prop.get("anyOf")
         if options and prop.get("default", ...) is None:
             kept = [option for option in options if option != {"type": "null"}]

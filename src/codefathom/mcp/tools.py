@@ -36,7 +36,16 @@ from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS, MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS, FileBriefResponse, OutlineResponse
-from codefathom.service.graph import DEAD_LIMIT, MAX_DEPTH, MAX_REFS_LIMIT, REFS_LIMIT, DepsResponse
+from codefathom.service.graph import (
+    DEAD_LIMIT,
+    MAX_DEPTH,
+    MAX_NODES,
+    MAX_REFS_LIMIT,
+    REFS_LIMIT,
+    SYMBOLS_LIMIT,
+    TREE_LIMIT,
+    DepsResponse,
+)
 from codefathom.service.indexer import Progress
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import inside_root
@@ -272,6 +281,7 @@ DepType: TypeAlias = Literal["import", "call", "reference", "inherit"]
 SymbolName = Annotated[str, Field(description="`find` or `UserService.find`.")]
 FilePath = Annotated[str, Field(description="Relative to the project root.")]
 Depth = Annotated[int, Field(ge=1, le=MAX_DEPTH)]
+TreeLimit = Annotated[int, Field(ge=1, le=MAX_NODES)]
 
 
 async def find_symbol(
@@ -280,11 +290,12 @@ async def find_symbol(
     roots: Roots,
     project_path: ProjectPath = None,
     kinds: Annotated[list[SymbolKind] | None, BeforeValidator(_listed)] = None,
+    limit: Annotated[int, Field(ge=0, le=MAX_REFS_LIMIT)] = SYMBOLS_LIMIT,
 ) -> CallToolResult:
     """Where a name is defined, with signature and doc: when you know the name."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
-    response = await _call(scope, where, lambda service: service.symbol(name, kinds=tuple(kinds or ())))
+    response = await _call(scope, where, lambda service: service.symbol(name, kinds=tuple(kinds or ()), limit=limit))
     return _rendered(response, render.symbols_json, render.symbols_text)
 
 
@@ -313,12 +324,13 @@ async def call_hierarchy(
     project_path: ProjectPath = None,
     direction: Literal["callers", "callees"] = "callers",
     depth: Depth = 1,
+    limit: TreeLimit = TREE_LIMIT,
 ) -> CallToolResult:
     """Who calls a function, or what it calls, as a tree: to trace a code path."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     response = await _call(
-        scope, where, lambda service: service.call_hierarchy(name, direction=direction, depth=depth)
+        scope, where, lambda service: service.call_hierarchy(name, direction=direction, depth=depth, limit=limit)
     )
     return _rendered(response, render.hierarchy_json, render.hierarchy_text)
 
@@ -334,6 +346,7 @@ async def file_dependencies(
     project_path: ProjectPath = None,
     depth: Depth = 1,
     dep_types: Annotated[list[DepType] | None, BeforeValidator(_listed)] = None,
+    limit: TreeLimit = TREE_LIMIT,
 ) -> CallToolResult:
     """What depends on files (before an edit: the blast radius), or what they depend on."""
     scope = _scope(ctx, roots)
@@ -342,7 +355,7 @@ async def file_dependencies(
     def action(service: Codefathom) -> DepsResponse:
         files = [scope.file(service, p) for p in paths]
         return service.deps(
-            files, depth=depth, dep_types=list(dep_types or ()), reverse=direction == "dependents"
+            files, depth=depth, dep_types=list(dep_types or ()), reverse=direction == "dependents", limit=limit
         )
 
     return _rendered(

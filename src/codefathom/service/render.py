@@ -28,6 +28,7 @@ from codefathom.service.context import (
     fit_outline,
 )
 from codefathom.service.graph import (
+    MAX_NODES,
     DeadItem,
     DeadResponse,
     DepNode,
@@ -385,11 +386,20 @@ def symbol_json(symbol: SymbolInfo) -> dict[str, Any]:
 def symbols_json(response: SymbolsResponse) -> dict[str, Any]:
     data: dict[str, Any] = {
         "project_root": response.project_root, "query": response.query,
-        "symbols": [symbol_json(s) for s in response.symbols],
+        "symbols": [symbol_json(s) for s in response.symbols], "total": response.total,
     }
     if not response.symbols:
         data["note"] = _no_symbol(response.query)
+    elif response.total > len(response.symbols):
+        data["note"] = _symbols_more(response)
     return data
+
+
+def _symbols_more(response: SymbolsResponse) -> str:
+    return (
+        f"The first {len(response.symbols)} of {response.total:,} definitions are listed; a qualified name"
+        " (`Class.method`), kinds, or a higher limit (0: all) finds the one you want."
+    )
 
 
 def symbols_text(response: SymbolsResponse) -> str:
@@ -404,6 +414,8 @@ def symbols_text(response: SymbolsResponse) -> str:
         doc = symbol.doc.strip().split("\n", 1)[0] if symbol.doc else ""
         if doc:
             lines.append("    " + doc[:160])
+    if response.total > len(response.symbols):
+        lines.append(f"# {_symbols_more(response)}")
     return "\n".join(lines)
 
 
@@ -462,8 +474,10 @@ def hierarchy_json(response: HierarchyResponse) -> dict[str, Any]:
     data: dict[str, Any] = {
         "project_root": response.project_root, "query": response.query, "direction": response.direction,
         "depth": response.depth, "roots": [_hierarchy_node_json(n) for n in response.roots],
-        "truncated": response.truncated,
+        "truncated": response.truncated, "limit": response.limit,
     }
+    if response.truncated:
+        data["more"] = response.more
     note = _hierarchy_note(response)
     if note:
         data["note"] = note
@@ -495,8 +509,10 @@ def deps_json(response: DepsResponse) -> dict[str, Any]:
         "project_root": response.project_root, "paths": response.paths, "direction": response.direction,
         "depth": response.depth, "dep_types": response.dep_types,
         "roots": [_dep_node_json(n) for n in response.roots], "files": response.files,
-        "truncated": response.truncated,
+        "truncated": response.truncated, "limit": response.limit,
     }
+    if response.truncated:
+        data["more"] = response.more
     external = {path: modules for path, modules in response.external.items() if modules}
     if external:
         data["external"] = external
@@ -656,7 +672,10 @@ def _hierarchy_note(response: HierarchyResponse) -> str:
         if without:
             notes.append(without)
     if response.truncated:
-        notes.append("The tree was cut short; ask for less depth or a more specific name.")
+        notes.append(
+            f"The tree stops at {response.limit} nodes: {response.more:,} more at its last level (and perhaps"
+            f" deeper); a higher limit (up to {MAX_NODES}), less depth or a more specific name shows them."
+        )
     return " ".join(notes)
 
 
@@ -667,7 +686,10 @@ def _deps_note(response: DepsResponse) -> str:
         if without:
             notes.append(without)
     if response.truncated:
-        notes.append("The tree was cut short; ask for less depth.")
+        notes.append(
+            f"The trees stop at {response.limit} files: {response.more:,} more at their last level (and perhaps"
+            f" deeper); a higher limit (up to {MAX_NODES}) or less depth shows them."
+        )
     return " ".join(notes)
 
 
@@ -882,6 +904,8 @@ def brief_json(response: FileBriefResponse) -> dict[str, Any]:
         data["unresolved"] = response.unresolved
     data["dependents"] = [{"path": d.path, "via": d.dep_types} for d in response.dependents]
     data["tests"] = [{"path": t.path, "why": t.reasons} for t in response.tests]
+    if response.left_out:
+        data["left_out"] = response.left_out  # per list cut to its limit, how many it did not show
     return data
 
 
@@ -892,7 +916,8 @@ def brief_text(response: FileBriefResponse) -> str:
     lines = [f"{response.path}  {response.language}, parse {health}, rank {response.rank}"]
     if response.doc:
         lines.append(f"  {_first_line(response.doc)}")
-    lines.append(f"definitions ({len(response.definitions)}):")
+    more = response.left_out
+    lines.append(f"definitions ({len(response.definitions) + more.get('definitions', 0)}):")
     parents = {s.qualified_name for s in response.definitions}
     depth: dict[str, int] = {}
     for s in response.definitions:
@@ -903,6 +928,7 @@ def brief_text(response: FileBriefResponse) -> str:
         lines.append(f"{'  ' * (level + 1)}{s.start_line}  {label}" + (f"  # {doc}" if doc else ""))
     if not response.definitions:
         lines.append("  (none)")
+    lines.extend(_left_out(more, "definitions"))
     lines.append("imports:")
     for item in response.imports:
         names = f": {', '.join(item.names)}" if item.names else ""
@@ -913,16 +939,24 @@ def brief_text(response: FileBriefResponse) -> str:
         lines.append(f"  unresolved: {', '.join(response.unresolved)}")
     if not (response.imports or response.external or response.unresolved):
         lines.append("  (none)")
-    lines.append(f"dependents ({len(response.dependents)}):")
+    lines.extend(_left_out(more, "imports"))
+    lines.append(f"dependents ({len(response.dependents) + more.get('dependents', 0)}):")
     for node in response.dependents:
         lines.append(f"  {node.path}  {', '.join(f'{k} {n}' for k, n in node.dep_types.items())}")
-    lines.append(f"tests ({len(response.tests)}):")
+    lines.extend(_left_out(more, "dependents"))
+    lines.append(f"tests ({len(response.tests) + more.get('tests', 0)}):")
     for test in response.tests:
         lines.append(f"  {test.path}  ({', '.join(test.reasons)})")
+    lines.extend(_left_out(more, "tests"))
     without = _without_references([response.path])
     if without and not response.dependents:
         lines.append(f"# {without}")
     return "\n".join(lines)
+
+
+def _left_out(left_out: dict[str, int], name: str) -> list[str]:
+    count = left_out.get(name, 0)
+    return [f"  (+{count:,} more)"] if count else []
 
 
 def _first_line(text: str) -> str:
@@ -949,6 +983,8 @@ def tests_json(response: TestsResponse) -> dict[str, Any]:
             item["functions"] = test.functions
         tests.append(item)
     data["tests"] = tests
+    if response.more:
+        data["more"] = response.more
     note = _tests_note(response)
     if note:
         data["note"] = note
@@ -959,11 +995,13 @@ def tests_json(response: TestsResponse) -> dict[str, Any]:
 def tests_text(response: TestsResponse) -> str:
     """`path  (rank: why)` per test file, then the test functions that reach the target."""
     what = "file" if response.target_kind == "file" else "symbol"
-    lines = [f"tests of {what} {response.target} ({len(response.tests)}):"]
+    lines = [f"tests of {what} {response.target} ({len(response.tests) + response.more}):"]
     for test in response.tests:
         lines.append(f"  {test.path}  ({_STRENGTH_TEXT[test.strength]}: {'; '.join(test.reasons)})")
         for function in test.functions:
             lines.append(f"    {function}")
+    if response.more:
+        lines.append(f"  (+{response.more:,} more test files, weaker evidence)")
     note = _tests_note(response)
     if note:
         lines.append(f"# {note}")
