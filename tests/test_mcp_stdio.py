@@ -188,7 +188,8 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
         properties = search.input_schema["properties"]
         assert list(properties) == [
             "query", "project_path", "limit", "languages", "kinds", "path_glob", "exclude_glob", "symbol_name",
-            "index_names", "expand", "include_debug", "explain", "detail", "context_before", "context_after",
+            "index_names", "expand", "include_deps", "include_debug", "explain", "detail", "context_before",
+            "context_after",
         ]
         assert search.input_schema["required"] == ["query"]
         assert all(properties[name].get("description") for name in set(properties) - DESCRIBED_ONCE)
@@ -287,6 +288,26 @@ def test_search_code_shows_the_signature_and_the_matching_lines_and_bodies_on_re
     assert full[2] == '    8:     """Replace every unit of one file."""'
     assert reply(results["full"])["results"][0]["content"].startswith("    def replace_file(self, path, units):")
     assert results["wide"].is_error and "context_after" in error_text(results["wide"])
+
+
+def test_search_code_with_include_deps_names_what_each_result_calls_and_what_calls_it(
+    project: Path, home: Path
+) -> None:
+    async def scenario() -> tuple[types.CallToolResult, types.CallToolResult]:
+        async with serve(project, home) as client:
+            asked = {"query": "replace_file", "kinds": ["method"], "limit": 1}
+            plain = await client.call_tool("search_code", asked)
+            return plain, await client.call_tool("search_code", {**asked, "include_deps": True})
+
+    plain, with_deps = anyio.run(scenario)
+    assert "deps" not in reply(plain)["results"][0]
+    [hit] = reply(with_deps)["results"]
+    assert hit["deps"] == {
+        "calls": ["pkg.store.Store.delete_units"], "called by": ["tests.test_store.test_replace_file"]
+    }
+    assert answer_lines(with_deps)[-2:] == [
+        "    calls: pkg.store.Store.delete_units", "    called by: tests.test_store.test_replace_file"
+    ]
 
 
 def test_search_code_with_limit_10_replies_in_under_5000_characters_on_a_real_repository(

@@ -263,6 +263,8 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
                    " a function calls and what calls it, a class's bases and subclasses, what a module imports."
                    " Each is listed right after its source with how it is connected ('^ called by X'), on top"
                    " of --limit (at most 6 more), and keeps to the filters.")
+@click.option("--include-deps", is_flag=True,
+              help="Name each result's callers, callees, bases and imports, a line each (bound exact or high).")
 @click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
 @click.option("--detail", type=click.Choice(["compact", "full"]), default="compact", show_default=True,
               help="compact: each result's signature and the lines holding the query's words; full: whole bodies.")
@@ -277,9 +279,9 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 def search(
     query: str | None, path: Path, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
     kinds: tuple[str, ...], path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None,
-    max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_debug: bool,
-    detail: Literal["compact", "full"], context_before: int, context_after: int, no_sync: bool, background: bool,
-    index_dir: Path | None,
+    max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_deps: bool,
+    include_debug: bool, detail: Literal["compact", "full"], context_before: int, context_after: int, no_sync: bool,
+    background: bool, index_dir: Path | None,
 ) -> None:
     """Search the project for QUERY: words the code would use, or a name.
 
@@ -305,6 +307,7 @@ def search(
         "limit": limit, "languages": languages, "kinds": kinds, "path_glob": path_glob,
         "exclude_glob": exclude_glob, "symbol_name": symbol_name,
         "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug, "expand": expand,
+        "include_deps": include_deps,
     }
     view = render.SearchView(detail, context_before, context_after)
     others = [resolve_index_name(name) for name in indexes]

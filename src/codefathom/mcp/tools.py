@@ -176,10 +176,10 @@ def _listed(value: object) -> object:
 Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT)]
 Languages = Annotated[list[str] | None, BeforeValidator(_listed), Field(description="e.g. ['python', 'ts'].")]
 Kinds = Annotated[
-    list[Kind] | None, BeforeValidator(_listed), Field(description="Unit kinds; ['directory']: area summaries only.")
+    list[Kind] | None, BeforeValidator(_listed), Field(description="['directory']: area summaries.")
 ]
 Globs = Annotated[
-    list[str] | None, BeforeValidator(_listed), Field(description="Gitignore-style: 'src/**/*.py', 'tests/'.")
+    list[str] | None, BeforeValidator(_listed), Field(description="e.g. 'src/**/*.py', 'tests/'.")
 ]
 
 
@@ -196,14 +196,15 @@ async def search_code(
     symbol_name: Annotated[str | None, Field(description="Name glob: 'parse_*', 'Store.*'.")] = None,
     index_names: Annotated[list[str] | None, Field(description="More projects to search.")] = None,
     expand: Annotated[bool, Field(description="Add the top hits' callers, callees, bases.")] = False,
+    include_deps: Annotated[bool, Field(description="Name each hit's callers, callees, imports.")] = False,
     include_debug: Annotated[bool, Field(description="Add timings and channel counts.")] = False,
     explain: Annotated[bool, Field(description="Take the ranking apart instead.")] = False,
     detail: Annotated[Literal["compact", "full"], Field(description="full: whole bodies.")] = "compact",
     context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines before each match.")] = 0,
     context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines after each match.")] = 0,
 ) -> CallToolResult:
-    """Find code by name or by what it does: ranked definitions, doc sections and directories, each with
-    its signature and matching lines. Narrow with filters, not more words; grep finds every occurrence."""
+    """Find code by name or by what it does: ranked definitions, docs and directories with their matching
+    lines. Narrow with filters, not more words; grep finds every occurrence."""
     scope = _scope(ctx, roots)
     base = scope.project(project_path)
     filters: dict[str, Any] = {
@@ -222,7 +223,8 @@ async def search_code(
         return search_several(
             scope.call, base, others,
             lambda service: service.search(
-                query, limit=limit, symbol_name=symbol_name, include_debug=include_debug, expand=expand, **filters
+                query, limit=limit, symbol_name=symbol_name, include_debug=include_debug, expand=expand,
+                include_deps=include_deps, **filters,
             ),
             limit,
         )

@@ -153,6 +153,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         ranking: RankingConfig = DEFAULT_RANKING,
         explain: bool = False,
         expand: bool = False,
+        include_deps: bool = False,
     ) -> SearchResponse:
         """Ranked units for `query`; the index is re-synced with the files first when `fresh`.
 
@@ -170,6 +171,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
             max_per_file=None if max_per_file is None else arguments.integer("max_per_file", max_per_file, 1),
             include_debug=arguments.flag("include_debug", include_debug) or explain, ranking=ranking,
             explain=explain, expand=arguments.flag("expand", expand),
+            include_deps=arguments.flag("include_deps", include_deps),
         )
         validate_request(request)
         notices: list[str] = []

@@ -130,6 +130,8 @@ def hit_json(hit: Hit, view: SearchView = COMPACT, terms: list[str] | None = Non
         data["files"] = list(hit.files)  # its top files, best first; its summary is the content
     if hit.expanded is not None:  # added by graph expansion: the result it neighbours, and how
         data["expanded"] = {"from": hit.expanded.source, "via": hit.expanded.via}
+    if hit.deps is not None:  # include_deps: per relation, the definitions one graph edge away
+        data["deps"] = {via: list(names) for via, names in hit.deps}
     if hit.debug is not None:
         data["debug"] = hit.debug
     return data
@@ -176,11 +178,13 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
         )
         if hit.expanded is not None:
             lines.append(f"    ^ {_NEIGHBOUR_OF[hit.expanded.via]} {hit.expanded.source}")
+        deps = [f"    {via}: {', '.join(names)}" for via, names in hit.deps or ()]
         if view.detail == "full":
             body = hit.content.split("\n")
             lines.extend(_numbered(list(enumerate(body, start=hit.start_line))))
             if hit.truncated:
                 lines.append("    (cut here: read the file for the rest)")
+            lines.extend(deps)
             continue
         if hit.signature:
             lines.append("    " + _clip(_one_line(hit.signature), LINE_WIDTH))
@@ -188,6 +192,7 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
         lines.extend(_numbered(snippet.lines))
         if snippet.more:
             lines.append(f"    (+{_count(snippet.more, 'more matching line')})")
+        lines.extend(deps)
     return "\n".join(lines)
 
 
