@@ -16,7 +16,7 @@ repository with Python and JavaScript files, a directory, a link loop) indexed f
          each argument present or not, of its type or of any other
 
 Each input must end in an answer or in an error that names its cause: a `--jsonl` batch answers every
-line that is not blank (results or an error object); the CLI exits 0, 1 or 2 with no exception
+line that is not blank (results or an error object); the CLI exits 0, 1, 2 or 3 with no exception
 escaping click; an MCP call returns a result or a tool error whose text says more than "Error
 executing tool X" (the SDK's text for a crash), and the server's stderr holds no traceback. The
 index must be left as it was: `status --digest` before and after are equal.
@@ -277,12 +277,14 @@ def run_cli(project: Path, calls: list[tuple[list[str], bytes | None]], report: 
         for args, stdin in calls:
             result = CliRunner().invoke(cli, args, input=stdin)
             escaped = result.exception is not None and not isinstance(result.exception, SystemExit)
-            if escaped or result.exit_code not in (0, 1, 2) or "Traceback" in result.output:
+            if escaped or result.exit_code not in (0, 1, 2, 3) or "Traceback" in result.output:
                 report.fail(args, f"exit {result.exit_code}: {result.exception!r} {result.output[-500:]}")
-            elif result.exit_code != 0 and not result.stderr.strip():
+            elif result.exit_code == 1 and not result.output.strip():
+                report.fail(args, "exit 1 (not found) without a word on stdout or stderr")
+            elif result.exit_code > 1 and not result.stderr.strip():
                 report.fail(args, f"exit {result.exit_code} without a word on stderr")
             else:
-                report.count({0: "answer", 1: "error", 2: "usage error"}[result.exit_code])
+                report.count({0: "answer", 1: "not found", 2: "usage error", 3: "error"}[result.exit_code])
     finally:
         os.chdir(cwd)
 

@@ -41,12 +41,14 @@ def graph_shop(shop_repo: Path) -> Path:
 
 @pytest.fixture
 def graph(run_cli: Callable[..., Result]) -> Callable[..., dict[str, Any]]:
-    """`codefathom VERB ARGS --json` parsed; fails the test on a non-zero exit."""
+    """`codefathom VERB ARGS --json` parsed; fails the test unless it exits 0 for an answer and 1 for
+    one that found no definition of the name asked about."""
 
     def call(*args: str) -> dict[str, Any]:
         result = run_cli(*args, "--json")
-        assert result.exit_code == 0, result.output
         data: dict[str, Any] = json.loads(result.stdout)
+        found = bool(data.get("symbols", True)) and bool(data.get("roots", True) or data.get("paths"))
+        assert result.exit_code == (0 if found else 1), result.output
         return data
 
     return call
@@ -78,7 +80,8 @@ def test_symbol_shows_location_signature_and_doc(shop_repo: Path, graph, run_cli
 def test_an_unknown_symbol_says_to_search_instead(shop_repo: Path, graph, run_cli) -> None:
     data = graph("symbol", "no_such_thing", "-p", str(shop_repo))
     assert data["symbols"] == [] and "codefathom search no_such_thing" in data["note"]
-    assert "codefathom search no_such_thing" in text(run_cli, "refs", "no_such_thing", "-p", str(shop_repo))
+    refs = run_cli("refs", "no_such_thing", "-p", str(shop_repo))
+    assert refs.exit_code == 1 and "codefathom search no_such_thing" in refs.stdout  # not found: exit 1
 
 
 def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, run_cli) -> None:
@@ -260,7 +263,6 @@ def test_dead_lists_unused_definitions_with_confidence_and_reason(shop_repo: Pat
         (("callers", "sign_jwt", "--depth", "0"), "0 is not in the range"),
         (("deps", "/etc/hostname"), "outside the project root"),
         (("impact", "../elsewhere.py"), "outside the project root"),
-        (("deps", "shop/missing.py"), "is not in the index"),
         (("deps",), "Missing argument"),
         (("refs", " "), "give a symbol name"),
     ],
@@ -269,6 +271,36 @@ def test_usage_errors_exit_with_2(shop_repo: Path, run_cli, args: tuple[str, ...
     result = run_cli(*args, "-p", str(shop_repo))
     assert result.exit_code == 2
     assert message in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("symbol", "no_such_name"), ("refs", "no_such_name"), ("callers", "no_such_name"), ("deps", "shop/missing.py"),
+     ("impact", "shop/missing.py"), ("brief", "shop/missing.py"), ("tests", "no_such_name"),
+     ("search", "zzzqqq_nothing_matches")],
+)
+def test_what_is_not_found_exits_with_1_and_says_so(shop_repo: Path, run_cli, args: tuple[str, ...]) -> None:
+    result = run_cli(*args, "-p", str(shop_repo))
+    assert result.exit_code == 1, result.output
+    assert "not in the index" in result.output or "No " in result.output
+
+
+def test_every_verb_takes_its_directory_as_p_and_each_short_flag_means_one_thing(
+    shop_repo: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from codefathom.cli.commands import cli as group
+
+    for verb in ("index", "status", "clear", "stop", "outline"):
+        assert run_cli(verb, "--path", str(shop_repo)).exit_code == 0, verb
+    assert run_cli("outline", str(shop_repo), "-p", str(shop_repo)).exit_code == 2  # one or the other
+    meanings: dict[str, set[str]] = {}
+    for command in group.commands.values():
+        for param in command.params:
+            for flag in param.opts + param.secondary_opts:
+                if flag.startswith("-") and not flag.startswith("--"):
+                    meanings.setdefault(flag, set()).add(next(o for o in param.opts if o.startswith("--")))
+    shared = {flag: names for flag, names in meanings.items() if len(names) > 1}
+    assert shared == {}, shared
 
 
 def test_a_directory_inside_the_project_keeps_graph_answers_to_it(shop_repo: Path, graph) -> None:

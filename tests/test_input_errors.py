@@ -126,7 +126,7 @@ def test_tests_of_a_path_that_names_no_file_look_for_a_symbol_of_that_name(
 ) -> None:
     monkeypatch.chdir(project)
     result = _cli("tests", name, "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # no definition of that name either: not found
     assert json.loads(result.stdout)["target_kind"] == "symbol"
 
 

@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar
 import click
 
 from codefathom import __version__
-from codefathom.errors import EmbedderUnavailable, UsageError, input_error
+from codefathom.errors import EmbedderUnavailable, UsageError, exit_code, input_error
 from codefathom.model import UNIT_KINDS
 from codefathom.service import (
     MAX_LIMIT,
@@ -55,12 +55,14 @@ __all__ = ["cli"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+NOT_FOUND = 1  # exit code of an answer that found nothing: 0 found, 1 not found, 2 usage error, 3 other errors
 INDEX_DIR_HELP = "Keep the index in this directory instead of $CODEFATHOM_HOME (~/.cache/codefathom)."
 
 
 def reports_errors(func: F) -> F:
     """Turn codefathom errors, and Python's own errors that bad input causes (errors.input_error),
-    into one clear line and the right exit code: 2 for a usage error, 1 otherwise."""
+    into one clear line and the right exit code (`errors.exit_code`): 1 for a file not in the index,
+    2 for a usage error, 3 for any other."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -71,13 +73,35 @@ def reports_errors(func: F) -> F:
             if error is None:
                 raise  # a bug: its traceback is the report
             click.echo(f"error: {error}", err=True)
-            sys.exit(2 if isinstance(error, UsageError) else 1)
+            sys.exit(exit_code(error))
         except KeyboardInterrupt:
             # Every batch written is committed: the next command goes on from there.
             click.echo("stopped; what was indexed is kept, and the next command continues", err=True)
             sys.exit(130)
 
     return wrapper  # type: ignore[return-value]
+
+
+def path_argument(name: str) -> Callable[[F], F]:
+    """The directory a verb is about, as every verb takes it: `-p/--path DIR`, or (as before) an
+    argument NAME; one of them, default here. The verb receives it as `name`."""
+    directory = click.Path(file_okay=False, path_type=Path)
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def merged(*args: Any, path_option: Path | None, **kwargs: Any) -> Any:
+            given = kwargs.pop(name)
+            if given is not None and path_option is not None:
+                raise click.UsageError(f"give {name.upper()} or --path, not both")
+            return func(*args, **{name: path_option or given or Path(".")}, **kwargs)
+
+        command = click.option(
+            "--path", "-p", "path_option", type=directory, help="The project, or a directory inside it. Default: here."
+        )(merged)
+        command = click.argument(name, required=False, type=directory)(command)
+        return command  # type: ignore[return-value]
+
+    return decorate
 
 
 def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -136,7 +160,7 @@ class _Commands(click.Group):
             if error is None:
                 raise
             click.echo(f"error: {error}", err=True)
-            ctx.exit(2 if isinstance(error, UsageError) else 1)
+            ctx.exit(exit_code(error))
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -171,7 +195,7 @@ def cli(ctx: click.Context) -> None:
 
 
 @cli.command()
-@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("path")
 @click.option("--full", is_flag=True, help="Re-parse every file, not only the changed ones.")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -322,6 +346,8 @@ def search(
             emit_json(render.search_json(response, view))
         else:
             click.echo(render.search_text(response, view))
+    if not response.results and not response.partial:  # (a partial answer may find it once indexed)
+        sys.exit(NOT_FOUND)
 
 
 @cli.command()
@@ -445,7 +471,7 @@ def _search_lines(
 
 
 @cli.command()
-@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("path")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.option(
@@ -487,7 +513,7 @@ def list_(as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("path")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
@@ -510,7 +536,7 @@ def clear(path: Path, index_dir: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("path")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
@@ -620,19 +646,22 @@ _TREE_LIMIT_OPTION = click.option(
 
 
 _DEP_TYPE_OPTION = click.option(
-    "--dep-type", "-t", "dep_types", multiple=True, type=click.Choice(DEP_TYPES),
+    "--dep-type", "dep_types", multiple=True, type=click.Choice(DEP_TYPES),
     help="Only links of this type (repeatable); default: all of them.",
 )
 
 
 def _reply(
     response: GraphReply, as_json: bool, to_json: Callable[[GraphReply], dict[str, Any]],
-    to_text: Callable[[GraphReply], str],
+    to_text: Callable[[GraphReply], str], found: bool = True,
 ) -> None:
+    """Print the answer; exit 1 when it found nothing (no definition of the name asked about)."""
     if as_json:
         emit_json(to_json(response))
     else:
         click.echo(to_text(response))
+    if not found:
+        sys.exit(NOT_FOUND)
 
 
 @cli.command()
@@ -657,7 +686,7 @@ def symbol(
     """
     with _answering(path, index_dir) as service:
         response = service.symbol(name, kinds=kinds, limit=limit, fresh=not no_sync)
-    _reply(response, as_json, render.symbols_json, render.symbols_text)
+    _reply(response, as_json, render.symbols_json, render.symbols_text, found=bool(response.symbols))
 
 
 @cli.command()
@@ -683,7 +712,7 @@ def refs(
     """
     with _answering(path, index_dir) as service:
         response = service.refs(name, kinds=ref_kinds, limit=limit, fresh=not no_sync)
-    _reply(response, as_json, render.refs_json, render.refs_text)
+    _reply(response, as_json, render.refs_json, render.refs_text, found=bool(response.symbols))
 
 
 @cli.command()
@@ -728,7 +757,7 @@ def _call_hierarchy(
 ) -> None:
     with _answering(path, index_dir) as service:
         response = service.call_hierarchy(name, direction=direction, depth=depth, limit=limit, fresh=not no_sync)
-    _reply(response, as_json, render.hierarchy_json, render.hierarchy_text)
+    _reply(response, as_json, render.hierarchy_json, render.hierarchy_text, found=bool(response.roots))
 
 
 @cli.command()
@@ -854,7 +883,7 @@ def dead(
 
 
 @cli.command()
-@click.argument("directory", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("directory")
 @click.option("--tokens", "-t", default=1500, show_default=True, type=click.IntRange(MIN_TOKENS, MAX_TOKENS),
               help="Budget of the reply, in estimated tokens (characters / 3); it is never exceeded.")
 @click.option("--focus", "-f", help="Words, names or paths to put first: what you are about to work on.")
@@ -920,7 +949,8 @@ def tests(target: str, path: Path, as_json: bool, no_sync: bool, index_dir: Path
     """
     with _answering(path, index_dir) as service:
         response = service.find_tests(target, fresh=not no_sync)
-    _reply(response, as_json, render.tests_json, render.tests_text)
+    found = response.target_kind == "file" or bool(response.symbols)
+    _reply(response, as_json, render.tests_json, render.tests_text, found=found)
 
 
 @cli.command()

@@ -31,7 +31,7 @@ from mcp.types import CallToolResult, ListRootsRequest, ListRootsResult, TextCon
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BeforeValidator, Field
 
-from codefathom.errors import UsageError, input_error, shown
+from codefathom.errors import NotFound, UsageError, input_error, shown
 from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS, MAX_RESULTS
@@ -455,7 +455,7 @@ async def find_tests(
             target = scope.file(service, path)
             found = service.find_tests(target)
             if found.target_kind != "file":
-                raise UsageError(f"{shown(path)} is not in the index (not a file of the project, or left out)")
+                raise NotFound(f"{shown(path)} is not in the index (not a file of the project, or left out)")
             return found
         return service.find_tests(str(name))
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from codefathom.errors import UsageError, shown
+from codefathom.errors import NotFound, UsageError, shown
 from codefathom.search.rank import path_role
 from codefathom.service.graph import DepNode, ServiceBase, _relative, states_binding
 from codefathom.store import graph as g
@@ -186,7 +186,7 @@ class ContextVerbs:
         record = store.read(g.file_record, relative)
         if record is None or record.status == "skipped":
             why = f" ({record.error})" if record is not None and record.error else ""
-            raise UsageError(f"{shown(relative)} is not in the index (not a file of the project, or left out){why}")
+            raise NotFound(f"{shown(relative)} is not in the index (not a file of the project, or left out){why}")
         symbols = store.read(g.symbols_of_file, record.id)
         module_doc = next((s.doc for s in symbols if s.kind == "module" and s.doc), "") or store.read(
             g.module_doc, record.id

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from codefathom.errors import UsageError, path_error, shown
+from codefathom.errors import NotFound, UsageError, path_error, shown
 from codefathom.graph.cfamily import other_platform
 from codefathom.graph.conditions import compiled_under
 from codefathom.parse import graph_languages, language_name
@@ -240,7 +240,7 @@ class GraphVerbs:
         for path in relative:
             file_id = store.read(g.file_id_of, path)
             if file_id is None:
-                raise UsageError(f"{shown(path)} is not in the index (not a file of the project, or left out)")
+                raise NotFound(f"{shown(path)} is not in the index (not a file of the project, or left out)")
             ids[path] = file_id
         walker = _Deps(store, reverse, set(kinds), limit)
         roots = [walker.expand(DepNode(path, {}), ids[path], depth) for path in relative]

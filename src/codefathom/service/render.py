@@ -193,6 +193,10 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
         if snippet.more:
             lines.append(f"    (+{_count(snippet.more, 'more matching line')})")
         lines.extend(deps)
+        if hit.debug is not None:  # --debug / include_debug: the ranking's evidence, as --json shows it
+            lines.append(f"    debug: {json.dumps(hit.debug, separators=(',', ':'), default=str)}")
+    if response.debug is not None:
+        lines.append(f"# debug: {json.dumps(response.debug, separators=(',', ':'), default=str)}")
     return "\n".join(lines)
 
 
