@@ -26,6 +26,7 @@ from mcp.client.session import ClientRequestContext
 from codefathom.model import UNIT_KINDS
 from codefathom.service import Codefathom, render
 from codefathom.service.graph import DEP_TYPES, REF_KINDS, SYMBOL_KINDS
+from codefathom.service.verbs import SPELLED_OTHERWISE, VERBS
 
 FILES = {
     "pkg/store.py": '''\
@@ -227,6 +228,27 @@ def test_the_tool_list_a_client_loads_fits_in_8000_characters(project: Path, hom
         assert 20 <= len(tool["description"]) <= 200, tool["name"]
         schema = json.dumps(tool["inputSchema"])
         assert '"title"' not in schema and '"null"' not in schema, tool["name"]
+
+
+def test_every_tool_parameter_is_an_option_of_its_cli_commands(project: Path, home: Path) -> None:
+    from codefathom.cli.commands import cli
+
+    async def scenario() -> list[types.Tool]:
+        async with serve(project, home) as client:
+            return (await client.list_tools()).tools
+
+    tools = anyio.run(scenario)
+    assert [tool.name for tool in tools] == list(VERBS)
+    for tool in tools:
+        for verb in VERBS[tool.name]:
+            # (--path is project_path's spelling: a tool's `path` must be spelled some other way)
+            params = [param for param in cli.commands[verb].params if "--path" not in param.opts]
+            spelled = {param.name for param in params} | {
+                option.lstrip("-").replace("-", "_") for param in params for option in param.opts
+            }
+            for name in tool.input_schema["properties"]:
+                if (tool.name, name) not in SPELLED_OTHERWISE:
+                    assert name in spelled, f"{tool.name}({name}) has no option in `codefathom {verb}`"
 
 
 def test_search_code_brings_the_named_definition_first_with_path_and_lines(project: Path, home: Path) -> None:

@@ -31,6 +31,7 @@ from codefathom.mcp import tools
 from codefathom.mcp.watch import Watchers
 from codefathom.service import Codefathom, IndexInfo, list_indexes
 from codefathom.service.project import resolve_project
+from codefathom.service.verbs import VERBS
 
 __all__ = [
     "build_server", "run_stdio", "served_roots", "Served", "ServiceCache", "INSTRUCTIONS", "compact_schema",
@@ -292,6 +293,7 @@ def _tools() -> list[Tool]:
         (tools.outline, _READ_ONLY), (tools.file_brief, _READ_ONLY), (tools.find_tests, _READ_ONLY),
         (tools.co_change, _READ_ONLY),
     )
+    assert [function.__name__ for function, _ in table] == list(VERBS), "every verb of service/verbs.py, in order"
     built = []
     for function, hints in table:
         tool = Tool.from_function(
