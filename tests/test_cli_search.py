@@ -271,3 +271,5 @@ def test_a_question_in_words_without_vectors_is_reranked_and_a_short_phrase_is_n
     assert "lexical_score" in results[0]["reranker"]["features"]
     short = json.loads(run_cli("explain", "stack item", "-p", root, "--json").stdout)["analysis"]
     assert short["fusion"]["reranker"] is False  # two words may spell a name: fusion and the name channel
+    queues = json.loads(run_cli("explain", "push", "-s", "*Queue*", "-p", root, "--json").stdout)["analysis"]
+    assert queues["results"] and all("Queue" in r["name"] for r in queues["results"])  # as search -s keeps them

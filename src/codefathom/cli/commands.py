@@ -360,6 +360,7 @@ def search(
 @click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(UNIT_KINDS), help="Only these kinds.")
 @click.option("--path-glob", "-g", "path_glob", multiple=True, help="Only files this glob names (repeatable).")
 @click.option("--exclude-glob", "-x", "exclude_glob", multiple=True, help="Leave out files this glob names.")
+@click.option("--symbol-name", "-s", help="Only units whose name matches this glob, e.g. 'parse_*' or 'Store.*'.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the MCP tool's reply).")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
 @click.option("--background", is_flag=True, help=BACKGROUND_HELP)
@@ -367,8 +368,8 @@ def search(
 @reports_errors
 def explain(
     query: str, path: Path, limit: int, languages: tuple[str, ...], kinds: tuple[str, ...],
-    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], as_json: bool, no_sync: bool, background: bool,
-    index_dir: Path | None,
+    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None, as_json: bool,
+    no_sync: bool, background: bool, index_dir: Path | None,
 ) -> None:
     """Show how QUERY is searched, stage by stage, to see why a result ranks where it does.
 
@@ -387,7 +388,7 @@ def explain(
     with _answering(path, index_dir, background) as service:
         response = service.search(
             query, limit=limit, languages=languages, kinds=kinds, path_glob=path_glob, exclude_glob=exclude_glob,
-            fresh=not no_sync, explain=True,
+            symbol_name=symbol_name, fresh=not no_sync, explain=True,
         )
     if as_json:
         emit_json(render.explain_json(response))

@@ -213,7 +213,8 @@ async def search_code(
     }
     if explain:
         response = await _call(
-            scope, base, lambda service: service.search(query, limit=limit, explain=True, **filters)
+            scope, base,
+            lambda service: service.search(query, limit=limit, symbol_name=symbol_name, explain=True, **filters),
         )
         return _rendered(response, render.explain_json, render.explain_text)
 

@@ -33,7 +33,7 @@ VERBS: dict[str, tuple[str, ...]] = {
 SPELLED_OTHERWISE: dict[tuple[str, str], str] = {
     **{(tool, "project_path"): "--path" for tool in VERBS if tool != "list_indexes"},
     ("search_code", "index_names"): "--index",
-    ("search_code", "explain"): "the `explain` command (the query and the filters but --symbol-name)",
+    ("search_code", "explain"): "the `explain` command (with the query, --limit and the filters)",
     ("call_hierarchy", "direction"): "the command: `callers` or `callees`",
     ("file_dependencies", "direction"): "the command: `impact` (dependents) or `deps` (dependencies)",
     ("change_impact", "diff_text"): "--diff - (the diff on stdin)",
