@@ -16,7 +16,7 @@ repository with Python and JavaScript files, a directory, a link loop) indexed f
          each argument present or not, of its type or of any other
 
 Each input must end in an answer or in an error that names its cause: a `--jsonl` batch answers every
-line that is not blank (results or an error object); the CLI exits 0, 1 or 2 with no exception
+line that is not blank (results or an error object); the CLI exits 0, 1, 2 or 3 with no exception
 escaping click; an MCP call returns a result or a tool error whose text says more than "Error
 executing tool X" (the SDK's text for a crash), and the server's stderr holds no traceback. The
 index must be left as it was: `status --digest` before and after are equal.
@@ -214,7 +214,7 @@ OPTIONS: dict[str, list[tuple[str, str]]] = {
                ("--debug", "flag"), ("--no-sync", "flag"), ("--background", "flag"), ("-p", "path"), ("-i", "path")],
     "explain": [("-n", INT), ("-l", "str"), ("-k", "str"), ("-g", "str"), ("--json", "flag"), ("-p", "path")],
     "symbol": [("-k", "str"), ("--json", "flag"), ("--no-sync", "flag"), ("-p", "path")],
-    "refs": [("-k", "str"), ("-n", INT), ("--json", "flag"), ("--no-sync", "flag"), ("-p", "path")],
+    "refs": [("--ref-kind", "str"), ("-n", INT), ("--json", "flag"), ("--no-sync", "flag"), ("-p", "path")],
     "callers": [("-d", INT), ("--json", "flag"), ("-p", "path")],
     "callees": [("-d", INT), ("--json", "flag"), ("-p", "path")],
     "deps": [("-d", INT), ("-t", "str"), ("--json", "flag"), ("--no-sync", "flag"), ("-p", "path")],
@@ -277,12 +277,14 @@ def run_cli(project: Path, calls: list[tuple[list[str], bytes | None]], report: 
         for args, stdin in calls:
             result = CliRunner().invoke(cli, args, input=stdin)
             escaped = result.exception is not None and not isinstance(result.exception, SystemExit)
-            if escaped or result.exit_code not in (0, 1, 2) or "Traceback" in result.output:
+            if escaped or result.exit_code not in (0, 1, 2, 3) or "Traceback" in result.output:
                 report.fail(args, f"exit {result.exit_code}: {result.exception!r} {result.output[-500:]}")
-            elif result.exit_code != 0 and not result.stderr.strip():
+            elif result.exit_code == 1 and not result.output.strip():
+                report.fail(args, "exit 1 (not found) without a word on stdout or stderr")
+            elif result.exit_code > 1 and not result.stderr.strip():
                 report.fail(args, f"exit {result.exit_code} without a word on stderr")
             else:
-                report.count({0: "answer", 1: "error", 2: "usage error"}[result.exit_code])
+                report.count({0: "answer", 1: "not found", 2: "usage error", 3: "error"}[result.exit_code])
     finally:
         os.chdir(cwd)
 
@@ -291,29 +293,33 @@ def run_cli(project: Path, calls: list[tuple[list[str], bytes | None]], report: 
 
 TOOLS: dict[str, dict[str, Callable[[random.Random], Any]]] = {
     "search_code": {"query": lambda rng: rng.choice(["hello", "render", "how greetings work"]), **PLAUSIBLE,
-                    "index_names": lambda rng: rng.choice([["."], ["missing"], []])},
-    "analyze_query": {"query": lambda rng: "hello", "limit": PLAUSIBLE["limit"], "languages": PLAUSIBLE["languages"]},
+                    "index_names": lambda rng: rng.choice([["."], ["missing"], []]),
+                    "explain": lambda rng: rng.choice([False, True]),
+                    "include_deps": lambda rng: rng.choice([False, True]),
+                    "detail": lambda rng: rng.choice(["compact", "full", "all"]),
+                    "context_after": lambda rng: rng.choice([0, 2, 11])},
     "index_status": {},
     "index_codebase": {"full": lambda rng: rng.choice([True, False])},
     "list_indexes": {},
-    "find_symbol": {"name": lambda rng: rng.choice(NAMES), "kinds": lambda rng: rng.choice([["class"], ["x"]])},
+    "find_symbol": {"name": lambda rng: rng.choice(NAMES), "kinds": lambda rng: rng.choice([["class"], ["x"]]),
+                    "limit": lambda rng: rng.choice([0, 1, 20])},
     "find_references": {"name": lambda rng: rng.choice(NAMES), "limit": lambda rng: rng.choice([0, 5, HUGE])},
     "call_hierarchy": {"name": lambda rng: rng.choice(NAMES), "direction": lambda rng: rng.choice(["callers", "up"]),
                        "depth": lambda rng: rng.choice([1, 3, 11])},
-    "get_file_dependencies": {"path": lambda rng: rng.choice(PATHS), "depth": lambda rng: rng.choice([1, 2]),
-                              "dep_type": lambda rng: rng.choice(["import", ["call"], "x"])},
-    "get_file_impact": {"path": lambda rng: rng.choice(PATHS), "depth": lambda rng: rng.choice([1, 2])},
-    "get_batch_dependencies": {"paths": lambda rng: rng.sample(PATHS, 2)},
-    "get_batch_impact": {"paths": lambda rng: rng.sample(PATHS, 2)},
-    "find_dead_code": {"include_tests": lambda rng: rng.choice([True, False])},
+    "file_dependencies": {"path": lambda rng: rng.choice([rng.choice(PATHS), rng.sample(PATHS, 2)]),
+                          "direction": lambda rng: rng.choice(["dependents", "dependencies", "up"]),
+                          "depth": lambda rng: rng.choice([1, 2]),
+                          "dep_types": lambda rng: rng.choice([["import"], ["call"], ["x"]])},
+    "find_dead_code": {"include_tests": lambda rng: rng.choice([True, False]),
+                       "limit": lambda rng: rng.choice([0, 1, 25])},
     "change_impact": {"diff_ref": lambda rng: rng.choice(["HEAD", "-x", "nothere"]),
                       "diff_text": lambda rng: rng.choice([None, "", DIFF]),
                       "staged": lambda rng: rng.choice([True, False]), "depth": lambda rng: rng.choice([1, 2]),
-                      "max_results": lambda rng: rng.choice([1, 20])},
+                      "limit": lambda rng: rng.choice([1, 20])},
     "outline": {"path": lambda rng: rng.choice(PATHS), "tokens": lambda rng: rng.choice([300, 1500]),
                 "focus": lambda rng: rng.choice(["hello", None])},
     "file_brief": {"path": lambda rng: rng.choice(PATHS)},
-    "find_tests": {"target": lambda rng: rng.choice(PATHS + NAMES)},
+    "find_tests": {"name": lambda rng: rng.choice(NAMES), "path": lambda rng: rng.choice(PATHS)},
     "co_change": {"path": lambda rng: rng.choice(PATHS), "limit": lambda rng: rng.choice([1, 10]),
                   "commits": lambda rng: rng.choice([1, 50])},
 }

@@ -354,7 +354,7 @@ def test_change_impact_over_mcp_stdio(repo: Path, tmp_path: Path) -> None:
             assert tool.annotations is not None and tool.annotations.read_only_hint
             assert "tests" in (tool.description or "")
             found = await client.call_tool("change_impact", {})
-            shallow = await client.call_tool("change_impact", {"depth": 1, "max_results": 1})
+            shallow = await client.call_tool("change_impact", {"depth": 1, "limit": 1})
             bad = await client.call_tool("change_impact", {"diff_ref": "no-such-branch"})
             patch = "--- a/pkg/cli.py\n+++ b/pkg/cli.py\n@@ -5 +5 @@\n-    print(handle(1))\n+    print(handle(9))\n"
             piped = await client.call_tool("change_impact", {"diff_text": patch})

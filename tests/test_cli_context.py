@@ -8,6 +8,7 @@ call (high PageRank) and a quiet `billing` area the focus must bring to the top.
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -169,7 +170,6 @@ def test_brief_finds_tests_by_naming_convention_and_reports_parse_health(big_rep
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("brief", "shop/missing.py"), "is not in the index"),
         (("brief", "../elsewhere.py"), "outside the project root"),
         (("outline", "--tokens", "10"), "10 is not in the range"),
     ],
@@ -179,3 +179,21 @@ def test_context_usage_errors_exit_with_2(shop_repo: Path, run_cli, args: tuple[
     result = run_cli(*args, *extra)
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_brief_cuts_each_list_to_its_limit_and_counts_the_rest(tmp_path: Path, run_cli) -> None:
+    root = tmp_path / "wide"
+    (root / "pkg").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "many.py").write_text("".join(f"def f{n}():\n    return {n}\n\n\n" for n in range(105)))
+    for n in range(55):  # the last one calls it twice: the strongest dependent, kept though last by name
+        calls = "    f1()\n    f2()\n" if n == 54 else "    f1()\n"
+        (root / "pkg" / f"user_{n:02}.py").write_text(f"from pkg.many import f1, f2\n\n\ndef use():\n{calls}")
+    data = run_json(run_cli, "brief", "pkg/many.py", "-p", str(root))
+    assert len(data["definitions"]) == 100 and len(data["dependents"]) == 50
+    assert data["left_out"] == {"definitions": 5, "dependents": 5}
+    assert "pkg/user_54.py" in {d["path"] for d in data["dependents"]}
+    text = run_ok(run_cli, "brief", "pkg/many.py", "-p", str(root)).splitlines()
+    assert "definitions (105):" in text and "dependents (55):" in text
+    assert text.count("  (+5 more)") == 2

@@ -41,12 +41,14 @@ def graph_shop(shop_repo: Path) -> Path:
 
 @pytest.fixture
 def graph(run_cli: Callable[..., Result]) -> Callable[..., dict[str, Any]]:
-    """`codefathom VERB ARGS --json` parsed; fails the test on a non-zero exit."""
+    """`codefathom VERB ARGS --json` parsed; fails the test unless it exits 0 for an answer and 1 for
+    one that found no definition of the name asked about."""
 
     def call(*args: str) -> dict[str, Any]:
         result = run_cli(*args, "--json")
-        assert result.exit_code == 0, result.output
         data: dict[str, Any] = json.loads(result.stdout)
+        found = bool(data.get("symbols", True)) and bool(data.get("roots", True) or data.get("paths"))
+        assert result.exit_code == (0 if found else 1), result.output
         return data
 
     return call
@@ -78,7 +80,8 @@ def test_symbol_shows_location_signature_and_doc(shop_repo: Path, graph, run_cli
 def test_an_unknown_symbol_says_to_search_instead(shop_repo: Path, graph, run_cli) -> None:
     data = graph("symbol", "no_such_thing", "-p", str(shop_repo))
     assert data["symbols"] == [] and "codefathom search no_such_thing" in data["note"]
-    assert "codefathom search no_such_thing" in text(run_cli, "refs", "no_such_thing", "-p", str(shop_repo))
+    refs = run_cli("refs", "no_such_thing", "-p", str(shop_repo))
+    assert refs.exit_code == 1 and "codefathom search no_such_thing" in refs.stdout  # not found: exit 1
 
 
 def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, run_cli) -> None:
@@ -96,10 +99,10 @@ def test_refs_lists_each_use_with_its_confidence_label(graph_shop: Path, graph, 
     # `box.push(item)` could mean Stack.push or Queue.push: it is counted, not bound.
     assert "1 other reference to `push` could not be bound to one definition" in out
 
-    both = graph("refs", "push", "-p", str(graph_shop), "--kind", "call")
+    both = graph("refs", "push", "-p", str(graph_shop), "--ref-kind", "call")
     assert both["unbound_elsewhere"] == 1 and "could not be bound" in both["note"]
     assert {r["target"] for r in both["references"]} == {"shop.stack.Stack.push"}  # several definitions: named
-    assert graph("refs", "push", "-p", str(graph_shop), "--kind", "inherit")["references"] == []
+    assert graph("refs", "push", "-p", str(graph_shop), "--ref-kind", "inherit")["references"] == []
 
 
 def test_refs_lists_up_to_a_limit_and_counts_them_all(graph_shop: Path, graph, run_cli) -> None:
@@ -156,6 +159,22 @@ def test_callers_walk_up_two_levels(graph_shop: Path, graph, run_cli) -> None:
     assert "children" not in one["roots"][0]["children"][0]
 
 
+def test_trees_and_definitions_stop_at_their_limit_and_count_what_they_left_out(graph_shop: Path, graph) -> None:
+    cut = graph("callers", "sign_jwt", "--depth", "2", "--limit", "1", "-p", str(graph_shop))
+    [caller] = cut["roots"][0]["children"]
+    assert caller["qualified_name"] == "shop.users.UserService.refresh_token" and "children" not in caller
+    assert (cut["truncated"], cut["limit"], cut["more"]) == (True, 1, 1)
+    assert "stops at 1 nodes: 1 more" in cut["note"]
+    whole = graph("callees", "renew", "--depth", "2", "-p", str(graph_shop))
+    assert (whole["truncated"], whole["limit"]) == (False, 100) and "more" not in whole
+    callees = graph("callees", "renew", "--limit", "1", "-p", str(graph_shop))
+    assert len(callees["roots"][0]["children"]) == 1 and callees["more"] == 1
+    pushes = graph("symbol", "push", "-p", str(graph_shop))
+    assert pushes["total"] == len(pushes["symbols"]) == 2 and "note" not in pushes
+    one = graph("symbol", "push", "--limit", "1", "-p", str(graph_shop))
+    assert (len(one["symbols"]), one["total"]) == (1, 2) and "The first 1 of 2 definitions" in one["note"]
+
+
 def test_callers_list_each_calling_definition_once(shop_repo: Path, graph) -> None:
     [stack_push, queue_push] = graph("callers", "push", "-d", "2", "-p", str(shop_repo))["roots"]
     [caller] = stack_push["children"]  # two calls from one test: one caller, at its first call
@@ -210,6 +229,9 @@ def test_impact_is_what_depends_on_a_file_transitively(
     assert [c["path"] for c in both["roots"][1]["children"]] == ["tests/test_stack.py"]
     out = text(run_cli, "impact", "shop/config.py", "-p", str(graph_shop))
     assert out.splitlines()[:2] == ["shop/config.py", "  shop/users.py  call 1, import 1"]
+    # Two files reached, the limit one: the second is counted, not shown.
+    cut = graph("impact", "config.py", "stack.py", "-d", "3", "-n", "1", "-p", str(graph_shop))
+    assert (cut["files"], cut["truncated"], cut["more"]) == (1, True, 1) and "stop at 1 files" in cut["note"]
 
 
 def test_dead_lists_unused_definitions_with_confidence_and_reason(shop_repo: Path, graph, run_cli) -> None:
@@ -225,8 +247,12 @@ def test_dead_lists_unused_definitions_with_confidence_and_reason(shop_repo: Pat
     tests = graph("dead", "-p", str(shop_repo), "--include-tests")
     assert "tests.test_stack.test_push_then_pop_returns_the_item" in {d["qualified_name"] for d in tests["unused"]}
 
-    out = text(run_cli, "dead", "-p", str(shop_repo))
-    assert "  shop/stack.py:20  method  shop.stack.Queue.push  0.60  no reference in the project binds" in out
+    out = text(run_cli, "dead", "-p", str(shop_repo)).splitlines()
+    at = out.index("    shop/stack.py:20  method  shop.stack.Queue.push")  # under its confidence and reason, said once
+    assert any(line.startswith("  0.60  no reference in the project binds") for line in out[:at])
+    one = text(run_cli, "dead", "-p", str(shop_repo), "--limit", "1")
+    assert data["total_unused"] > 1 and len(graph("dead", "-p", str(shop_repo), "-n", "1")["unused"]) == 1
+    assert f"(+{data['total_unused'] - 1:,} more: a higher limit, or 0, lists them)" in one
 
 
 @pytest.mark.parametrize(
@@ -237,7 +263,6 @@ def test_dead_lists_unused_definitions_with_confidence_and_reason(shop_repo: Pat
         (("callers", "sign_jwt", "--depth", "0"), "0 is not in the range"),
         (("deps", "/etc/hostname"), "outside the project root"),
         (("impact", "../elsewhere.py"), "outside the project root"),
-        (("deps", "shop/missing.py"), "is not in the index"),
         (("deps",), "Missing argument"),
         (("refs", " "), "give a symbol name"),
     ],
@@ -246,6 +271,36 @@ def test_usage_errors_exit_with_2(shop_repo: Path, run_cli, args: tuple[str, ...
     result = run_cli(*args, "-p", str(shop_repo))
     assert result.exit_code == 2
     assert message in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("symbol", "no_such_name"), ("refs", "no_such_name"), ("callers", "no_such_name"), ("deps", "shop/missing.py"),
+     ("impact", "shop/missing.py"), ("brief", "shop/missing.py"), ("tests", "no_such_name"),
+     ("search", "zzzqqq_nothing_matches")],
+)
+def test_what_is_not_found_exits_with_1_and_says_so(shop_repo: Path, run_cli, args: tuple[str, ...]) -> None:
+    result = run_cli(*args, "-p", str(shop_repo))
+    assert result.exit_code == 1, result.output
+    assert "not in the index" in result.output or "No " in result.output
+
+
+def test_every_verb_takes_its_directory_as_p_and_each_short_flag_means_one_thing(
+    shop_repo: Path, run_cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from codefathom.cli.commands import cli as group
+
+    for verb in ("index", "status", "clear", "stop", "outline"):
+        assert run_cli(verb, "--path", str(shop_repo)).exit_code == 0, verb
+    assert run_cli("outline", str(shop_repo), "-p", str(shop_repo)).exit_code == 2  # one or the other
+    meanings: dict[str, set[str]] = {}
+    for command in group.commands.values():
+        for param in command.params:
+            for flag in param.opts + param.secondary_opts:
+                if flag.startswith("-") and not flag.startswith("--"):
+                    meanings.setdefault(flag, set()).add(next(o for o in param.opts if o.startswith("--")))
+    shared = {flag: names for flag, names in meanings.items() if len(names) > 1}
+    assert shared == {}, shared
 
 
 def test_a_directory_inside_the_project_keeps_graph_answers_to_it(shop_repo: Path, graph) -> None:

@@ -29,7 +29,7 @@ def test_an_identifier_brings_its_definition_first(shop_repo: Path, search_json)
     assert (first["path"], first["start_line"], first["end_line"]) == ("shop/users.py", 20, 22)
     assert first["kind"] == "function"
     assert first["language"] == "python"
-    assert "def sign_jwt" in first["content"]
+    assert first["signature"].startswith("def sign_jwt") and "content" not in first  # compact unless asked
 
 
 def test_a_qualified_name_picks_the_method_of_that_class(shop_repo: Path, search_json) -> None:
@@ -69,8 +69,10 @@ def test_json_results_follow_the_contract(shop_repo: Path, search_json) -> None:
     assert data["project_root"] == str(shop_repo.resolve())
     assert "debug" not in data
     keys = {"path", "start_line", "end_line", "name", "qualified_name", "kind", "language", "parent", "score",
-            "content", "truncated"}
-    assert set(data["results"][0]) == keys
+            "signature"}
+    assert set(data["results"][0]) == keys | {"lines"}
+    full = search_json("Cart", "--path", str(shop_repo), "--detail", "full")
+    assert set(full["results"][0]) == keys | {"content", "truncated"}
     assert data["results"][0]["qualified_name"] == "Cart"
 
 
@@ -187,7 +189,7 @@ def test_expand_adds_the_graph_neighbours_of_the_first_results_after_them(bindin
     assert expanded(data)["app.models.User.find"] == {"from": "app.repo.UserRepo.get", "via": "calls"}
     found = data["results"][position(data, "app.models.User.find")]
     assert found["score"] < data["results"][0]["score"]
-    assert found["path"] == "app/models.py" and "def find" in found["content"]
+    assert found["path"] == "app/models.py" and found["signature"].startswith("def find")
     by_class = expanded(search_json("Base", "-p", root, "--expand"))  # Base, then User, whose neighbours come
     assert by_class["app.service.Admin"] == {"from": "app.models.User", "via": "inherited by"}
     assert by_class["app.repo.make_user"] == {"from": "app.models.User", "via": "called by"}
@@ -200,9 +202,10 @@ def test_expanded_results_say_how_they_are_connected_in_text(bindings_repo: Path
     result = run_cli("search", "UserRepo.get", "-p", str(bindings_repo), "--expand")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    at = lines.index("app/models.py:10-11  method  app.models.User.find")
+    headers = [line.rsplit("  ", 1)[0] for line in lines]  # less the score
+    at = headers.index("app/models.py:10-11  method  app.models.User.find")
     assert lines[at + 1] == "    ^ called by app.repo.UserRepo.get"
-    assert lines.index("app/repo.py:9-10  method  app.repo.UserRepo.get") < at
+    assert headers.index("app/repo.py:9-10  method  app.repo.UserRepo.get") < at
 
 
 def test_expand_adds_no_result_twice(bindings_repo: Path, shop_repo: Path, search_json) -> None:
@@ -268,3 +271,5 @@ def test_a_question_in_words_without_vectors_is_reranked_and_a_short_phrase_is_n
     assert "lexical_score" in results[0]["reranker"]["features"]
     short = json.loads(run_cli("explain", "stack item", "-p", root, "--json").stdout)["analysis"]
     assert short["fusion"]["reranker"] is False  # two words may spell a name: fusion and the name channel
+    queues = json.loads(run_cli("explain", "push", "-s", "*Queue*", "-p", root, "--json").stdout)["analysis"]
+    assert queues["results"] and all("Queue" in r["name"] for r in queues["results"])  # as search -s keeps them

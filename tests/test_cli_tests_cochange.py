@@ -61,8 +61,9 @@ def test_tests_of_a_symbol_and_of_a_file_in_shop(shop_repo: Path, run_cli) -> No
     assert file["tests"][0]["why"] == ["references it", "imports it", "named like shop/stack.py"]
     # Nothing tests the config module; an unknown name says so.
     assert run_json(run_cli, "tests", "shop/config.py", "-p", str(shop_repo))["tests"] == []
-    missing = run_json(run_cli, "tests", "no_such_thing", "-p", str(shop_repo))
-    assert missing["tests"] == [] and "No definition named `no_such_thing`" in missing["note"]
+    result = run_cli("tests", "no_such_thing", "-p", str(shop_repo), "--json")
+    missing = json.loads(result.stdout)
+    assert result.exit_code == 1 and missing["tests"] == [] and "No definition named `no_such_thing`" in missing["note"]
 
 
 @pytest.fixture

@@ -261,4 +261,5 @@ def test_an_index_from_before_directory_nodes_is_migrated_and_gets_them(shopfron
 def test_the_mcp_search_tool_describes_directories() -> None:
     from codefathom.mcp import tools
 
-    assert "directory" in (tools.search_code.__doc__ or "")
+    assert "directories" in (tools.search_code.__doc__ or "")
+    assert "directory" in str(tools.Kinds)  # kinds=['directory']: area summaries only

@@ -294,7 +294,9 @@ def test_serve_embeds_in_the_background_and_reports_progress(project: Path, home
                         break
                     await anyio.sleep(0.2)
             later = reply(await client.call_tool("search_code", {"query": "retry failed uploads"}))
-            analysis = reply(await client.call_tool("analyze_query", {"query": "Invoice.tax", "limit": 2}))
+            analysis = reply(
+                await client.call_tool("search_code", {"query": "Invoice.tax", "limit": 2, "explain": True})
+            )
         # The first answer came before any vector: lexical results, and it says so.
         assert first["results"] and any("no vectors yet" in n or "vectors cover" in n for n in first["notices"])
         assert statuses[-1]["percent"] == 100.0 and statuses[-1]["index_embedder"].startswith("e5onnx-")

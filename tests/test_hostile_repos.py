@@ -17,8 +17,8 @@ SECRET = "TOPSECRETzebrafinch"
 
 def _search(run_cli: Callable[..., Result], repo: Path, query: str) -> list[dict[str, Any]]:
     result = run_cli("search", query, "--path", str(repo), "--json")
-    assert result.exit_code == 0, result.output
     hits: list[dict[str, Any]] = json.loads(result.stdout)["results"]
+    assert result.exit_code == (0 if hits else 1), result.output  # 1: not found
     return hits
 
 

@@ -86,7 +86,7 @@ def test_a_jsonl_batch_answers_each_bad_line_and_goes_on(project: Path) -> None:
         (["callees", "hello", "-d", HUGE], ["--depth"]),
         (["deps", "app.py", "-d", HUGE], ["--depth"]),
         (["impact", "app.py", "-d", HUGE], ["--depth"]),
-        (["impact", "--diff", "HEAD", "-n", HUGE], ["--max-results"]),
+        (["impact", "--diff", "HEAD", "-n", HUGE], ["--limit"]),
         (["outline", ".", "-t", HUGE], ["--tokens"]),
         (["cochange", "app.py", "-n", HUGE], ["--limit"]),
         (["cochange", "app.py", "-c", HUGE], ["--commits"]),
@@ -126,7 +126,7 @@ def test_tests_of_a_path_that_names_no_file_look_for_a_symbol_of_that_name(
 ) -> None:
     monkeypatch.chdir(project)
     result = _cli("tests", name, "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # no definition of that name either: not found
     assert json.loads(result.stdout)["target_kind"] == "symbol"
 
 
@@ -172,11 +172,12 @@ def test_the_mcp_tools_name_the_cause_of_bad_input(project: Path, tmp_path: Path
                 "languages": ("search_code", {"query": "hello", "languages": [123]}),
                 "null": ("search_code", {"query": "hello", "languages": [None]}),
                 "limit": ("find_references", {"name": "hello", "limit": int(HUGE)}),
-                "loop": ("get_file_dependencies", {"path": "loop1"}),
+                "loop": ("file_dependencies", {"path": "loop1", "direction": "dependencies"}),
                 "long": ("file_brief", {"path": LONG_NAME}),
-                "impact": ("get_batch_impact", {"paths": [LONG_NAME]}),
+                "impact": ("file_dependencies", {"path": [LONG_NAME], "direction": "dependents"}),
                 "cochange": ("co_change", {"path": "loop1"}),
-                "tests": ("find_tests", {"target": LONG_NAME}),
+                "tests": ("find_tests", {"name": LONG_NAME}),
+                "tests_file": ("find_tests", {"path": LONG_NAME}),
                 "project": ("index_status", {"project_path": str(project / LONG_NAME)}),
                 "nul": ("find_symbol", {"name": "hel\x00lo"}),
             }
@@ -185,14 +186,14 @@ def test_the_mcp_tools_name_the_cause_of_bad_input(project: Path, tmp_path: Path
                 results[key] = await client.call_tool(tool, {"project_path": where, **arguments})
             after = reply(await client.call_tool("search_code", {"query": "hello", "project_path": where}))
 
-        for key in ("languages", "null", "limit", "loop", "long", "impact", "cochange", "project"):
+        for key in ("languages", "null", "limit", "loop", "long", "impact", "cochange", "project", "tests_file"):
             assert results[key].is_error, key
             text = error_text(results[key])
             assert text.strip() and ": " in text, (key, text)  # a cause after the tool's name
         assert "languages" in error_text(results["languages"])
         assert "limit" in error_text(results["limit"])
         assert "symbolic links" in error_text(results["loop"])
-        for key in ("long", "impact"):  # resolved by the server before the service sees it
+        for key in ("long", "impact", "tests_file"):  # resolved by the server before the service sees it
             assert "a (300 characters) is not in the index" in error_text(results[key]), error_text(results[key])
         assert "symbolic links" in error_text(results["cochange"])
         assert "no such directory" in error_text(results["project"])

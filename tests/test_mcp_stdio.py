@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -25,6 +26,7 @@ from mcp.client.session import ClientRequestContext
 from codefathom.model import UNIT_KINDS
 from codefathom.service import Codefathom, render
 from codefathom.service.graph import DEP_TYPES, REF_KINDS, SYMBOL_KINDS
+from codefathom.service.verbs import SPELLED_OTHERWISE, VERBS
 
 FILES = {
     "pkg/store.py": '''\
@@ -69,20 +71,22 @@ TIMEOUT = 20  # seconds for any one request; a hang fails the test instead of st
 
 # The code graph tools and their parameters, in schema order.
 GRAPH_TOOLS = {
-    "find_symbol": ["name", "project_path", "kinds"],
-    "find_references": ["name", "project_path", "kinds", "limit"],
-    "call_hierarchy": ["name", "project_path", "direction", "depth"],
-    "get_file_dependencies": ["path", "project_path", "depth", "dep_type"],
-    "get_file_impact": ["path", "project_path", "depth", "dep_type"],
-    "get_batch_dependencies": ["paths", "project_path", "depth", "dep_type"],
-    "get_batch_impact": ["paths", "project_path", "depth", "dep_type"],
-    "find_dead_code": ["project_path", "include_tests"],
+    "find_symbol": ["name", "project_path", "kinds", "limit"],
+    "find_references": ["name", "project_path", "ref_kinds", "limit"],
+    "call_hierarchy": ["name", "project_path", "direction", "depth", "limit"],
+    "file_dependencies": ["path", "direction", "project_path", "depth", "dep_types", "limit"],
+    "find_dead_code": ["project_path", "include_tests", "limit"],
     "outline": ["path", "tokens", "focus", "project_path"],
     "file_brief": ["path", "project_path"],
-    "find_tests": ["target", "project_path"],
+    "find_tests": ["name", "path", "project_path"],
     "co_change": ["path", "limit", "commits", "project_path"],
-    "change_impact": ["diff_ref", "staged", "diff_text", "depth", "max_results", "project_path"],
+    "change_impact": ["diff_ref", "staged", "diff_text", "depth", "limit", "project_path"],
 }
+# What a client loads at every session: every tool's name, description, schema and annotations, as JSON.
+TOOLS_LIST_BUDGET = 8_000
+# Parameters a schema may leave undescribed: the instructions describe project_path once for every
+# tool, and a number's name, default and bounds say what it is.
+DESCRIBED_ONCE = {"project_path", "limit"}
 
 
 @pytest.fixture
@@ -125,14 +129,25 @@ def run(scenario: Callable[[], Awaitable[None]]) -> None:
 
 
 def reply(result: types.CallToolResult) -> dict[str, Any]:
-    """The tool's JSON reply; the text block and the structured content must say the same."""
+    """The tool's JSON reply (structured content); its text block is the answer written for reading (as
+    the CLI prints it), not the JSON again."""
     assert not result.is_error, error_text(result)
     assert result.structured_content is not None
     text = result.content[0]
-    assert isinstance(text, types.TextContent)
+    assert isinstance(text, types.TextContent) and text.text.strip() and not text.text.startswith("{")
     data: dict[str, Any] = result.structured_content
-    assert json.loads(text.text) == data
     return data
+
+
+def text_of(result: types.CallToolResult) -> str:
+    """What a model reads of a reply: its text."""
+    assert not result.is_error, error_text(result)
+    return error_text(result)
+
+
+def answer_lines(result: types.CallToolResult) -> list[str]:
+    """The lines of a reply's text, less its notices (`# indexed the project first: ...`)."""
+    return [line for line in text_of(result).splitlines() if not line.startswith("# ")]
 
 
 def error_text(result: types.CallToolResult) -> str:
@@ -167,25 +182,24 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
             assert "search_code" in (client.session.instructions or "")
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
-        assert set(tools) == {
-            "search_code", "analyze_query", "index_status", "index_codebase", "list_indexes", "clear_index"
-        } | set(
+        assert set(tools) == {"search_code", "index_status", "index_codebase", "list_indexes", "clear_index"} | set(
             GRAPH_TOOLS
         )
         search = tools["search_code"]
         properties = search.input_schema["properties"]
         assert list(properties) == [
-            "query", "project_path", "index_names", "limit", "languages", "kinds", "path_glob", "exclude_glob",
-            "symbol_name", "expand", "include_debug",
+            "query", "project_path", "limit", "languages", "kinds", "path_glob", "exclude_glob", "symbol_name",
+            "index_names", "expand", "include_deps", "include_debug", "explain", "detail", "context_before",
+            "context_after",
         ]
         assert search.input_schema["required"] == ["query"]
-        assert all(properties[name].get("description") for name in properties)
-        assert properties["kinds"]["anyOf"][0]["items"]["enum"] == list(UNIT_KINDS)
-        assert "Store.replace_file" in (search.description or "")
+        assert all(properties[name].get("description") for name in set(properties) - DESCRIBED_ONCE)
+        assert properties["kinds"]["items"]["enum"] == list(UNIT_KINDS)
+        assert "Store.replace_file" in properties["query"]["description"]
         assert "grep" in (search.description or "")
         for name in ("search_code", "index_status"):
             annotations = tools[name].annotations
-            assert annotations is not None and annotations.read_only_hint and annotations.idempotent_hint
+            assert annotations is not None and annotations.read_only_hint  # (idempotent, not destructive: implied)
         assert list(tools["index_status"].input_schema["properties"]) == ["project_path"]
         assert list(tools["index_codebase"].input_schema["properties"]) == ["project_path", "full"]
         assert list(tools["list_indexes"].input_schema.get("properties", {})) == []
@@ -194,6 +208,47 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
         assert clear is not None and clear.destructive_hint and not clear.read_only_hint
 
     run(scenario)
+
+
+def test_the_tool_list_a_client_loads_fits_in_8000_characters(project: Path, home: Path) -> None:
+    async def scenario() -> tuple[list[dict[str, Any]], str]:
+        async with serve(project, home) as client:
+            listed = await client.list_tools()
+            return (
+                [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools],
+                client.session.instructions or "",
+            )
+
+    tools, instructions = anyio.run(scenario)
+    size = len(json.dumps(tools, separators=(",", ":")))
+    assert size <= TOOLS_LIST_BUDGET, f"tools/list is {size:,} characters"
+    assert len(instructions) <= 1_000, f"the instructions are {len(instructions):,} characters"
+    # Every tool says when to use it in a line or two, and no schema carries titles or null branches.
+    for tool in tools:
+        assert 20 <= len(tool["description"]) <= 200, tool["name"]
+        schema = json.dumps(tool["inputSchema"])
+        assert '"title"' not in schema and '"null"' not in schema, tool["name"]
+
+
+def test_every_tool_parameter_is_an_option_of_its_cli_commands(project: Path, home: Path) -> None:
+    from codefathom.cli.commands import cli
+
+    async def scenario() -> list[types.Tool]:
+        async with serve(project, home) as client:
+            return (await client.list_tools()).tools
+
+    tools = anyio.run(scenario)
+    assert [tool.name for tool in tools] == list(VERBS)
+    for tool in tools:
+        for verb in VERBS[tool.name]:
+            # (--path is project_path's spelling: a tool's `path` must be spelled some other way)
+            params = [param for param in cli.commands[verb].params if "--path" not in param.opts]
+            spelled = {param.name for param in params} | {
+                option.lstrip("-").replace("-", "_") for param in params for option in param.opts
+            }
+            for name in tool.input_schema["properties"]:
+                if (tool.name, name) not in SPELLED_OTHERWISE:
+                    assert name in spelled, f"{tool.name}({name}) has no option in `codefathom {verb}`"
 
 
 def test_search_code_brings_the_named_definition_first_with_path_and_lines(project: Path, home: Path) -> None:
@@ -215,7 +270,7 @@ def test_search_code_brings_the_named_definition_first_with_path_and_lines(proje
         assert by_name["project_root"] == str(project.resolve())
         assert (first["path"], first["start_line"], first["end_line"]) == ("pkg/store.py", 7, 10)
         assert first["qualified_name"].endswith("Store.replace_file") and first["kind"] == "method"
-        assert "def replace_file(self, path, units):" in first["content"]
+        assert first["signature"] == "def replace_file(self, path, units)" and "content" not in first
         assert by_words["results"][0]["name"] == "retry_upload"
         assert [hit["path"] for hit in narrowed["results"]] == ["tests/test_store.py"]
         assert inside["within"] == "tests" and {hit["path"] for hit in inside["results"]} == {"tests/test_store.py"}
@@ -226,6 +281,77 @@ def test_search_code_brings_the_named_definition_first_with_path_and_lines(proje
             assert by_name["results"] == render.search_json(service.search("Store.replace_file"))["results"]
 
     run(scenario)
+
+
+def test_search_code_shows_the_signature_and_the_matching_lines_and_bodies_on_request(
+    project: Path, home: Path
+) -> None:
+    async def scenario() -> dict[str, types.CallToolResult]:
+        async with serve(project, home) as client:
+            asked = {"query": "insert_units", "limit": 1}
+            return {
+                "compact": await client.call_tool("search_code", asked),
+                "context": await client.call_tool("search_code", {**asked, "context_before": 1, "context_after": 1}),
+                "full": await client.call_tool("search_code", {**asked, "detail": "full"}),
+                "wide": await client.call_tool("search_code", {**asked, "context_after": 11}),
+            }
+
+    results = anyio.run(scenario)
+    compact = answer_lines(results["compact"])
+    assert compact[0].startswith("pkg/store.py:7-10  method  pkg.store.Store.replace_file  ")
+    assert compact[1:] == ["    def replace_file(self, path, units)", "    10: self.insert_units(path, units)"]
+    [hit] = reply(results["compact"])["results"]
+    assert hit["lines"] == [[10, "        self.insert_units(path, units)"]] and "content" not in hit
+    assert answer_lines(results["context"])[2:] == [
+        "    9: self.delete_units(path)", "    10: self.insert_units(path, units)"  # (the unit ends at 10)
+    ]
+    full = answer_lines(results["full"])
+    assert full[1] == "    7: def replace_file(self, path, units):"
+    assert full[2] == '    8:     """Replace every unit of one file."""'
+    assert reply(results["full"])["results"][0]["content"].startswith("    def replace_file(self, path, units):")
+    assert results["wide"].is_error and "context_after" in error_text(results["wide"])
+
+
+def test_search_code_with_include_deps_names_what_each_result_calls_and_what_calls_it(
+    project: Path, home: Path
+) -> None:
+    async def scenario() -> tuple[types.CallToolResult, types.CallToolResult]:
+        async with serve(project, home) as client:
+            asked = {"query": "replace_file", "kinds": ["method"], "limit": 1}
+            plain = await client.call_tool("search_code", asked)
+            return plain, await client.call_tool("search_code", {**asked, "include_deps": True})
+
+    plain, with_deps = anyio.run(scenario)
+    assert "deps" not in reply(plain)["results"][0]
+    [hit] = reply(with_deps)["results"]
+    assert hit["deps"] == {
+        "calls": ["pkg.store.Store.delete_units"], "called by": ["tests.test_store.test_replace_file"]
+    }
+    assert answer_lines(with_deps)[-2:] == [
+        "    calls: pkg.store.Store.delete_units", "    called by: tests.test_store.test_replace_file"
+    ]
+
+
+def test_search_code_with_limit_10_replies_in_under_5000_characters_on_a_real_repository(
+    home: Path, tmp_path: Path
+) -> None:
+    # codefathom's own sources: 100+ files of real code, with long classes and docstrings.
+    # (Served from the directory above the package, so that its `mcp/` cannot shadow the SDK's.)
+    source = tmp_path / "sources"
+    shutil.copytree(
+        Path(__file__).parents[1] / "src" / "codefathom", source / "cf", ignore=shutil.ignore_patterns("*.pyc")
+    )
+    subprocess.run(["git", "init", "-q", str(source)], check=True)
+    queries = ["Codefathom.search", "how are changed files re-indexed before a search", "render", "ServiceCache"]
+
+    async def scenario() -> list[types.CallToolResult]:
+        async with serve(source, home) as client:
+            return [await client.call_tool("search_code", {"query": query, "limit": 10}) for query in queries]
+
+    for query, result in zip(queries, anyio.run(scenario), strict=True):
+        assert len(reply(result)["results"]) == 10, query
+        size = len(text_of(result))
+        assert size <= 5_000, f"{query!r}: {size:,} characters"
 
 
 def test_search_code_with_expand_returns_what_a_found_function_calls(project: Path, home: Path) -> None:
@@ -353,9 +479,11 @@ def test_with_root_only_paths_inside_it_are_served(project: Path, home: Path, tm
             # The project's root is outside the served directory, so its index may not be cleared from here.
             clear = await client.call_tool("clear_index", {})
             # Files named to the graph tools are confined too.
-            served_file = reply(await client.call_tool("get_file_impact", {"path": "pkg/store.py"}))
+            served_file = reply(
+                await client.call_tool("file_dependencies", {"path": "pkg/store.py", "direction": "dependents"})
+            )
             other_file = await client.call_tool(
-                "get_batch_dependencies", {"paths": ["pkg/store.py", "tests/test_store.py"]}
+                "file_dependencies", {"path": ["pkg/store.py", "tests/test_store.py"], "direction": "dependencies"}
             )
 
         assert inside["within"] == "pkg" and inside["results"][0]["path"] == "pkg/config.py"
@@ -406,13 +534,15 @@ def test_without_root_a_path_outside_the_working_directory_and_the_client_roots_
                 "index": ("index_codebase", {"project_path": where}),
                 "status": ("index_status", {"project_path": where}),
                 "clear": ("clear_index", {"project_path": str(listed_elsewhere)}),
-                "analyze": ("analyze_query", {"query": "secret_key", "project_path": where}),
+                "analyze": ("search_code", {"query": "secret_key", "explain": True, "project_path": where}),
                 "symbol": ("find_symbol", {"name": "secret_key", "project_path": where}),
                 "outline": ("outline", {"project_path": where}),
                 "brief": ("file_brief", {"path": "keys.py", "project_path": where}),
-                "impact": ("get_batch_impact", {"paths": ["keys.py"], "project_path": where}),
+                "impact": (
+                    "file_dependencies", {"path": ["keys.py"], "direction": "dependents", "project_path": where}
+                ),
                 "dead": ("find_dead_code", {"project_path": where}),
-                "tests": ("find_tests", {"target": "secret_key", "project_path": where}),
+                "tests": ("find_tests", {"name": "secret_key", "project_path": where}),
             }
             for key, (tool, arguments) in calls.items():
                 results[key] = await client.call_tool(tool, arguments)
@@ -531,14 +661,17 @@ def test_files_named_to_the_graph_tools_must_be_served_too(project: Path, home: 
     async def scenario() -> dict[str, types.CallToolResult]:
         # Started in pkg/: the project (the git work tree) is indexed whole, but only pkg/ is served.
         async with serve(project / "pkg", home) as client:
-            served = reply(await client.call_tool("get_file_impact", {"path": "pkg/store.py"}))
+            impact = {"direction": "dependents"}
+            served = reply(await client.call_tool("file_dependencies", {"path": "pkg/store.py", **impact}))
             assert served["paths"] == ["pkg/store.py"]
             return {
-                "impact": await client.call_tool("get_file_impact", {"path": "tests/test_store.py"}),
-                "batch": await client.call_tool("get_batch_dependencies", {"paths": ["pkg/store.py", "tests/"]}),
+                "impact": await client.call_tool("file_dependencies", {"path": "tests/test_store.py", **impact}),
+                "batch": await client.call_tool(
+                    "file_dependencies", {"path": ["pkg/store.py", "tests/"], "direction": "dependencies"}
+                ),
                 "brief": await client.call_tool("file_brief", {"path": "tests/test_store.py"}),
                 "outline": await client.call_tool("outline", {"path": "tests"}),
-                "tests": await client.call_tool("find_tests", {"target": "tests/test_store.py"}),
+                "tests": await client.call_tool("find_tests", {"path": "tests/test_store.py"}),
                 "co_change": await client.call_tool("co_change", {"path": "tests/test_store.py"}),
                 "project": await client.call_tool("search_code", {"query": "x", "project_path": ".."}),
                 "clear": await client.call_tool("clear_index", {}),
@@ -591,26 +724,20 @@ def test_the_graph_tools_are_read_only_and_document_their_parameters(project: Pa
             instructions = client.session.instructions or ""
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}
 
-        assert "find_references" in instructions and "get_file_impact" in instructions
+        assert "find_references" in instructions and "file_dependencies" in instructions
         for name, parameters in GRAPH_TOOLS.items():
             tool = tools[name]
             properties = tool.input_schema["properties"]
             assert list(properties) == parameters, name
-            assert all(properties[p].get("description") for p in properties), name
             annotations = tool.annotations
-            assert annotations is not None and annotations.read_only_hint and annotations.idempotent_hint
-            assert not annotations.destructive_hint
-        assert tools["find_symbol"].input_schema["properties"]["kinds"]["anyOf"][0]["items"]["enum"] == list(
-            SYMBOL_KINDS
-        )
-        assert tools["find_references"].input_schema["properties"]["kinds"]["anyOf"][0]["items"]["enum"] == list(
-            REF_KINDS
-        )
-        dep_type = tools["get_file_impact"].input_schema["properties"]["dep_type"]
-        assert [option.get("enum") for option in dep_type["anyOf"][:1]] == [list(DEP_TYPES)]
+            assert annotations is not None and annotations.read_only_hint
+        assert tools["find_symbol"].input_schema["properties"]["kinds"]["items"]["enum"] == list(SYMBOL_KINDS)
+        assert tools["find_references"].input_schema["properties"]["ref_kinds"]["items"]["enum"] == list(REF_KINDS)
+        dep_types = tools["file_dependencies"].input_schema["properties"]["dep_types"]
+        assert dep_types["items"]["enum"] == list(DEP_TYPES)
+        assert tools["file_dependencies"].input_schema["required"] == ["path", "direction"]
         assert "before renaming" in (tools["find_references"].description or "")
-        assert "unbound_elsewhere" in (tools["find_references"].description or "")
-        assert "blast radius" in (tools["get_file_impact"].description or "")
+        assert "blast radius" in (tools["file_dependencies"].description or "")
 
     run(scenario)
 
@@ -620,31 +747,36 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
     outside.write_text("x = 1\n", encoding="utf-8")
 
     results: dict[str, Any] = {}
+    uses, used_by = {"direction": "dependencies"}, {"direction": "dependents"}
 
     async def scenario() -> None:
         async with serve(project, home) as client:
             calls: dict[str, tuple[str, dict[str, Any]]] = {
                 "symbol": ("find_symbol", {"name": "Store.replace_file"}),
                 "missing": ("find_symbol", {"name": "no_such_name", "kinds": ["class"]}),
-                "refs": ("find_references", {"name": "replace_file", "kinds": ["call"]}),
+                "refs": ("find_references", {"name": "replace_file", "ref_kinds": ["call"]}),
                 "all_refs": ("find_references", {"name": "replace_file", "limit": 0}),
                 "callers": ("call_hierarchy", {"name": "delete_units", "depth": 2}),
+                "callers_cut": ("call_hierarchy", {"name": "delete_units", "depth": 2, "limit": 1}),
                 "callees": ("call_hierarchy", {"name": "replace_file", "direction": "callees"}),
-                "deps": ("get_file_dependencies", {"path": "tests/test_store.py"}),
-                "impact": ("get_file_impact", {"path": "pkg/store.py", "depth": 2}),
-                "batch_deps": ("get_batch_dependencies", {"paths": ["tests/test_store.py", "pkg/store.py"]}),
+                "deps": ("file_dependencies", {"path": "tests/test_store.py", **uses}),
+                "impact": ("file_dependencies", {"path": "pkg/store.py", "depth": 2, **used_by}),
+                "batch_deps": ("file_dependencies", {"path": ["tests/test_store.py", "pkg/store.py"], **uses}),
                 "batch_impact": (
-                    "get_batch_impact", {"paths": ["pkg/store.py", "pkg/config.py"], "dep_type": "import"}
+                    "file_dependencies", {"path": ["pkg/store.py", "pkg/config.py"], "dep_types": "import", **used_by}
                 ),
                 "dead": ("find_dead_code", {}),
-                "bad_type": ("get_file_impact", {"path": "pkg/store.py", "dep_type": ["imports"]}),
+                "dead_one": ("find_dead_code", {"limit": 1}),
+                "bad_type": ("file_dependencies", {"path": "pkg/store.py", "dep_types": ["imports"], **used_by}),
                 "bad_depth": ("call_hierarchy", {"name": "replace_file", "depth": 0}),
-                "outside": ("get_file_dependencies", {"path": str(outside)}),
-                "unindexed": ("get_batch_impact", {"paths": ["pkg/missing.py"]}),
+                "outside": ("file_dependencies", {"path": str(outside), **uses}),
+                "unindexed": ("file_dependencies", {"path": ["pkg/missing.py"], **used_by}),
+                "no_direction": ("file_dependencies", {"path": "pkg/store.py"}),
             }
+            errors = ("bad_type", "bad_depth", "outside", "unindexed", "no_direction")
             for key, (tool, arguments) in calls.items():
                 result = await client.call_tool(tool, arguments)
-                results[key] = result if key in ("bad_type", "bad_depth", "outside", "unindexed") else reply(result)
+                results[key] = result if key in errors else reply(result)
 
     run(scenario)
     root = str(project.resolve())
@@ -658,13 +790,16 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
     [ref] = results["refs"]["references"]
     assert (ref["path"], ref["line"], ref["scope"]) == ("tests/test_store.py", 5, "tests.test_store.test_replace_file")
     assert ref["label"] in ("exact", "high", "likely", "possible") and results["refs"]["unbound_elsewhere"] == 0
-    assert (results["refs"]["total_references"], results["refs"]["limit"]) == (1, 200)
+    assert (results["refs"]["total_references"], results["refs"]["limit"]) == (1, 50)
     assert results["all_refs"]["references"] == results["refs"]["references"] and results["all_refs"]["limit"] == 0
 
     [callers] = results["callers"]["roots"]
     [replace] = callers["children"]
     assert replace["qualified_name"] == "pkg.store.Store.replace_file" and replace["label"] == "exact"
     assert [c["qualified_name"] for c in replace["children"]] == ["tests.test_store.test_replace_file"]
+    cut = results["callers_cut"]
+    assert [c["qualified_name"] for c in cut["roots"][0]["children"]] == ["pkg.store.Store.replace_file"]
+    assert "children" not in cut["roots"][0]["children"][0] and (cut["truncated"], cut["more"]) == (True, 1)
     [callees] = results["callees"]["roots"]
     assert [c["qualified_name"] for c in callees["children"]] == ["pkg.store.Store.delete_units"]
 
@@ -683,8 +818,12 @@ def test_each_graph_tool_answers_over_stdio_as_the_cli_does(project: Path, home:
     dead = results["dead"]
     assert {d["qualified_name"] for d in dead["public_api"]} == {"pkg.config.load_config", "pkg.retry.retry_upload"}
     assert all(d["confidence"] and d["reason"] for d in dead["public_api"])
+    assert (dead["total_public_api"], dead["limit"]) == (2, 25)
+    one = results["dead_one"]
+    assert len(one["public_api"]) == 1 and one["total_public_api"] == 2 and one["limit"] == 1
 
-    assert results["bad_type"].is_error and "dep_type" in error_text(results["bad_type"])
+    assert results["bad_type"].is_error and "dep_types" in error_text(results["bad_type"])
+    assert results["no_direction"].is_error and "direction" in error_text(results["no_direction"])
     assert results["bad_depth"].is_error and "depth" in error_text(results["bad_depth"])
     assert results["outside"].is_error and "outside the project root" in error_text(results["outside"])
     assert results["unindexed"].is_error and "not in the index" in error_text(results["unindexed"])
@@ -732,8 +871,10 @@ def test_find_tests_and_co_change_answer_over_stdio_as_the_cli_does(project: Pat
 
     async def scenario() -> None:
         async with serve(project, home) as client:
-            results["tests"] = reply(await client.call_tool("find_tests", {"target": "load_config"}))
-            results["file"] = reply(await client.call_tool("find_tests", {"target": "pkg/store.py"}))
+            results["tests"] = reply(await client.call_tool("find_tests", {"name": "load_config"}))
+            results["file"] = reply(await client.call_tool("find_tests", {"path": "pkg/store.py"}))
+            results["both"] = await client.call_tool("find_tests", {"name": "load_config", "path": "pkg/store.py"})
+            results["not_a_file"] = await client.call_tool("find_tests", {"path": "pkg/nothing.py"})
             results["cochange"] = reply(await client.call_tool("co_change", {"path": "pkg/store.py", "limit": 5}))
             results["bad"] = await client.call_tool("co_change", {"path": "pkg/store.py", "commits": 0})
 
@@ -744,6 +885,8 @@ def test_find_tests_and_co_change_answer_over_stdio_as_the_cli_does(project: Pat
     assert (cochange["commits"], cochange["file_commits"]) == (2, 2)
     assert cochange["files"][0] == {"path": "tests/test_store.py", "together": 2, "confidence": 1.0, "support": 1.0}
     assert results["bad"].is_error
+    assert results["both"].is_error and "name or path" in error_text(results["both"])
+    assert results["not_a_file"].is_error and "pkg/nothing.py is not in the index" in error_text(results["not_a_file"])
     with Codefathom(project) as service:
         assert results["file"] == render.tests_json(service.find_tests("pkg/store.py"))
         assert cochange == render.cochange_json(service.co_change("pkg/store.py", limit=5))

@@ -41,5 +41,5 @@ def test_an_index_from_a_newer_release_is_refused(shop_repo: Path, tmp_path: Pat
     with sqlite3.connect(index_dir / "index.db") as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION + 1),))
     result = run_cli("status", str(shop_repo), "--index-dir", str(index_dir))
-    assert result.exit_code == 1
+    assert result.exit_code == 3  # neither not found (1) nor a usage error (2)
     assert "newer codefathom" in result.stderr

@@ -2,7 +2,8 @@
 
     CodefathomError          base: catch this to handle anything codefathom reports
     ├── UsageError           the caller asked for something invalid (bad glob, bad path, bad option)
-    │   └── PathOutsideRoot  a path escapes the project root
+    │   ├── PathOutsideRoot  a path escapes the project root
+    │   └── NotFound         a file the caller names is not in the index
     ├── NotIndexed           the project has no index yet and the call does not create one
     ├── IndexUnusable        the index file is unusable (corrupt, foreign, unreadable)
     │   └── EmbedderMismatch the index holds vectors of another embedder than the one configured
@@ -18,8 +19,8 @@ from __future__ import annotations
 import errno
 
 __all__ = [
-    "CodefathomError", "UsageError", "PathOutsideRoot", "NotIndexed", "IndexUnusable", "EmbedderMismatch",
-    "EmbedderUnavailable", "input_error", "path_error", "shown",
+    "CodefathomError", "UsageError", "PathOutsideRoot", "NotFound", "NotIndexed", "IndexUnusable", "EmbedderMismatch",
+    "EmbedderUnavailable", "input_error", "path_error", "shown", "exit_code",
 ]
 
 
@@ -33,6 +34,10 @@ class UsageError(CodefathomError):
 
 class PathOutsideRoot(UsageError):
     """A path leads outside the project root, which codefathom never reads."""
+
+
+class NotFound(UsageError):
+    """What the request names (a file) is not in the index: the CLI's "not found" (exit 1)."""
 
 
 class NotIndexed(CodefathomError):
@@ -49,6 +54,14 @@ class EmbedderMismatch(IndexUnusable):
 
 class EmbedderUnavailable(CodefathomError):
     """The configured embedder cannot run here; search falls back to its lexical channels."""
+
+
+def exit_code(error: CodefathomError) -> int:
+    """The CLI's exit code for an error: 1 for what is not found, 2 for a usage error, 3 for the rest
+    (the index, the disk, git). An answer exits 0, or 1 when it found nothing."""
+    if isinstance(error, NotFound):
+        return 1
+    return 2 if isinstance(error, UsageError) else 3
 
 
 # errno of a path that is itself wrong (a usage error); any other OSError is the machine's (exit 1).

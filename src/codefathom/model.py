@@ -189,3 +189,6 @@ class Hit:
     debug: dict[str, object] | None = None
     files: tuple[str, ...] = ()  # a directory hit's top files, best first
     expanded: Expansion | None = None  # set on a neighbour graph expansion added
+    # Asked for with include_deps: per relation (calls, called by, inherits, inherited by, imports) the
+    # qualified names one graph edge away, best first; a trailing "..." says there are more.
+    deps: tuple[tuple[str, tuple[str, ...]], ...] | None = None

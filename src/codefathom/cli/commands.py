@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar
 import click
 
 from codefathom import __version__
-from codefathom.errors import EmbedderUnavailable, UsageError, input_error
+from codefathom.errors import EmbedderUnavailable, UsageError, exit_code, input_error
 from codefathom.model import UNIT_KINDS
 from codefathom.service import (
     MAX_LIMIT,
@@ -32,23 +32,37 @@ from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS
 from codefathom.service.changes import MAX_RESULTS as CHANGE_MAX_RESULTS
 from codefathom.service.context import MAX_TOKENS, MIN_TOKENS
 from codefathom.service.freshness import INDEX_ROLE
-from codefathom.service.graph import DEP_TYPES, MAX_DEPTH, MAX_REFS_LIMIT, REF_KINDS, REFS_LIMIT, SYMBOL_KINDS
+from codefathom.service.graph import (
+    DEAD_LIMIT,
+    DEP_TYPES,
+    MAX_DEPTH,
+    MAX_NODES,
+    MAX_REFS_LIMIT,
+    REF_KINDS,
+    REFS_LIMIT,
+    SYMBOL_KINDS,
+    SYMBOLS_LIMIT,
+    TREE_LIMIT,
+)
 from codefathom.service.indexer import Progress
 from codefathom.service.locking import set_holder_role
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import resolve_project
 from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS
+from codefathom.service.snippets import MAX_CONTEXT
 
 __all__ = ["cli"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+NOT_FOUND = 1  # exit code of an answer that found nothing: 0 found, 1 not found, 2 usage error, 3 other errors
 INDEX_DIR_HELP = "Keep the index in this directory instead of $CODEFATHOM_HOME (~/.cache/codefathom)."
 
 
 def reports_errors(func: F) -> F:
     """Turn codefathom errors, and Python's own errors that bad input causes (errors.input_error),
-    into one clear line and the right exit code: 2 for a usage error, 1 otherwise."""
+    into one clear line and the right exit code (`errors.exit_code`): 1 for a file not in the index,
+    2 for a usage error, 3 for any other."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -59,13 +73,35 @@ def reports_errors(func: F) -> F:
             if error is None:
                 raise  # a bug: its traceback is the report
             click.echo(f"error: {error}", err=True)
-            sys.exit(2 if isinstance(error, UsageError) else 1)
+            sys.exit(exit_code(error))
         except KeyboardInterrupt:
             # Every batch written is committed: the next command goes on from there.
             click.echo("stopped; what was indexed is kept, and the next command continues", err=True)
             sys.exit(130)
 
     return wrapper  # type: ignore[return-value]
+
+
+def path_argument(name: str) -> Callable[[F], F]:
+    """The directory a verb is about, as every verb takes it: `-p/--path DIR`, or (as before) an
+    argument NAME; one of them, default here. The verb receives it as `name`."""
+    directory = click.Path(file_okay=False, path_type=Path)
+
+    def decorate(func: F) -> F:
+        @functools.wraps(func)
+        def merged(*args: Any, path_option: Path | None, **kwargs: Any) -> Any:
+            given = kwargs.pop(name)
+            if given is not None and path_option is not None:
+                raise click.UsageError(f"give {name.upper()} or --path, not both")
+            return func(*args, **{name: path_option or given or Path(".")}, **kwargs)
+
+        command = click.option(
+            "--path", "-p", "path_option", type=directory, help="The project, or a directory inside it. Default: here."
+        )(merged)
+        command = click.argument(name, required=False, type=directory)(command)
+        return command  # type: ignore[return-value]
+
+    return decorate
 
 
 def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -124,7 +160,7 @@ class _Commands(click.Group):
             if error is None:
                 raise
             click.echo(f"error: {error}", err=True)
-            ctx.exit(2 if isinstance(error, UsageError) else 1)
+            ctx.exit(exit_code(error))
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -139,6 +175,7 @@ def cli(ctx: click.Context) -> None:
       codefathom search "where is the config loaded"
       codefathom explain "retry failed uploads" # why results rank where they do
       codefathom search Store.replace_file --json
+      codefathom search "retry failed upload" -A 3 --detail full
       codefathom refs Store.replace_file       # who uses it (also: symbol, callers, callees)
       codefathom impact src/store.py           # what depends on a file (also: deps, dead)
       codefathom impact --diff HEAD~1          # a diff: changed definitions, dependents, tests
@@ -158,7 +195,7 @@ def cli(ctx: click.Context) -> None:
 
 
 @cli.command()
-@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("path")
 @click.option("--full", is_flag=True, help="Re-parse every file, not only the changed ones.")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
@@ -251,7 +288,15 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
                    " a function calls and what calls it, a class's bases and subclasses, what a module imports."
                    " Each is listed right after its source with how it is connected ('^ called by X'), on top"
                    " of --limit (at most 6 more), and keeps to the filters.")
+@click.option("--include-deps", is_flag=True,
+              help="Name each result's callers, callees, bases and imports, a line each (bound exact or high).")
 @click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
+@click.option("--detail", type=click.Choice(["compact", "full"]), default="compact", show_default=True,
+              help="compact: each result's signature and the lines holding the query's words; full: whole bodies.")
+@click.option("--context-before", "-B", type=click.IntRange(0, MAX_CONTEXT), default=0, show_default=True,
+              help="Lines shown before each matching line.")
+@click.option("--context-after", "-A", type=click.IntRange(0, MAX_CONTEXT), default=0, show_default=True,
+              help="Lines shown after each matching line.")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
 @click.option("--background", is_flag=True, help=BACKGROUND_HELP)
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
@@ -259,8 +304,9 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 def search(
     query: str | None, path: Path, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
     kinds: tuple[str, ...], path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None,
-    max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_debug: bool,
-    no_sync: bool, background: bool, index_dir: Path | None,
+    max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_deps: bool,
+    include_debug: bool, detail: Literal["compact", "full"], context_before: int, context_after: int, no_sync: bool,
+    background: bool, index_dir: Path | None,
 ) -> None:
     """Search the project for QUERY: words the code would use, or a name.
 
@@ -275,6 +321,7 @@ def search(
     Examples:
       codefathom search "where are index files written"
       codefathom search Store.replace_file --json
+      codefathom search "retry failed upload" -A 3 --detail full
       codefathom search "token refresh" -l python -g 'src/' -x 'tests/'
       codefathom search "retry policy" --index ../shared-lib
       codefathom search "apply a discount" --expand
@@ -285,19 +332,23 @@ def search(
         "limit": limit, "languages": languages, "kinds": kinds, "path_glob": path_glob,
         "exclude_glob": exclude_glob, "symbol_name": symbol_name,
         "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug, "expand": expand,
+        "include_deps": include_deps,
     }
+    view = render.SearchView(detail, context_before, context_after)
     others = [resolve_index_name(name) for name in indexes]
     with _Services(path, index_dir, background) as services:
         if jsonl is not None:
-            _search_lines(services, others, jsonl, options, fresh=not no_sync)
+            _search_lines(services, others, jsonl, options, view, fresh=not no_sync)
             return
         if not query:
             raise UsageError("give a QUERY, or --jsonl - to read queries from stdin")
         response = services.search(others, query, fresh=not no_sync, **options)
         if as_json:
-            emit_json(render.search_json(response))
+            emit_json(render.search_json(response, view))
         else:
-            click.echo(render.search_text(response))
+            click.echo(render.search_text(response, view))
+    if not response.results and not response.partial:  # (a partial answer may find it once indexed)
+        sys.exit(NOT_FOUND)
 
 
 @cli.command()
@@ -310,6 +361,7 @@ def search(
 @click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(UNIT_KINDS), help="Only these kinds.")
 @click.option("--path-glob", "-g", "path_glob", multiple=True, help="Only files this glob names (repeatable).")
 @click.option("--exclude-glob", "-x", "exclude_glob", multiple=True, help="Leave out files this glob names.")
+@click.option("--symbol-name", "-s", help="Only units whose name matches this glob, e.g. 'parse_*' or 'Store.*'.")
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON (the MCP tool's reply).")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
 @click.option("--background", is_flag=True, help=BACKGROUND_HELP)
@@ -317,8 +369,8 @@ def search(
 @reports_errors
 def explain(
     query: str, path: Path, limit: int, languages: tuple[str, ...], kinds: tuple[str, ...],
-    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], as_json: bool, no_sync: bool, background: bool,
-    index_dir: Path | None,
+    path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None, as_json: bool,
+    no_sync: bool, background: bool, index_dir: Path | None,
 ) -> None:
     """Show how QUERY is searched, stage by stage, to see why a result ranks where it does.
 
@@ -337,7 +389,7 @@ def explain(
     with _answering(path, index_dir, background) as service:
         response = service.search(
             query, limit=limit, languages=languages, kinds=kinds, path_glob=path_glob, exclude_glob=exclude_glob,
-            fresh=not no_sync, explain=True,
+            symbol_name=symbol_name, fresh=not no_sync, explain=True,
         )
     if as_json:
         emit_json(render.explain_json(response))
@@ -384,7 +436,10 @@ class _Services:
             _announce(service)
 
 
-def _search_lines(services: _Services, others: list[Path], source: Any, defaults: dict[str, Any], fresh: bool) -> None:
+def _search_lines(
+    services: _Services, others: list[Path], source: Any, defaults: dict[str, Any], view: render.SearchView,
+    fresh: bool,
+) -> None:
     """One reply per line of `source` (bytes): a line that cannot be answered gets an error object
     naming why, and the batch goes on."""
     first = True
@@ -405,7 +460,7 @@ def _search_lines(services: _Services, others: list[Path], source: Any, defaults
             else:
                 query = line
             response = services.search(others, query, fresh=fresh and first, **options)
-            out = render.search_json(response)
+            out = render.search_json(response, view)
         except json.JSONDecodeError as exc:
             out = {"line": number, "error": f"not valid JSON: {exc}"}
         except Exception as exc:
@@ -418,7 +473,7 @@ def _search_lines(services: _Services, others: list[Path], source: Any, defaults
 
 
 @cli.command()
-@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("path")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.option(
@@ -460,7 +515,7 @@ def list_(as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("path")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
@@ -483,7 +538,7 @@ def clear(path: Path, index_dir: Path | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("path", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("path")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
@@ -530,9 +585,8 @@ def serve(
     """Run the MCP server for an agent to call: over stdio, or over HTTP with --http or --sse.
 
     Tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
-    graph: find_symbol, find_references, call_hierarchy, get_file_dependencies, get_file_impact,
-    get_batch_dependencies, get_batch_impact, find_dead_code, change_impact; context: outline,
-    file_brief, find_tests, co_change.
+    graph: find_symbol, find_references, call_hierarchy, file_dependencies, find_dead_code,
+    change_impact; context: outline, file_brief, find_tests, co_change.
 
     Only some directories are served: those given with --root; without them, the roots the client
     declares and the working directory, unless that is / or your home directory (too wide to be
@@ -587,30 +641,41 @@ def _depth_option(what: str) -> Callable[[F], F]:
                         help=f"How many levels of {what} to follow.")
 
 
+_TREE_LIMIT_OPTION = click.option(
+    "--limit", "-n", default=TREE_LIMIT, show_default=True, type=click.IntRange(1, MAX_NODES),
+    help="At most this many nodes in the tree; the reply counts what it left out.",
+)
+
+
 _DEP_TYPE_OPTION = click.option(
-    "--dep-type", "-t", "dep_types", multiple=True, type=click.Choice(DEP_TYPES),
+    "--dep-type", "dep_types", multiple=True, type=click.Choice(DEP_TYPES),
     help="Only links of this type (repeatable); default: all of them.",
 )
 
 
 def _reply(
     response: GraphReply, as_json: bool, to_json: Callable[[GraphReply], dict[str, Any]],
-    to_text: Callable[[GraphReply], str],
+    to_text: Callable[[GraphReply], str], found: bool = True,
 ) -> None:
+    """Print the answer; exit 1 when it found nothing (no definition of the name asked about)."""
     if as_json:
         emit_json(to_json(response))
     else:
         click.echo(to_text(response))
+    if not found:
+        sys.exit(NOT_FOUND)
 
 
 @cli.command()
 @click.argument("name")
 @click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(SYMBOL_KINDS),
               help="Only definitions of this kind (repeatable).")
+@click.option("--limit", "-n", type=click.IntRange(0, MAX_REFS_LIMIT), default=SYMBOLS_LIMIT, show_default=True,
+              help="List at most this many definitions (0: all); the count covers all.")
 @graph_options
 @reports_errors
 def symbol(
-    name: str, kinds: tuple[str, ...], path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+    name: str, kinds: tuple[str, ...], limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
 ) -> None:
     """Show where NAME is defined: location, signature and doc.
 
@@ -622,20 +687,20 @@ def symbol(
       codefathom symbol UserService.find
     """
     with _answering(path, index_dir) as service:
-        response = service.symbol(name, kinds=kinds, fresh=not no_sync)
-    _reply(response, as_json, render.symbols_json, render.symbols_text)
+        response = service.symbol(name, kinds=kinds, limit=limit, fresh=not no_sync)
+    _reply(response, as_json, render.symbols_json, render.symbols_text, found=bool(response.symbols))
 
 
 @cli.command()
 @click.argument("name")
-@click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(REF_KINDS),
+@click.option("--ref-kind", "ref_kinds", multiple=True, type=click.Choice(REF_KINDS),
               help="Only references of this kind (repeatable).")
 @click.option("--limit", "-n", type=click.IntRange(0, MAX_REFS_LIMIT), default=REFS_LIMIT, show_default=True,
               help="List at most this many references, by path and line (0: all); the counts cover all.")
 @graph_options
 @reports_errors
 def refs(
-    name: str, kinds: tuple[str, ...], limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+    name: str, ref_kinds: tuple[str, ...], limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
 ) -> None:
     """List the references to NAME: calls, base classes, decorators, types, reads.
 
@@ -648,57 +713,65 @@ def refs(
       codefathom refs UserService.find
     """
     with _answering(path, index_dir) as service:
-        response = service.refs(name, kinds=kinds, limit=limit, fresh=not no_sync)
-    _reply(response, as_json, render.refs_json, render.refs_text)
+        response = service.refs(name, kinds=ref_kinds, limit=limit, fresh=not no_sync)
+    _reply(response, as_json, render.refs_json, render.refs_text, found=bool(response.symbols))
 
 
 @cli.command()
 @click.argument("name")
 @_depth_option("callers")
+@_TREE_LIMIT_OPTION
 @graph_options
 @reports_errors
-def callers(name: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+def callers(
+    name: str, depth: int, limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
     """Show what calls NAME, and what calls those, --depth levels up, as a tree.
 
     \b
     Example:
       codefathom callers parse_config --depth 2
     """
-    _call_hierarchy(name, "callers", depth, path, as_json, no_sync, index_dir)
+    _call_hierarchy(name, "callers", depth, limit, path, as_json, no_sync, index_dir)
 
 
 @cli.command()
 @click.argument("name")
 @_depth_option("callees")
+@_TREE_LIMIT_OPTION
 @graph_options
 @reports_errors
-def callees(name: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+def callees(
+    name: str, depth: int, limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
     """Show what NAME calls, and what those call, --depth levels down, as a tree.
 
     \b
     Example:
       codefathom callees parse_config --depth 2
     """
-    _call_hierarchy(name, "callees", depth, path, as_json, no_sync, index_dir)
+    _call_hierarchy(name, "callees", depth, limit, path, as_json, no_sync, index_dir)
 
 
 def _call_hierarchy(
-    name: str, direction: str, depth: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+    name: str, direction: str, depth: int, limit: int, path: Path, as_json: bool, no_sync: bool,
+    index_dir: Path | None,
 ) -> None:
     with _answering(path, index_dir) as service:
-        response = service.call_hierarchy(name, direction=direction, depth=depth, fresh=not no_sync)
-    _reply(response, as_json, render.hierarchy_json, render.hierarchy_text)
+        response = service.call_hierarchy(name, direction=direction, depth=depth, limit=limit, fresh=not no_sync)
+    _reply(response, as_json, render.hierarchy_json, render.hierarchy_text, found=bool(response.roots))
 
 
 @cli.command()
 @click.argument("files", nargs=-1, required=True)
 @_depth_option("dependencies")
 @_DEP_TYPE_OPTION
+@_TREE_LIMIT_OPTION
 @graph_options
 @reports_errors
 def deps(
-    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], path: Path, as_json: bool, no_sync: bool,
-    index_dir: Path | None,
+    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], limit: int, path: Path, as_json: bool,
+    no_sync: bool, index_dir: Path | None,
 ) -> None:
     """Show what FILES depend on (imports, calls, references, base classes), as a tree.
 
@@ -710,7 +783,7 @@ def deps(
       codefathom deps src/auth/jwt.py --depth 2
       codefathom deps src/auth/jwt.py src/auth/session.py --dep-type import
     """
-    _file_deps(files, depth, dep_types, False, path, as_json, no_sync, index_dir)
+    _file_deps(files, depth, dep_types, False, limit, path, as_json, no_sync, index_dir)
 
 
 @cli.command()
@@ -722,14 +795,15 @@ def deps(
 @click.option("--depth", "-d", type=click.IntRange(1, MAX_DEPTH), default=None,
               help="How many levels of dependents to follow. Default: 1 for FILES, 2 for a diff.")
 @_DEP_TYPE_OPTION
-@click.option("--max-results", "-n", default=DEFAULT_MAX_RESULTS, show_default=True,
-              type=click.IntRange(1, CHANGE_MAX_RESULTS),
-              help="For a diff: at most this many references per changed definition, impacted files and tests.")
+@click.option("--limit", "-n", "max_results", type=click.IntRange(1, CHANGE_MAX_RESULTS),
+              help=f"For FILES: at most this many nodes in the tree (default {TREE_LIMIT}, at most {MAX_NODES}). For"
+                   f" a diff: at most this many references per changed definition, impacted files and tests"
+                   f" (default {DEFAULT_MAX_RESULTS}).")
 @graph_options
 @reports_errors
 def impact(
     files: tuple[str, ...], diff_ref: str | None, staged: bool, depth: int | None, dep_types: tuple[str, ...],
-    max_results: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None,
+    max_results: int | None, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None,
 ) -> None:
     """Show what depends on FILES, transitively: the files a change to them can break. Or, with
     --diff/--staged, what a git diff changes and what that can break.
@@ -754,7 +828,7 @@ def impact(
     if diff_ref is None and not staged:
         if not files:
             raise UsageError("give FILES, or --diff REV / --staged for the changes of a git diff")
-        _file_deps(files, depth or 1, dep_types, True, path, as_json, no_sync, index_dir)
+        _file_deps(files, depth or 1, dep_types, True, max_results or TREE_LIMIT, path, as_json, no_sync, index_dir)
         return
     if files:
         raise UsageError("give FILES or --diff/--staged, not both")
@@ -766,25 +840,31 @@ def impact(
     with _answering(path, index_dir) as service:
         response = service.change_impact(
             diff_ref or "HEAD", staged=staged, diff_text=diff_text, depth=depth or DEFAULT_DEPTH,
-            max_results=max_results, dep_types=dep_types, fresh=not no_sync,
+            max_results=max_results or DEFAULT_MAX_RESULTS, dep_types=dep_types, fresh=not no_sync,
         )
     _reply(response, as_json, render.change_impact_json, render.change_impact_text)
 
 
 def _file_deps(
-    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], reverse: bool, path: Path, as_json: bool,
-    no_sync: bool, index_dir: Path | None,
+    files: tuple[str, ...], depth: int, dep_types: tuple[str, ...], reverse: bool, limit: int, path: Path,
+    as_json: bool, no_sync: bool, index_dir: Path | None,
 ) -> None:
     with _answering(path, index_dir) as service:
-        response = service.deps(list(files), depth=depth, dep_types=dep_types, reverse=reverse, fresh=not no_sync)
+        response = service.deps(
+            list(files), depth=depth, dep_types=dep_types, reverse=reverse, limit=limit, fresh=not no_sync
+        )
     _reply(response, as_json, render.deps_json, render.deps_text)
 
 
 @cli.command()
 @click.option("--include-tests", is_flag=True, help="Also list unused definitions in test files.")
+@click.option("--limit", "-n", type=click.IntRange(0, MAX_REFS_LIMIT), default=DEAD_LIMIT, show_default=True,
+              help="List at most this many of each kind (0: all); the counts cover all.")
 @graph_options
 @reports_errors
-def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+def dead(
+    include_tests: bool, limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+) -> None:
     """List definitions nothing in the project uses, each with a confidence and the reason.
 
     Public functions and classes unused inside the project are listed apart: other projects may
@@ -797,7 +877,7 @@ def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_di
       codefathom dead --json
     """
     with _answering(path, index_dir) as service:
-        response = service.dead(include_tests=include_tests, fresh=not no_sync)
+        response = service.dead(include_tests=include_tests, limit=limit, fresh=not no_sync)
     _reply(response, as_json, render.dead_json, render.dead_text)
 
 
@@ -805,7 +885,7 @@ def dead(include_tests: bool, path: Path, as_json: bool, no_sync: bool, index_di
 
 
 @cli.command()
-@click.argument("directory", default=".", type=click.Path(file_okay=False, path_type=Path))
+@path_argument("directory")
 @click.option("--tokens", "-t", default=1500, show_default=True, type=click.IntRange(MIN_TOKENS, MAX_TOKENS),
               help="Budget of the reply, in estimated tokens (characters / 3); it is never exceeded.")
 @click.option("--focus", "-f", help="Words, names or paths to put first: what you are about to work on.")
@@ -871,7 +951,8 @@ def tests(target: str, path: Path, as_json: bool, no_sync: bool, index_dir: Path
     """
     with _answering(path, index_dir) as service:
         response = service.find_tests(target, fresh=not no_sync)
-    _reply(response, as_json, render.tests_json, render.tests_text)
+    found = response.target_kind == "file" or bool(response.symbols)
+    _reply(response, as_json, render.tests_json, render.tests_text, found=found)
 
 
 @cli.command()

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 
 from codefathom import __version__
@@ -30,8 +31,11 @@ from codefathom.mcp import tools
 from codefathom.mcp.watch import Watchers
 from codefathom.service import Codefathom, IndexInfo, list_indexes
 from codefathom.service.project import resolve_project
+from codefathom.service.verbs import VERBS
 
-__all__ = ["build_server", "run_stdio", "served_roots", "Served", "ServiceCache", "INSTRUCTIONS"]
+__all__ = [
+    "build_server", "run_stdio", "served_roots", "Served", "ServiceCache", "INSTRUCTIONS", "compact_schema",
+]
 
 log = logging.getLogger("codefathom.mcp")
 
@@ -45,42 +49,13 @@ with suppress(RuntimeError):  # no home directory to find
     _TOO_WIDE.add(Path.home().resolve())
 
 INSTRUCTIONS = """\
-codefathom searches a codebase by name and by the words its code uses, from a local index kept in step with the files.
-
-Use search_code before opening files to find where something is defined or implemented:
-- a name as the code writes it (`parse_config`, `Store.replace_file`) brings its definition first;
-- otherwise describe what the code does ("retry failed uploads"): words are matched by meaning once the
-  index has vectors (embedded in the background; index_status shows how far), and by the code's own words.
-Results carry path and line range with the source, so read only those lines next.
-Narrow with path_glob / exclude_glob (gitignore style, e.g. 'src/**/*.py', 'tests/'), languages, kinds.
-Use grep instead when you need every occurrence of an exact string (all callers, a log message).
-project_path defaults to the client's first root, else the server's working directory. Only the client's
-roots and the server's working directory are served (or the directories the server was started with):
-any other path is refused.
-analyze_query shows why a query ranks what it ranks. index_status tells what a project's index holds
-(and how much of it has vectors); index_codebase indexes ahead of time (searches do it themselves).
-list_indexes lists the indexed projects served; clear_index deletes a project's index (never its files).
-search_code with index_names searches other indexed projects too. A reply marked partial comes from a project
-still being indexed in the background: index_status shows the progress.
-
-The code graph answers from bound references, not text (references are extracted for Python,
-JavaScript, TypeScript, Go, Java, Kotlin, Scala, Rust, C#, C, C++, Ruby, PHP, Swift and Bash):
-- find_symbol: where a name is defined, with signature and doc, without reading files.
-- find_references before renaming or changing a signature: every use, labelled exact, high, likely or
-  possible; unbound_elsewhere counts uses of the name that could not be pinned to one definition.
-- call_hierarchy: who calls a function (callers) or what it calls (callees), depth levels deep.
-- get_file_impact before editing a file: what depends on it, transitively (the blast radius);
-  get_file_dependencies: what it depends on. get_batch_impact / get_batch_dependencies take several files.
-- find_dead_code: definitions nothing uses, with a confidence and the reason.
-- change_impact after editing or before committing: from a git diff (or diff_text), the definitions it
-  changes, the references to them, the files depending on them and the tests to run, ranked.
-
-Context in few tokens:
-- outline when entering an unfamiliar repository (or with focus= before a task): directories, files and their
-  most important definitions, ranked by PageRank, cut to a token budget.
-- file_brief before editing a file: its definitions, imports, dependents, tests and parse health in one call.
-- find_tests before changing a function or file: the tests that exercise it (direct, through a helper, by name).
-- co_change: the files git history says usually change together with a file (what a change may also need).
+codefathom answers from a local index of the project, kept in step with its files.
+- search_code first, instead of opening files: a name (`Store.replace_file`) or what the code does.
+- Before an edit: file_brief, find_references, file_dependencies (dependents), find_tests.
+- After one: change_impact. In a new repository: outline.
+- grep is better for every occurrence of an exact string.
+project_path defaults to the client's first root; paths outside the served roots are refused.
+A reply marked partial comes from an index still being built.
 """
 
 
@@ -297,43 +272,59 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
 
     server: MCPServer[ServiceCache] = MCPServer(
         "codefathom", title="codefathom code search", version=__version__, instructions=INSTRUCTIONS,
-        lifespan=lifespan, log_level="WARNING",
+        lifespan=lifespan, log_level="WARNING", tools=_tools(),
     )
-    read_only = ToolAnnotations(
-        read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=False
-    )
-    def add(tool: Callable[..., Awaitable[Any]], title: str, annotations: ToolAnnotations = read_only) -> None:
-        # Every tool through tools.reported: bad input comes back as a tool error naming its cause.
-        server.add_tool(tools.reported(tool), title=title, description=_doc(tool), annotations=annotations)
-
-    add(tools.search_code, "Search code")
-    add(tools.analyze_query, "Analyze query")
-    add(tools.index_status, "Index status")
-    add(
-        tools.index_codebase, "Index codebase",
-        ToolAnnotations(read_only_hint=False, idempotent_hint=True, destructive_hint=False, open_world_hint=False),
-    )
-    add(tools.list_indexes, "List indexes")
-    add(
-        tools.clear_index, "Clear index",
-        ToolAnnotations(read_only_hint=False, idempotent_hint=True, destructive_hint=True, open_world_hint=False),
-    )
-    graph_tools: tuple[tuple[Callable[..., Awaitable[Any]], str], ...] = (
-        (tools.find_symbol, "Find symbol"), (tools.find_references, "Find references"),
-        (tools.call_hierarchy, "Call hierarchy"), (tools.get_file_dependencies, "File dependencies"),
-        (tools.get_file_impact, "File impact"), (tools.get_batch_dependencies, "Batch dependencies"),
-        (tools.get_batch_impact, "Batch impact"), (tools.find_dead_code, "Find dead code"),
-        (tools.change_impact, "Change impact"),
-        (tools.outline, "Repository outline"), (tools.file_brief, "File brief"),
-        (tools.find_tests, "Find tests"), (tools.co_change, "Co-changed files"),
-    )
-    for tool, title in graph_tools:
-        add(tool, title)
     return server
 
 
+_READ_ONLY = ToolAnnotations(read_only_hint=True)
+_WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
+_DELETES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
+
+
+def _tools() -> list[Tool]:
+    """Every tool, through `tools.reported` (bad input comes back as a tool error naming its cause),
+    with its schema made compact (`compact_schema`)."""
+    table: tuple[tuple[Callable[..., Awaitable[Any]], ToolAnnotations], ...] = (
+        (tools.search_code, _READ_ONLY), (tools.index_status, _READ_ONLY), (tools.index_codebase, _WRITES),
+        (tools.list_indexes, _READ_ONLY), (tools.clear_index, _DELETES), (tools.find_symbol, _READ_ONLY),
+        (tools.find_references, _READ_ONLY), (tools.call_hierarchy, _READ_ONLY),
+        (tools.file_dependencies, _READ_ONLY), (tools.find_dead_code, _READ_ONLY), (tools.change_impact, _READ_ONLY),
+        (tools.outline, _READ_ONLY), (tools.file_brief, _READ_ONLY), (tools.find_tests, _READ_ONLY),
+        (tools.co_change, _READ_ONLY),
+    )
+    assert [function.__name__ for function, _ in table] == list(VERBS), "every verb of service/verbs.py, in order"
+    built = []
+    for function, hints in table:
+        tool = Tool.from_function(
+            tools.reported(function), description=_doc(function), annotations=hints, structured_output=False
+        )
+        built.append(tool.model_copy(update={"parameters": compact_schema(tool.parameters)}))
+    return built
+
+
+def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """A JSON schema without what a client does not need: titles, a flag's default false, and
+    `anyOf [X, null]` with a null default for an optional X (leaving the parameter out means null)."""
+    properties = {}
+    for name, prop in schema.get("properties", {}).items():
+        prop = {key: value for key, value in prop.items() if key != "title"}
+        if prop.get("type") == "boolean" and prop.get("default") is False:
+            del prop["default"]
+        options = prop.get("anyOf")
+        if options and prop.get("default", ...) is None:
+            kept = [option for option in options if option != {"type": "null"}]
+            del prop["anyOf"], prop["default"]
+            prop = {**(kept[0] if len(kept) == 1 else {"anyOf": kept}), **prop}
+        properties[name] = prop
+    compact: dict[str, Any] = {"type": "object", "properties": properties}
+    if schema.get("required"):
+        compact["required"] = schema["required"]
+    return compact
+
+
 def _doc(function: Callable[..., object]) -> str:
-    return inspect.cleandoc(function.__doc__ or "")
+    return " ".join(inspect.cleandoc(function.__doc__ or "").split())
 
 
 def run_stdio(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> None:

@@ -18,7 +18,7 @@ from codefathom.search.areas import with_areas
 from codefathom.search.channels import FIELD_WEIGHTS, Candidate, lexical_channel, name_channel
 from codefathom.search.concepts import RARE, with_concepts
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
-from codefathom.search.expand import with_neighbours
+from codefathom.search.expand import with_deps, with_neighbours
 from codefathom.search.explain import explain_details
 from codefathom.search.query import QueryPlan, plan_query
 from codefathom.search.rank import channel_weights, path_role, rank_units, reranker
@@ -55,6 +55,7 @@ class SearchRequest:
     # Graph expansion: the first results' neighbours (calls, callers, bases, imports) added right after
     # them (search/expand.py). Off by default: it finds no more of the lab's targets (docs/benchmarks.md).
     expand: bool = False
+    include_deps: bool = False  # each result's callers, callees, bases and imports, named (search/expand.py)
 
 
 @dataclass
@@ -109,6 +110,10 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
             )
         )
     unit_ids = [scored.unit_id for scored in kept]
+    if request.include_deps:
+        t0 = time.perf_counter()
+        hits = with_deps(store, hits, unit_ids)
+        timings["deps_ms"] = _ms(t0)
     if request.expand:
         t0 = time.perf_counter()
         hits = with_neighbours(store, request, scope, hits, unit_ids, keep)

@@ -14,7 +14,7 @@ it, so several indexes' answers still interleave by score and it stays below its
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from codefathom.model import Expansion, Hit, StoredUnit
@@ -24,12 +24,13 @@ from codefathom.store.graph import Neighbour, graph_neighbours
 if TYPE_CHECKING:
     from codefathom.search import SearchRequest
 
-__all__ = ["with_neighbours", "SOURCE_KINDS", "EXPAND_LABELS"]
+__all__ = ["with_neighbours", "with_deps", "SOURCE_KINDS", "EXPAND_LABELS", "DEPS_PER_RELATION"]
 
 SOURCE_KINDS = frozenset({"function", "method", "class", "module"})
 # Likely and possible bindings guess at a name: a neighbour shown as fact must be one.
 EXPAND_LABELS = ("exact", "high")
 PER_RELATION = 10  # candidates read per relation, enough to survive the filters
+DEPS_PER_RELATION = 5  # names per relation a result's deps list (include_deps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,30 @@ def with_neighbours(
             for k, (neighbour, stored) in enumerate(picked)
         ]
     return [hit for position, found in enumerate(hits) for hit in (found, *added.get(position, ()))]
+
+
+def with_deps(store: Store, hits: list[Hit], unit_ids: list[int]) -> list[Hit]:
+    """`hits` (whose unit row ids are `unit_ids`), each definition or module with its graph neighbours
+    named, per relation, in a line each: what it calls and what calls it, its bases and subclasses,
+    what a module imports (bound `exact` or `high`, the best first; "..." when there are more)."""
+    found = []
+    for hit, unit_id in zip(hits, unit_ids, strict=True):
+        if hit.kind not in SOURCE_KINDS:
+            found.append(hit)
+            continue
+        neighbours = store.read(graph_neighbours, unit_id, EXPAND_LABELS, DEPS_PER_RELATION + 1)
+        units = store.units_by_id([n.unit_id for n in neighbours], with_content=False)
+        by_via: dict[str, list[str]] = {}
+        for neighbour in sorted(neighbours, key=lambda n: (n.label != "exact", -n.rank)):
+            stored = units.get(neighbour.unit_id)
+            if stored is not None:
+                by_via.setdefault(neighbour.via, []).append(stored.unit.qualified_name or stored.path)
+        deps = tuple(
+            (via, tuple(names[:DEPS_PER_RELATION]) + (("...",) if len(names) > DEPS_PER_RELATION else ()))
+            for via, names in by_via.items()
+        )
+        found.append(replace(hit, deps=deps))
+    return found
 
 
 def _between(source: float, after: float, k: int, count: int) -> float:

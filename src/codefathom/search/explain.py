@@ -1,5 +1,5 @@
-"""What `explain` and `analyze_query` show of one search: each channel's own ranking, and for the
-top results the fused score taken apart (channel contributions, name bonus, priors), or for a
+"""What `explain` (the CLI's, and search_code's) shows of one search: each channel's own ranking,
+and for the top results the fused score taken apart (channel contributions, name bonus, priors), or for a
 reranked query each feature's part in the reranker's score.
 
 Built from the same records the ranking used, so the explanation cannot drift from the ranking.

@@ -55,6 +55,7 @@ class SearchResponse:
     partial: bool = False  # the index is still being built: results come from part of the project
     indexing: dict[str, object] | None = None  # that indexing's progress
     result_indexes: list[str] | None = None  # per result, the project root of its index (several searched)
+    query: str = ""  # as asked: a compact reply shows the lines holding its words
 
 
 @dataclass
@@ -152,11 +153,12 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         ranking: RankingConfig = DEFAULT_RANKING,
         explain: bool = False,
         expand: bool = False,
+        include_deps: bool = False,
     ) -> SearchResponse:
         """Ranked units for `query`; the index is re-synced with the files first when `fresh`.
 
         `explain` adds every stage to the debug: query analysis, each channel's candidates, and the
-        top results' scores taken apart (what `codefathom explain` and `analyze_query` show).
+        top results' scores taken apart (what `codefathom explain` and search_code's `explain` show).
         `expand` adds the graph neighbours of the first results below them (search/expand.py)."""
         # Refuse a bad request before any indexing work: a typo must not cost a full index.
         request = SearchRequest(
@@ -169,6 +171,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
             max_per_file=None if max_per_file is None else arguments.integer("max_per_file", max_per_file, 1),
             include_debug=arguments.flag("include_debug", include_debug) or explain, ranking=ranking,
             explain=explain, expand=arguments.flag("expand", expand),
+            include_deps=arguments.flag("include_deps", include_deps),
         )
         validate_request(request)
         notices: list[str] = []
@@ -195,7 +198,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
                 debug["vectors"] = self.vector_status()
         return SearchResponse(
             str(self.root), self.project.within, outcome.hits, notices, debug, partial=how == "partial",
-            indexing=progress,
+            indexing=progress, query=request.query,
         )
 
     def _search(self, request: SearchRequest, notices: list[str]) -> SearchOutcome:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import math
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
-from codefathom.errors import UsageError, shown
+from codefathom.errors import NotFound, UsageError, shown
 from codefathom.search.rank import path_role
 from codefathom.service.graph import DepNode, ServiceBase, _relative, states_binding
 from codefathom.store import graph as g
@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 CHARS_PER_TOKEN = 3
+BRIEF_LIMITS = {"definitions": 100, "imports": 50, "dependents": 50, "tests": 30}  # per list of a file brief
 MIN_TOKENS = 50
 MAX_TOKENS = 100_000
 OUTLINE_KINDS = ("class", "function", "method")  # what an outline lists (modules only place them)
@@ -134,6 +135,7 @@ class FileBriefResponse:
     dependents: list[DepNode]
     tests: list[BriefTest]
     notices: list[str] = field(default_factory=list)  # what the index has not done yet
+    left_out: dict[str, int] = field(default_factory=dict)  # per list cut to BRIEF_LIMITS, how many it left out
 
 
 # How much a file's role counts in an outline: a map of the project is a map of its source first.
@@ -184,7 +186,7 @@ class ContextVerbs:
         record = store.read(g.file_record, relative)
         if record is None or record.status == "skipped":
             why = f" ({record.error})" if record is not None and record.error else ""
-            raise UsageError(f"{shown(relative)} is not in the index (not a file of the project, or left out){why}")
+            raise NotFound(f"{shown(relative)} is not in the index (not a file of the project, or left out){why}")
         symbols = store.read(g.symbols_of_file, record.id)
         module_doc = next((s.doc for s in symbols if s.kind == "module" and s.doc), "") or store.read(
             g.module_doc, record.id
@@ -196,10 +198,21 @@ class ContextVerbs:
         paths = store.read(g.paths_of, edges)
         dependents = sorted((DepNode(paths.get(i, "?"), kinds) for i, kinds in edges.items()), key=lambda d: d.path)
         tests = _tests_of(relative, dependents, store.read(g.all_paths))
+        definitions = [s for s in symbols if s.kind != "module"]
+        # The files with the most links to it are the dependents kept; they are listed by path.
+        strongest = sorted(dependents, key=lambda d: (-sum(d.dep_types.values()), d.path))[: BRIEF_LIMITS["dependents"]]
+        kept = {id(d) for d in strongest}
+        lists: dict[str, Sequence[object]] = {
+            "definitions": definitions, "imports": imports, "dependents": dependents, "tests": tests,
+        }
+        left_out = {
+            name: len(items) - BRIEF_LIMITS[name] for name, items in lists.items() if len(items) > BRIEF_LIMITS[name]
+        }
         return FileBriefResponse(
             str(self.root), relative, record.language, record.status, record.error, round(record.rank, 3),
-            module_doc, [s for s in symbols if s.kind != "module"], imports, external, unresolved, dependents,
-            tests,
+            module_doc, definitions[: BRIEF_LIMITS["definitions"]], imports[: BRIEF_LIMITS["imports"]],
+            external, unresolved, [d for d in dependents if id(d) in kept], tests[: BRIEF_LIMITS["tests"]],
+            left_out=left_out,
         )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-from codefathom.errors import UsageError, path_error, shown
+from codefathom.errors import NotFound, UsageError, path_error, shown
 from codefathom.graph.cfamily import other_platform
 from codefathom.graph.conditions import compiled_under
 from codefathom.parse import graph_languages, language_name
@@ -25,7 +25,7 @@ from codefathom.store.graph import RefInfo, SymbolInfo
 __all__ = [
     "GraphVerbs", "SymbolsResponse", "RefsResponse", "HierarchyNode", "HierarchyResponse", "DepNode",
     "DepsResponse", "DeadItem", "DeadResponse", "DeadRules", "DEAD_RULES", "DEP_TYPES", "MAX_DEPTH", "SYMBOL_KINDS",
-    "REFS_LIMIT", "MAX_REFS_LIMIT",
+    "REFS_LIMIT", "MAX_REFS_LIMIT", "DEAD_LIMIT", "TREE_LIMIT", "MAX_NODES", "SYMBOLS_LIMIT",
     "REF_KINDS", "states_binding",
 ]
 
@@ -34,9 +34,12 @@ SYMBOL_KINDS = ("module", "class", "function", "method", "field", "constant")  #
 REF_KINDS = ("call", "inherit", "decorator", "type", "read")  # model.RefSite.kind
 MAX_DEPTH = 10
 MAX_NODES = 500  # a tree stops growing here and says it was cut
+TREE_LIMIT = 100  # nodes of a tree, unless asked for more (up to MAX_NODES)
+SYMBOLS_LIMIT = 20  # definitions find_symbol lists
 # References a `refs` reply lists unless asked for more: a definition used everywhere (`String`) has
 # tens of thousands, which no reader wants at once; the reply says how many there are.
-REFS_LIMIT = 200
+REFS_LIMIT = 50
+DEAD_LIMIT = 25  # per list of find_dead_code
 MAX_REFS_LIMIT = 1_000_000  # a larger limit is a mistake (0 lists them all), and past 2**63 SQLite's overflow
 CALLABLE = ("function", "method", "class")
 
@@ -45,7 +48,8 @@ CALLABLE = ("function", "method", "class")
 class SymbolsResponse:
     project_root: str
     query: str
-    symbols: list[SymbolInfo]
+    symbols: list[SymbolInfo]  # the first `limit`
+    total: int = 0  # before the limit
 
 
 @dataclass
@@ -83,6 +87,8 @@ class HierarchyResponse:
     roots: list[HierarchyNode]
     truncated: bool = False
     notices: list[str] = field(default_factory=list)  # what the index has not done yet
+    limit: int = 0  # nodes the tree may hold
+    more: int = 0  # nodes left out at the level where it was cut (more may lie deeper)
 
 
 @dataclass
@@ -105,6 +111,8 @@ class DepsResponse:
     files: int  # distinct files reached
     truncated: bool = False
     notices: list[str] = field(default_factory=list)  # what the index has not done yet
+    limit: int = 0  # files the trees may reach
+    more: int = 0  # files left out at the level where they were cut (more may lie deeper)
 
 
 @dataclass
@@ -117,9 +125,12 @@ class DeadItem:
 @dataclass
 class DeadResponse:
     project_root: str
-    unused: list[DeadItem]
+    unused: list[DeadItem]  # the first `limit`, most certain first
     public_api: list[DeadItem]  # unused inside the project but public: possibly used from outside
     notices: list[str] = field(default_factory=list)  # what the index has not done yet
+    total_unused: int = 0  # before the limit
+    total_public_api: int = 0
+    limit: int = 0  # per list; 0: none
 
 
 class ServiceBase(Protocol):
@@ -160,11 +171,16 @@ def states_binding(verb: Callable[Concatenate[Any, Args], N]) -> Callable[Concat
 class GraphVerbs:
     """The graph half of `Codefathom` (see service/__init__.py for `_graph_store`)."""
 
-    def symbol(self: ServiceBase, name: str, *, kinds: Iterable[str] = (), fresh: bool = True) -> SymbolsResponse:
-        """Definitions named `name` (simple, qualified tail or full): location, signature, doc."""
+    def symbol(
+        self: ServiceBase, name: str, *, kinds: Iterable[str] = (), limit: int = SYMBOLS_LIMIT, fresh: bool = True
+    ) -> SymbolsResponse:
+        """Definitions named `name` (simple, qualified tail or full): location, signature, doc; the
+        first `limit` (0: all), and how many there are."""
+        if not 0 <= limit <= MAX_REFS_LIMIT:
+            raise UsageError(f"limit must be between 0 (all) and {MAX_REFS_LIMIT:,}, got {shown(limit)}")
         store = self._graph_store(fresh)
-        found = store.read(g.find_symbols, _check_name(name), kinds)
-        return SymbolsResponse(str(self.root), name, _keep(found, self.within))
+        found = _keep(store.read(g.find_symbols, _check_name(name), kinds), self.within)
+        return SymbolsResponse(str(self.root), name, found[: limit or None], total=len(found))
 
     @states_binding
     def refs(
@@ -188,25 +204,32 @@ class GraphVerbs:
 
     @states_binding
     def call_hierarchy(
-        self: ServiceBase, name: str, *, direction: str = "callers", depth: int = 1, fresh: bool = True
+        self: ServiceBase, name: str, *, direction: str = "callers", depth: int = 1, limit: int = TREE_LIMIT,
+        fresh: bool = True,
     ) -> HierarchyResponse:
-        """Who calls `name` (callers), or what it calls (callees), `depth` levels deep."""
+        """Who calls `name` (callers), or what it calls (callees), `depth` levels deep, in at most
+        `limit` nodes."""
         if direction not in ("callers", "callees"):
             raise UsageError("direction must be 'callers' or 'callees'")
         depth = _check_depth(depth)
+        limit = _check_tree_limit(limit)
         store = self._graph_store(fresh)
         symbols = _keep(store.read(g.find_symbols, _check_name(name), CALLABLE), self.within)
-        walker = _Hierarchy(store, direction, self.within)
+        walker = _Hierarchy(store, direction, self.within, limit)
         roots = [walker.expand(HierarchyNode(s, s.path, s.start_line, "definition"), depth) for s in symbols]
-        return HierarchyResponse(str(self.root), name, direction, depth, roots, walker.truncated)
+        return HierarchyResponse(
+            str(self.root), name, direction, depth, roots, walker.truncated, limit=limit, more=walker.more
+        )
 
     @states_binding
     def deps(
         self: ServiceBase, paths: str | Iterable[str], *, depth: int = 1, dep_types: Iterable[str] = (),
-        reverse: bool = False, fresh: bool = True,
+        reverse: bool = False, limit: int = TREE_LIMIT, fresh: bool = True,
     ) -> DepsResponse:
-        """What the files depend on (or, reverse, what depends on them), as trees sharing one visited set."""
+        """What the files depend on (or, reverse, what depends on them), as trees sharing one visited set
+        that reach at most `limit` files."""
         depth = _check_depth(depth)
+        limit = _check_tree_limit(limit)
         kinds = _check_dep_types(dep_types)
         store = self._graph_store(fresh)
         wanted = [paths] if isinstance(paths, str) else list(paths)
@@ -217,19 +240,24 @@ class GraphVerbs:
         for path in relative:
             file_id = store.read(g.file_id_of, path)
             if file_id is None:
-                raise UsageError(f"{shown(path)} is not in the index (not a file of the project, or left out)")
+                raise NotFound(f"{shown(path)} is not in the index (not a file of the project, or left out)")
             ids[path] = file_id
-        walker = _Deps(store, reverse, set(kinds))
+        walker = _Deps(store, reverse, set(kinds), limit)
         roots = [walker.expand(DepNode(path, {}), ids[path], depth) for path in relative]
         external = {} if reverse else {p: store.read(g.external_imports, ids[p]) for p in relative}
         return DepsResponse(
             str(self.root), relative, "dependents" if reverse else "dependencies", depth, list(kinds), roots,
-            external, len(walker.visited) - len(relative), walker.truncated,
+            external, len(walker.visited) - len(relative), walker.truncated, limit=limit, more=walker.more,
         )
 
     @states_binding
-    def dead(self: ServiceBase, *, include_tests: bool = False, fresh: bool = True) -> DeadResponse:
-        """Definitions nothing references, with a confidence and the reason for it."""
+    def dead(
+        self: ServiceBase, *, include_tests: bool = False, limit: int = DEAD_LIMIT, fresh: bool = True
+    ) -> DeadResponse:
+        """Definitions nothing references, with a confidence and the reason for it: the first `limit`
+        of each list (0: all), most certain first, and how many there are."""
+        if not 0 <= limit <= MAX_REFS_LIMIT:
+            raise UsageError(f"limit must be between 0 (all) and {MAX_REFS_LIMIT:,}, got {shown(limit)}")
         store = self._graph_store(fresh)
         context = _DeadContext(store, include_tests)
         through_members = store.read(g.classes_used_through_members)
@@ -247,17 +275,23 @@ class GraphVerbs:
             confidence, reason, is_public = verdict
             (public if is_public else unused).append(DeadItem(symbol, confidence, reason))
         unused.sort(key=lambda d: (-d.confidence, d.symbol.path, d.symbol.start_line))
-        return DeadResponse(str(self.root), unused, public)
+        cut = limit or None
+        return DeadResponse(
+            str(self.root), unused[:cut], public[:cut], total_unused=len(unused), total_public_api=len(public),
+            limit=limit,
+        )
 
 
 class _Hierarchy:
-    def __init__(self, store: Store, direction: str, within: str) -> None:
+    def __init__(self, store: Store, direction: str, within: str, limit: int = MAX_NODES) -> None:
         self.store = store
         self.direction = direction
         self.within = within
+        self.limit = limit
         self.expanded: set[int] = set()
         self.nodes = 0
         self.truncated = False
+        self.more = 0  # children found but left out, at the level where the tree was cut
 
     def expand(self, root: HierarchyNode, depth: int) -> HierarchyNode:
         """Level by level, so that every direct caller (or callee) comes before the next level's;
@@ -280,19 +314,22 @@ class _Hierarchy:
             for node in fresh:
                 assert node.symbol is not None
                 for child in found.get(node.symbol.id, ()):
-                    self.nodes += 1
-                    if self.nodes > MAX_NODES:
+                    if self.nodes >= self.limit:
                         self.truncated = True
-                        return root
+                        self.more += 1
+                        continue
+                    self.nodes += 1
                     node.children.append(child)
                     level.append(child)
+            if self.truncated:
+                return root
         return root
 
     def _neighbours(self, symbols: list[SymbolInfo]) -> dict[int, list[HierarchyNode]]:
         """The children of these definitions, in the directory the request keeps to; callers of
         all of them in one query, each no more than the tree has room for (and one more, so that
         it knows it was cut)."""
-        room = MAX_NODES - self.nodes + 1
+        room = self.limit - self.nodes + 1
         if self.direction == "callees":
             return {symbol.id: self._callees(symbol) for symbol in symbols}
         first: dict[int, dict[tuple[str, str | None], RefInfo]] = {}
@@ -325,12 +362,15 @@ class _Hierarchy:
 
 
 class _Deps:
-    def __init__(self, store: Store, reverse: bool, kinds: set[str]) -> None:
+    def __init__(self, store: Store, reverse: bool, kinds: set[str], limit: int = MAX_NODES) -> None:
         self.store = store
         self.reverse = reverse
         self.kinds = kinds
+        self.limit = limit  # files reached from the roots
+        self.reached = 0
         self.visited: set[int] = set()
         self.truncated = False
+        self.more = 0  # files found but left out, at the level where the trees were cut
 
     def expand(self, root: DepNode, file_id: int, depth: int) -> DepNode:
         """Breadth first, so a file appears at its shortest distance; one visited set for all roots.
@@ -351,14 +391,17 @@ class _Deps:
                         kinds.setdefault(other, {})[kind] = count
                 for other in sorted(kinds, key=lambda i: paths.get(i, "")):
                     child = DepNode(paths.get(other, "?"), kinds[other])
-                    node.children.append(child)
                     if other in self.visited:
                         child.seen_before = True
-                    elif len(self.visited) >= MAX_NODES:
+                    elif self.reached >= self.limit:
                         self.truncated = True
+                        self.more += 1
+                        continue
                     else:
                         self.visited.add(other)
+                        self.reached += 1
                         following.append((child, other))
+                    node.children.append(child)
             level = following
         return root
 
@@ -789,6 +832,12 @@ def _check_name(name: str) -> str:
     if not text:
         raise UsageError("give a symbol name, e.g. `parse_config` or `UserService.find`")
     return text
+
+
+def _check_tree_limit(limit: int) -> int:
+    if not 1 <= limit <= MAX_NODES:
+        raise UsageError(f"limit must be between 1 and {MAX_NODES}, got {shown(limit)}")
+    return limit
 
 
 def _check_depth(depth: int) -> int:

@@ -155,5 +155,5 @@ def merge(responses: Sequence[SearchResponse], limit: int) -> SearchResponse:
     return SearchResponse(
         project_root=first.project_root, within=first.within, results=[item[3] for item in ranked],
         notices=notices, debug=debug, partial=bool(partial), indexing=partial[0].indexing if partial else None,
-        result_indexes=[item[4] for item in ranked],
+        result_indexes=[item[4] for item in ranked], query=first.query,
     )

@@ -31,7 +31,7 @@ from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
     "RelatedVerbs", "TestsResponse", "FoundTest", "CoChangeResponse", "CoChanged", "DIRECT", "HELPER", "NAMED",
-    "MAX_FILES_PER_COMMIT", "DEFAULT_COMMITS", "MAX_COMMITS", "CACHE_NAME",
+    "MAX_FILES_PER_COMMIT", "DEFAULT_COMMITS", "MAX_COMMITS", "CACHE_NAME", "TESTS_LIMIT",
 ]
 
 # How a test reaches its target, strongest first (the order results are ranked in).
@@ -40,6 +40,7 @@ HELPER = "helper"  # the test calls a non-test function that references the targ
 NAMED = "named"  # only its file name says so (test_x.py, x_test.go, x.spec.ts, ...)
 _STRENGTH = {DIRECT: 0, HELPER: 1, NAMED: 2}
 
+TESTS_LIMIT = 30  # test files find_tests lists, strongest first; the rest are counted
 MAX_FILES_PER_COMMIT = 50  # larger commits (mass renames, reformatting, vendoring) say nothing about coupling
 DEFAULT_COMMITS = 2000
 MAX_COMMITS = 100_000
@@ -65,8 +66,9 @@ class TestsResponse:
     target: str
     target_kind: str  # file | symbol
     symbols: list[SymbolInfo]  # the definitions the target means (every one of a file's, for a file)
-    tests: list[FoundTest]
+    tests: list[FoundTest]  # the strongest TESTS_LIMIT
     notices: list[str] = field(default_factory=list)  # what the index has not done yet
+    more: int = 0  # tests left out
 
 
 @dataclass
@@ -111,11 +113,11 @@ class RelatedVerbs:
             symbols = store.read(g.symbols_of_file, record.id)
             importers = store.read(g.file_importers, record.id)
             found = _find_tests(store, [relative], symbols, importers, skip_file=relative)
-            return TestsResponse(str(self.root), relative, "file", symbols, _keep(found, self.within))
+            return _tests_response(str(self.root), relative, "file", symbols, _keep(found, self.within))
         symbols = store.read(g.find_symbols, text)
         paths = list(dict.fromkeys(s.path for s in symbols))
         found = _find_tests(store, paths, symbols, [], skip_file=None)
-        return TestsResponse(str(self.root), text, "symbol", symbols, _keep(found, self.within))
+        return _tests_response(str(self.root), text, "symbol", symbols, _keep(found, self.within))
 
     def co_change(
         self: _ServiceBase, path: str, *, limit: int = 10, commits: int = DEFAULT_COMMITS
@@ -163,6 +165,12 @@ class RelatedVerbs:
 @dataclass(frozen=True)
 class _Path:
     path: str
+
+
+def _tests_response(
+    root: str, target: str, kind: str, symbols: list[SymbolInfo], found: list[FoundTest]
+) -> TestsResponse:
+    return TestsResponse(root, target, kind, symbols, found[:TESTS_LIMIT], more=max(len(found) - TESTS_LIMIT, 0))
 
 
 def _as_indexed_file(store: Store, root: Path, text: str) -> str | None:

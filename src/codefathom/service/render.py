@@ -10,8 +10,10 @@ import json
 import posixpath
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, TypeVar
 
+from codefathom.errors import UsageError, shown
 from codefathom.model import Hit
 from codefathom.parse import graph_languages, language_name
 from codefathom.service import EmbedReport, IndexInfo, IndexStatus, SearchResponse, SyncReport
@@ -26,6 +28,7 @@ from codefathom.service.context import (
     fit_outline,
 )
 from codefathom.service.graph import (
+    MAX_NODES,
     DeadItem,
     DeadResponse,
     DepNode,
@@ -36,10 +39,11 @@ from codefathom.service.graph import (
     SymbolsResponse,
 )
 from codefathom.service.related import CoChangeResponse, TestsResponse
+from codefathom.service.snippets import LINE_WIDTH, MAX_CONTEXT, Snippet, matching_lines, query_terms
 from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
-    "search_json", "search_text", "status_json", "status_text", "sync_json", "sync_text", "indexes_json",
+    "SearchView", "search_json", "search_text", "status_json", "status_text", "sync_json", "sync_text", "indexes_json",
     "indexes_text", "symbols_json", "symbols_text", "refs_json", "refs_text", "hierarchy_json", "hierarchy_text",
     "deps_json", "deps_text", "dead_json", "dead_text", "outline_json", "outline_text", "brief_json", "brief_text",
     "tests_json", "tests_text", "cochange_json", "cochange_text", "change_impact_json", "change_impact_text",
@@ -78,23 +82,64 @@ def _noticed_text(to_text: Callable[[R], str]) -> Callable[[R], str]:
     return with_notices
 
 
-def hit_json(hit: Hit) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SearchView:
+    """How much of each result a search reply shows: `compact` (the default) its signature and the
+    lines holding the query's words, each with `context_before` and `context_after` lines; `full`
+    its whole body."""
+
+    detail: Literal["compact", "full"] = "compact"
+    context_before: int = 0
+    context_after: int = 0
+
+    def __post_init__(self) -> None:
+        if self.detail not in ("compact", "full"):
+            raise UsageError(f"detail must be 'compact' or 'full', got {shown(self.detail)}")
+        for name in ("context_before", "context_after"):
+            value = getattr(self, name)
+            if not 0 <= value <= MAX_CONTEXT:
+                raise UsageError(f"{name} must be between 0 and {MAX_CONTEXT}, got {value}")
+
+    def snippet(self, hit: Hit, terms: list[str]) -> Snippet:
+        return matching_lines(
+            hit.content, hit.start_line, terms, signature=hit.signature, before=self.context_before,
+            after=self.context_after,
+        )
+
+
+COMPACT = SearchView()
+
+
+def hit_json(hit: Hit, view: SearchView = COMPACT, terms: list[str] | None = None) -> dict[str, Any]:
+    """A result; compact: its signature and matching lines (`lines`: [line, text] pairs, `more_lines`
+    the matching lines left out) instead of its body (`content`, `truncated`: cut to a maximum)."""
     data: dict[str, Any] = {
         "path": hit.path, "start_line": hit.start_line, "end_line": hit.end_line, "name": hit.name,
         "qualified_name": hit.qualified_name, "kind": hit.kind, "language": hit.language, "parent": hit.parent,
-        "score": hit.score, "content": hit.content, "truncated": hit.truncated,
+        "score": hit.score, "signature": hit.signature,
     }
+    if view.detail == "full" or hit.kind == "directory":  # a directory's content is its summary, already short
+        data["content"] = hit.content
+        data["truncated"] = hit.truncated
+    else:
+        snippet = view.snippet(hit, terms or [])
+        data["lines"] = [[number, text] for number, text in snippet.lines]
+        if snippet.more:
+            data["more_lines"] = snippet.more
     if hit.kind == "directory":
         data["files"] = list(hit.files)  # its top files, best first; its summary is the content
     if hit.expanded is not None:  # added by graph expansion: the result it neighbours, and how
         data["expanded"] = {"from": hit.expanded.source, "via": hit.expanded.via}
+    if hit.deps is not None:  # include_deps: per relation, the definitions one graph edge away
+        data["deps"] = {via: list(names) for via, names in hit.deps}
     if hit.debug is not None:
         data["debug"] = hit.debug
     return data
 
 
-def search_json(response: SearchResponse) -> dict[str, Any]:
-    results = [hit_json(h) for h in response.results]
+def search_json(response: SearchResponse, view: SearchView = COMPACT) -> dict[str, Any]:
+    terms = query_terms(response.query)
+    results = [hit_json(h, view, terms) for h in response.results]
     if response.result_indexes is not None:  # several indexes searched: say which each result is from
         for result, index in zip(results, response.result_indexes, strict=True):
             result["index"] = index
@@ -111,26 +156,55 @@ def search_json(response: SearchResponse) -> dict[str, Any]:
     return data
 
 
-def search_text(response: SearchResponse, snippet_lines: int = SNIPPET_LINES) -> str:
-    """`path:start-end  kind  qualified_name` per hit, then the first lines of its content."""
+def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
+    """Per result `path:start-end  kind  qualified_name  score`, its signature, then its lines holding
+    the query's words as `line: text` (compact), or its whole body (full)."""
     lines = [f"# {n}" for n in response.notices]
+    if response.partial:
+        lines.append("# partial: the index is still being built, so results come from part of the project")
     if not response.results:
         where = f" under {response.within}/" if response.within else ""
         lines.append(f"No results{where}. Try other words, a name as the code writes it, or fewer filters.")
         return "\n".join(lines)
+    terms = query_terms(response.query)
     indexes = response.result_indexes or [""] * len(response.results)
     for hit, index in zip(response.results, indexes, strict=True):
         where = f"{index.rstrip('/')}/" if index else ""
         if hit.kind == "directory":
-            lines.extend(_directory_hit_text(hit, where, snippet_lines))
+            lines.extend(_directory_hit_text(hit, where, SNIPPET_LINES))
             continue
-        lines.append(f"{where}{hit.path}:{hit.start_line}-{hit.end_line}  {hit.kind}  {hit.qualified_name}")
+        lines.append(
+            f"{where}{hit.path}:{hit.start_line}-{hit.end_line}  {hit.kind}  {hit.qualified_name}  {hit.score:.2f}"
+        )
         if hit.expanded is not None:
             lines.append(f"    ^ {_NEIGHBOUR_OF[hit.expanded.via]} {hit.expanded.source}")
-        if snippet_lines:
-            body = [line for line in hit.content.split("\n") if line.strip()][:snippet_lines]
-            lines.extend("    " + line.strip()[:120] for line in body)
+        deps = [f"    {via}: {', '.join(names)}" for via, names in hit.deps or ()]
+        if view.detail == "full":
+            body = hit.content.split("\n")
+            lines.extend(_numbered(list(enumerate(body, start=hit.start_line))))
+            if hit.truncated:
+                lines.append("    (cut here: read the file for the rest)")
+            lines.extend(deps)
+            continue
+        if hit.signature:
+            lines.append("    " + _clip(_one_line(hit.signature), LINE_WIDTH))
+        snippet = view.snippet(hit, terms)
+        lines.extend(_numbered(snippet.lines))
+        if snippet.more:
+            lines.append(f"    (+{_count(snippet.more, 'more matching line')})")
+        lines.extend(deps)
+        if hit.debug is not None:  # --debug / include_debug: the ranking's evidence, as --json shows it
+            lines.append(f"    debug: {json.dumps(hit.debug, separators=(',', ':'), default=str)}")
+    if response.debug is not None:
+        lines.append(f"# debug: {json.dumps(response.debug, separators=(',', ':'), default=str)}")
     return "\n".join(lines)
+
+
+def _numbered(numbered: list[tuple[int, str]]) -> list[str]:
+    """`line: text`, indented as in the file less what all the lines share (the numbers show the gaps)."""
+    texts = [text for _, text in numbered if text.strip()]
+    indent = min((len(text) - len(text.lstrip()) for text in texts), default=0)
+    return [f"    {number}: {text[indent:]}".rstrip() for number, text in numbered]
 
 
 # How an expanded result relates to its source, said of the result: `via` is said of the source.
@@ -321,11 +395,20 @@ def symbol_json(symbol: SymbolInfo) -> dict[str, Any]:
 def symbols_json(response: SymbolsResponse) -> dict[str, Any]:
     data: dict[str, Any] = {
         "project_root": response.project_root, "query": response.query,
-        "symbols": [symbol_json(s) for s in response.symbols],
+        "symbols": [symbol_json(s) for s in response.symbols], "total": response.total,
     }
     if not response.symbols:
         data["note"] = _no_symbol(response.query)
+    elif response.total > len(response.symbols):
+        data["note"] = _symbols_more(response)
     return data
+
+
+def _symbols_more(response: SymbolsResponse) -> str:
+    return (
+        f"The first {len(response.symbols)} of {response.total:,} definitions are listed; a qualified name"
+        " (`Class.method`), kinds, or a higher limit (0: all) finds the one you want."
+    )
 
 
 def symbols_text(response: SymbolsResponse) -> str:
@@ -340,6 +423,8 @@ def symbols_text(response: SymbolsResponse) -> str:
         doc = symbol.doc.strip().split("\n", 1)[0] if symbol.doc else ""
         if doc:
             lines.append("    " + doc[:160])
+    if response.total > len(response.symbols):
+        lines.append(f"# {_symbols_more(response)}")
     return "\n".join(lines)
 
 
@@ -398,8 +483,10 @@ def hierarchy_json(response: HierarchyResponse) -> dict[str, Any]:
     data: dict[str, Any] = {
         "project_root": response.project_root, "query": response.query, "direction": response.direction,
         "depth": response.depth, "roots": [_hierarchy_node_json(n) for n in response.roots],
-        "truncated": response.truncated,
+        "truncated": response.truncated, "limit": response.limit,
     }
+    if response.truncated:
+        data["more"] = response.more
     note = _hierarchy_note(response)
     if note:
         data["note"] = note
@@ -431,8 +518,10 @@ def deps_json(response: DepsResponse) -> dict[str, Any]:
         "project_root": response.project_root, "paths": response.paths, "direction": response.direction,
         "depth": response.depth, "dep_types": response.dep_types,
         "roots": [_dep_node_json(n) for n in response.roots], "files": response.files,
-        "truncated": response.truncated,
+        "truncated": response.truncated, "limit": response.limit,
     }
+    if response.truncated:
+        data["more"] = response.more
     external = {path: modules for path, modules in response.external.items() if modules}
     if external:
         data["external"] = external
@@ -463,29 +552,40 @@ def deps_text(response: DepsResponse) -> str:
 
 @_noticed_json
 def dead_json(response: DeadResponse) -> dict[str, Any]:
+    """Both lists cut to `limit`; `total_unused` and `total_public_api` count them all."""
     return {
         "project_root": response.project_root,
         "unused": [_dead_item_json(d) for d in response.unused],
         "public_api": [_dead_item_json(d) for d in response.public_api],
-        "languages_checked": sorted(graph_languages()),
+        "total_unused": response.total_unused, "total_public_api": response.total_public_api,
+        "limit": response.limit, "languages_checked": sorted(graph_languages()),
     }
 
 
 @_noticed_text
 def dead_text(response: DeadResponse) -> str:
-    """`path:line  kind  qualified_name  confidence  reason`, unused first, then unused public API."""
+    """Unused definitions, then unused public API: per confidence and reason, `path:line  kind  qualified_name`."""
     languages = ", ".join(sorted(graph_languages()))
     if not response.unused and not response.public_api:
         return f"No unused definitions found (only {languages} files are checked)."
     lines = []
-    for title, items in (("unused", response.unused), ("public, unused inside the project", response.public_api)):
+    lists = (
+        ("unused", response.unused, response.total_unused),
+        ("public, unused inside the project", response.public_api, response.total_public_api),
+    )
+    for title, items, total in lists:
         if not items:
             continue
-        lines.append(f"{title} ({len(items)}):")
+        lines.append(f"{title} ({total}):")
+        grouped: dict[tuple[float, str], list[DeadItem]] = {}  # a reason is said once for the items it covers
         for item in items:
-            s = item.symbol
-            where = f"{s.path}:{s.start_line}"
-            lines.append(f"  {where}  {s.kind}  {s.qualified_name}  {item.confidence:.2f}  {item.reason}")
+            grouped.setdefault((item.confidence, item.reason), []).append(item)
+        for (confidence, reason), group in grouped.items():
+            lines.append(f"  {confidence:.2f}  {reason}:")
+            lines.extend(f"    {d.symbol.path}:{d.symbol.start_line}  {d.symbol.kind}  {d.symbol.qualified_name}"
+                         for d in group)
+        if total > len(items):
+            lines.append(f"  (+{total - len(items):,} more: a higher limit, or 0, lists them)")
     lines.append(f"# only {languages} files are checked; confidence is how sure it is unused")
     return "\n".join(lines)
 
@@ -581,7 +681,10 @@ def _hierarchy_note(response: HierarchyResponse) -> str:
         if without:
             notes.append(without)
     if response.truncated:
-        notes.append("The tree was cut short; ask for less depth or a more specific name.")
+        notes.append(
+            f"The tree stops at {response.limit} nodes: {response.more:,} more at its last level (and perhaps"
+            f" deeper); a higher limit (up to {MAX_NODES}), less depth or a more specific name shows them."
+        )
     return " ".join(notes)
 
 
@@ -592,7 +695,10 @@ def _deps_note(response: DepsResponse) -> str:
         if without:
             notes.append(without)
     if response.truncated:
-        notes.append("The tree was cut short; ask for less depth.")
+        notes.append(
+            f"The trees stop at {response.limit} files: {response.more:,} more at their last level (and perhaps"
+            f" deeper); a higher limit (up to {MAX_NODES}) or less depth shows them."
+        )
     return " ".join(notes)
 
 
@@ -807,6 +913,8 @@ def brief_json(response: FileBriefResponse) -> dict[str, Any]:
         data["unresolved"] = response.unresolved
     data["dependents"] = [{"path": d.path, "via": d.dep_types} for d in response.dependents]
     data["tests"] = [{"path": t.path, "why": t.reasons} for t in response.tests]
+    if response.left_out:
+        data["left_out"] = response.left_out  # per list cut to its limit, how many it did not show
     return data
 
 
@@ -817,7 +925,8 @@ def brief_text(response: FileBriefResponse) -> str:
     lines = [f"{response.path}  {response.language}, parse {health}, rank {response.rank}"]
     if response.doc:
         lines.append(f"  {_first_line(response.doc)}")
-    lines.append(f"definitions ({len(response.definitions)}):")
+    more = response.left_out
+    lines.append(f"definitions ({len(response.definitions) + more.get('definitions', 0)}):")
     parents = {s.qualified_name for s in response.definitions}
     depth: dict[str, int] = {}
     for s in response.definitions:
@@ -828,6 +937,7 @@ def brief_text(response: FileBriefResponse) -> str:
         lines.append(f"{'  ' * (level + 1)}{s.start_line}  {label}" + (f"  # {doc}" if doc else ""))
     if not response.definitions:
         lines.append("  (none)")
+    lines.extend(_left_out(more, "definitions"))
     lines.append("imports:")
     for item in response.imports:
         names = f": {', '.join(item.names)}" if item.names else ""
@@ -838,16 +948,24 @@ def brief_text(response: FileBriefResponse) -> str:
         lines.append(f"  unresolved: {', '.join(response.unresolved)}")
     if not (response.imports or response.external or response.unresolved):
         lines.append("  (none)")
-    lines.append(f"dependents ({len(response.dependents)}):")
+    lines.extend(_left_out(more, "imports"))
+    lines.append(f"dependents ({len(response.dependents) + more.get('dependents', 0)}):")
     for node in response.dependents:
         lines.append(f"  {node.path}  {', '.join(f'{k} {n}' for k, n in node.dep_types.items())}")
-    lines.append(f"tests ({len(response.tests)}):")
+    lines.extend(_left_out(more, "dependents"))
+    lines.append(f"tests ({len(response.tests) + more.get('tests', 0)}):")
     for test in response.tests:
         lines.append(f"  {test.path}  ({', '.join(test.reasons)})")
+    lines.extend(_left_out(more, "tests"))
     without = _without_references([response.path])
     if without and not response.dependents:
         lines.append(f"# {without}")
     return "\n".join(lines)
+
+
+def _left_out(left_out: dict[str, int], name: str) -> list[str]:
+    count = left_out.get(name, 0)
+    return [f"  (+{count:,} more)"] if count else []
 
 
 def _first_line(text: str) -> str:
@@ -874,6 +992,8 @@ def tests_json(response: TestsResponse) -> dict[str, Any]:
             item["functions"] = test.functions
         tests.append(item)
     data["tests"] = tests
+    if response.more:
+        data["more"] = response.more
     note = _tests_note(response)
     if note:
         data["note"] = note
@@ -884,11 +1004,13 @@ def tests_json(response: TestsResponse) -> dict[str, Any]:
 def tests_text(response: TestsResponse) -> str:
     """`path  (rank: why)` per test file, then the test functions that reach the target."""
     what = "file" if response.target_kind == "file" else "symbol"
-    lines = [f"tests of {what} {response.target} ({len(response.tests)}):"]
+    lines = [f"tests of {what} {response.target} ({len(response.tests) + response.more}):"]
     for test in response.tests:
         lines.append(f"  {test.path}  ({_STRENGTH_TEXT[test.strength]}: {'; '.join(test.reasons)})")
         for function in test.functions:
             lines.append(f"    {function}")
+    if response.more:
+        lines.append(f"  (+{response.more:,} more test files, weaker evidence)")
     note = _tests_note(response)
     if note:
         lines.append(f"# {note}")

@@ -1,0 +1,92 @@
+"""The lines of a result that show why it matched: those holding the query's words, with context.
+
+A compact reply shows a unit's signature and these lines instead of its body, so an agent sees in a
+few lines whether a result is the one it wants and which lines to read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from codefathom.search.query import STOPWORDS, plan_query
+
+__all__ = ["Snippet", "query_terms", "matching_lines", "MAX_MATCHING_LINES", "MAX_CONTEXT", "LINE_WIDTH"]
+
+MAX_MATCHING_LINES = 3  # matching lines shown per result; the rest are counted
+MAX_CONTEXT = 10  # lines before or after each matching line, at most
+LINE_WIDTH = 120  # characters of a shown line (and signature); longer ones are cut with an ellipsis
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+@dataclass(frozen=True)
+class Snippet:
+    lines: list[tuple[int, str]]  # (line number, text), in file order; a gap between runs is a jump
+    more: int  # matching lines left out
+
+
+def query_terms(query: str) -> list[str]:
+    """Lower-case terms a line must contain to match: each name as written (`Store.replace_file`:
+    `store`, `replace_file`); for words, also each word cut to a crude stem (`cookies` -> `cookie`,
+    `merged` -> `merg`) so that other forms match too. A name's parts alone (`replace`) do not match."""
+    plan = plan_query(query)
+    terms: list[str] = []
+    for token in plan.tokens:
+        for segment in token.replace("::", ".").replace("#", ".").replace("->", ".").split("."):
+            if len(segment) >= 3 and segment.lower() not in STOPWORDS:
+                terms.append(segment.lower())
+    if not plan.identifier_like:
+        terms.extend(_stem(word) for word in plan.words if len(word) >= 3)
+    return list(dict.fromkeys(terms))
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
+            return word[: -len(suffix)]
+    return word
+
+
+def matching_lines(
+    content: str, start_line: int, terms: list[str], *, signature: str = "", before: int = 0, after: int = 0,
+    limit: int = MAX_MATCHING_LINES,
+) -> Snippet:
+    """The lines of `content` (which starts at `start_line`) holding the most of `terms`, at most
+    `limit`, each with `before` and `after` lines around it. Lines the signature already shows are
+    not matched again. No term on any line: the first lines after the signature (a doc, usually)."""
+    lines = content.split("\n")
+    body_start = _after_signature(lines, signature)
+    scored = []
+    for index in range(body_start, len(lines)):
+        lowered = lines[index].lower()
+        hits = sum(1 for term in terms if term in lowered)
+        if hits:
+            scored.append((-hits, index))
+    chosen = sorted(index for _, index in sorted(scored)[:limit])
+    more = len(scored) - len(chosen)
+    if not chosen:  # matched by meaning, or by its name only: show how its body begins
+        chosen = [index for index in range(body_start, len(lines)) if lines[index].strip()][:2]
+        before = after = 0
+    shown: dict[int, str] = {}
+    for index in chosen:
+        for near in range(max(body_start, index - before), min(len(lines), index + after + 1)):
+            shown[near] = lines[near]
+    return Snippet([(start_line + index, _clip(shown[index])) for index in sorted(shown)], more)
+
+
+def _after_signature(lines: list[str], signature: str) -> int:
+    """How many first lines the signature (one-lined, perhaps cut) already shows."""
+    flat = " ".join(signature.split())
+    if not flat:
+        return 0
+    count = 0
+    for line in lines:
+        text = " ".join(line.split()).rstrip(":{ ")  # (a signature leaves out the `:` or `{` ending it)
+        if not text or text not in flat:
+            break
+        count += 1
+    return count
+
+
+def _clip(line: str) -> str:
+    line = line.rstrip().expandtabs(4)
+    return line if len(line) <= LINE_WIDTH else line[: LINE_WIDTH - 1] + "…"
