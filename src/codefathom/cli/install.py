@@ -1,0 +1,149 @@
+"""`codefathom install` and `uninstall`: add `codefathom serve` to an MCP client's configuration,
+or take it out, in that client's own file (mcp/clients.py knows where and in what form).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from codefathom.cli.commands import emit_json, reports_errors
+from codefathom.errors import UsageError
+from codefathom.mcp.clients import CLIENTS, SERVER_NAME, Change, Client, found_clients, install, server_command
+from codefathom.mcp.clients import uninstall as remove
+
+__all__ = ["install_command", "uninstall_command"]
+
+_NAMES = ", ".join(CLIENTS)
+_SCOPE = (
+    click.option("--project", "scope", flag_value="project",
+                 help="This project's file (.mcp.json, .cursor/mcp.json, ...): the default where the client has one."),
+    click.option("--user", "scope", flag_value="user", help="Your own file, for every project."),
+    click.option("--path", "-p", "path", default=".", type=click.Path(file_okay=False, path_type=Path),
+                 help="The project (for --project). Default: here."),
+    click.option("--dry-run", is_flag=True, help="Print what would change, as a diff; write nothing."),
+    click.option("--json", "as_json", is_flag=True, help="Print as JSON."),
+)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _scoped(func: F) -> F:
+    for option in reversed(_SCOPE):
+        func = option(func)
+    return func
+
+
+@click.command(name="install")
+@click.argument("client_name", metavar="[CLIENT]", required=False)
+@_scoped
+@click.option("--command", "command_text", metavar="COMMAND",
+              help="What the client runs (default: this installation's codefathom, by absolute path);"
+                   " `serve` is added unless given.")
+@reports_errors
+def install_command(client_name: str | None, scope: str | None, path: Path, dry_run: bool, as_json: bool,
+                    command_text: str | None) -> None:
+    """Add codefathom to an MCP client's configuration, so your agent can call it.
+
+    CLIENT is one of: claude-code, cursor, vscode, windsurf, claude-desktop, codex, gemini, zed.
+    The server is merged into the client's own file under the name `codefathom`; other servers and
+    settings are kept, a backup of the file is left beside it (FILE.codefathom-backup), and a second
+    run changes nothing. A file that is not plain JSON or TOML (comments, a typo) is left as it is,
+    with the reason. Without CLIENT, lists the clients found on this machine and their files.
+
+    \b
+    Examples:
+      codefathom install                        # which clients are here, and is codefathom in them
+      codefathom install claude-code            # .mcp.json in this project
+      codefathom install cursor --user          # ~/.cursor/mcp.json
+      codefathom install codex --dry-run        # show the change to .codex/config.toml
+    """
+    root = path.resolve()
+    if client_name is None:
+        _list(root, as_json)
+        return
+    client = _client(client_name)
+    change = install(client, _scope(client, scope), root, server_command(command_text), dry_run)
+    _report(change, dry_run, as_json)
+
+
+@click.command(name="uninstall")
+@click.argument("client_name", metavar="CLIENT")
+@_scoped
+@reports_errors
+def uninstall_command(client_name: str, scope: str | None, path: Path, dry_run: bool, as_json: bool) -> None:
+    """Take codefathom out of an MCP client's configuration; everything else in the file stays.
+
+    \b
+    Examples:
+      codefathom uninstall claude-code          # from this project's .mcp.json
+      codefathom uninstall zed --user
+    """
+    client = _client(client_name)
+    change = remove(client, _scope(client, scope), path.resolve(), dry_run)
+    _report(change, dry_run, as_json)
+
+
+def _client(name: str) -> Client:
+    client = CLIENTS.get(name.lower())
+    if client is None:
+        raise UsageError(f"unknown client {name!r}; clients are: {_NAMES}")
+    return client
+
+
+def _scope(client: Client, scope: str | None) -> str:
+    return scope or ("project" if client.project else "user")
+
+
+def _report(change: Change, dry_run: bool, as_json: bool) -> None:
+    if as_json:
+        emit_json({"client": change.client.name, "file": str(change.path), "action": change.action,
+                   "dry_run": dry_run, "diff": change.diff, "backup": str(change.backup) if change.backup else None})
+        return
+    would = {"added": "add it to", "updated": "update it in", "removed": "remove it from"}.get(change.action)
+    if dry_run and would:
+        click.echo(f"{change.client.title}: would {would} {change.path}:")
+        click.echo(change.diff, nl=False)
+        return
+    what = {
+        "added": f"added `{SERVER_NAME}` to {change.path}",
+        "updated": f"updated `{SERVER_NAME}` in {change.path}",
+        "removed": f"removed `{SERVER_NAME}` from {change.path}",
+        "unchanged": f"`{SERVER_NAME}` is already in {change.path}, as it would be written",
+        "absent": f"`{SERVER_NAME}` is not in {change.path}",
+    }[change.action]
+    backup = f" (the file before: {change.backup})" if change.backup else ""
+    click.echo(f"{change.client.title}: {what}{backup}")
+    if change.action in ("added", "updated"):
+        click.echo("Restart the client (or reload its MCP servers) to use it.")
+
+
+def _list(root: Path, as_json: bool) -> None:
+    found = found_clients(root)
+    if as_json:
+        emit_json({"clients": [
+            {"client": c.name, "title": c.title, "files": [str(f) for f in files],
+             "configured": [str(f) for f in files if _has_server(c, f)]} for c, files in found
+        ], "supported": list(CLIENTS)})
+        return
+    if not found:
+        click.echo(f"No MCP client found here. Supported: {_NAMES}.")
+        return
+    for client, files in found:
+        marks = [f"{f}{' (codefathom in it)' if _has_server(client, f) else ''}" for f in files]
+        click.echo(f"{client.name:15} {client.title}: " + ("; ".join(marks) or "no configuration file yet"))
+    click.echo(f"\n`codefathom install CLIENT` adds it. Supported: {_NAMES}.")
+
+
+def _has_server(client: Client, file: Path) -> bool:
+    from codefathom.mcp.clients import _load
+
+    try:
+        servers = _load(client, file, file.read_text("utf-8")).get(client.key)
+    except (OSError, UsageError):
+        return False
+    return isinstance(servers, dict) and SERVER_NAME in servers

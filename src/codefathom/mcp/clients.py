@@ -1,0 +1,201 @@
+"""Where each MCP client keeps its server list, and how `codefathom serve` is added to it or
+taken out: merged into the client's own file, other entries untouched, a backup kept.
+
+Per-client knowledge is the CLIENTS table (file per scope, format, the key servers live under);
+the code reads, edits and writes JSON or TOML the same way for all of them.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shutil
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codefathom.errors import UsageError
+
+__all__ = ["CLIENTS", "SERVER_NAME", "Client", "Change", "install", "uninstall", "found_clients", "server_command"]
+
+SERVER_NAME = "codefathom"
+
+
+@dataclass(frozen=True)
+class Client:
+    name: str  # as typed on the command line
+    title: str
+    project: str | None  # the file in a project, relative to its root; None: the client has none
+    user: dict[str, str]  # the user's file per platform ("linux", "darwin", "win32"; "*" for all), ~-relative
+    key: str  # the object (JSON) or table (TOML) its servers live under
+    entry: dict[str, Any] = field(default_factory=dict)  # fields every entry of this client carries
+    executables: tuple[str, ...] = ()  # on PATH when the client is installed
+
+    @property
+    def format(self) -> str:
+        return "toml" if (self.project or next(iter(self.user.values()))).endswith(".toml") else "json"
+
+
+_APPDATA = "AppData/Roaming"
+CLIENTS: dict[str, Client] = {c.name: c for c in (
+    Client("claude-code", "Claude Code", ".mcp.json", {"*": ".claude.json"}, "mcpServers",
+           {"type": "stdio"}, ("claude",)),
+    Client("cursor", "Cursor", ".cursor/mcp.json", {"*": ".cursor/mcp.json"}, "mcpServers", {}, ("cursor",)),
+    Client("vscode", "VS Code (Copilot)", ".vscode/mcp.json",
+           {"linux": ".config/Code/User/mcp.json", "darwin": "Library/Application Support/Code/User/mcp.json",
+            "win32": f"{_APPDATA}/Code/User/mcp.json"}, "servers", {"type": "stdio"}, ("code",)),
+    Client("windsurf", "Windsurf", None, {"*": ".codeium/windsurf/mcp_config.json"}, "mcpServers", {},
+           ("windsurf",)),
+    Client("claude-desktop", "Claude Desktop", None,
+           {"linux": ".config/Claude/claude_desktop_config.json",
+            "darwin": "Library/Application Support/Claude/claude_desktop_config.json",
+            "win32": f"{_APPDATA}/Claude/claude_desktop_config.json"}, "mcpServers", {}, ()),
+    Client("codex", "Codex CLI", ".codex/config.toml", {"*": ".codex/config.toml"}, "mcp_servers", {}, ("codex",)),
+    Client("gemini", "Gemini CLI", ".gemini/settings.json", {"*": ".gemini/settings.json"}, "mcpServers", {},
+           ("gemini",)),
+    Client("zed", "Zed", ".zed/settings.json",
+           {"linux": ".config/zed/settings.json", "darwin": ".config/zed/settings.json",
+            "win32": f"{_APPDATA}/Zed/settings.json"}, "context_servers", {}, ("zed", "zeditor")),
+)}
+
+
+@dataclass
+class Change:
+    client: Client
+    path: Path
+    action: str  # "added", "updated", "removed", "unchanged", "absent"
+    diff: str = ""
+    backup: Path | None = None
+
+
+def server_command(command: str | None = None) -> list[str]:
+    """The command line a client runs: `command` split on spaces, else this installation's own
+    `codefathom` (an absolute path, so a client that does not see this shell's PATH finds it)."""
+    if command:
+        return [*command.split(), "serve"] if "serve" not in command.split() else command.split()
+    beside = Path(sys.executable).parent / ("codefathom.exe" if sys.platform == "win32" else "codefathom")
+    if beside.exists():  # the script pip installed with this interpreter
+        return [str(beside), "serve"]
+    return [sys.executable, "-m", "codefathom", "serve"]
+
+
+def config_path(client: Client, scope: str, project: Path, home: Path | None = None) -> Path:
+    home = home or Path.home()
+    if scope == "project":
+        if client.project is None:
+            raise UsageError(f"{client.title} has no per-project configuration; use --user")
+        return project / client.project
+    relative = client.user.get(sys.platform if sys.platform in ("darwin", "win32") else "linux") or client.user["*"]
+    return home / relative
+
+
+def install(client: Client, scope: str, project: Path, command: list[str], dry_run: bool = False,
+            home: Path | None = None) -> Change:
+    path = config_path(client, scope, project, home)
+    entry = {**client.entry, "command": command[0], "args": command[1:]}
+    return _edit(client, path, lambda servers: servers.__setitem__(SERVER_NAME, entry), dry_run)
+
+
+def uninstall(client: Client, scope: str, project: Path, dry_run: bool = False, home: Path | None = None) -> Change:
+    path = config_path(client, scope, project, home)
+    if not path.exists():
+        return Change(client, path, "absent")
+    return _edit(client, path, lambda servers: servers.pop(SERVER_NAME, None), dry_run)
+
+
+def found_clients(project: Path, home: Path | None = None) -> list[tuple[Client, list[Path]]]:
+    """Clients that look installed (their program on PATH or their user file there), with the
+    configuration files of theirs that exist, user and project."""
+    found = []
+    for client in CLIENTS.values():
+        files = [p for scope in ("user", "project") if scope == "user" or client.project
+                 for p in [config_path(client, scope, project, home)] if p.exists()]
+        if files or any(shutil.which(x) for x in client.executables):
+            found.append((client, files))
+    return found
+
+
+def _edit(client: Client, path: Path, change: Any, dry_run: bool) -> Change:
+    before = path.read_text("utf-8") if path.exists() else ""
+    data = _load(client, path, before)
+    servers = data.setdefault(client.key, {})
+    if not isinstance(servers, dict):
+        raise UsageError(f"{path}: `{client.key}` is not an object; fix it or add the server by hand")
+    old = dict(servers)
+    change(servers)
+    if servers == old:
+        return Change(client, path, "unchanged" if SERVER_NAME in servers else "absent")
+    action = "removed" if SERVER_NAME in old and SERVER_NAME not in servers else (
+        "updated" if SERVER_NAME in old else "added")
+    after = _dump(client, path, before, data, servers)
+    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
+    result = Change(client, path, action, diff)
+    if dry_run:
+        return result
+    if path.exists():
+        result.backup = path.with_name(path.name + ".codefathom-backup")
+        shutil.copy2(path, result.backup)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".codefathom-tmp")
+    temporary.write_text(after, "utf-8")
+    os.replace(temporary, path)  # a reader never sees half a file
+    return result
+
+
+def _load(client: Client, path: Path, text: str) -> dict[str, Any]:
+    if not text.strip():
+        return {}
+    try:
+        data = tomllib.loads(text) if client.format == "toml" else json.loads(text)
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        # Comments (JSONC) or a typo: rewriting the file would lose what its owner wrote.
+        raise UsageError(f"{path} is not plain {client.format.upper()} ({exc}); left as it is:"
+                         f" add the `{SERVER_NAME}` server to `{client.key}` by hand") from None
+    if not isinstance(data, dict):
+        raise UsageError(f"{path} does not hold a {client.format.upper()} object; left as it is")
+    return data
+
+
+def _dump(client: Client, path: Path, before: str, data: dict[str, Any], servers: dict[str, Any]) -> str:
+    if client.format == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    after = _toml_with_server(before, client.key, servers.get(SERVER_NAME))
+    try:
+        same = _without_empty(tomllib.loads(after), client.key) == _without_empty(data, client.key)
+    except tomllib.TOMLDecodeError:
+        same = False
+    if not same:  # the server is written some other way (an inline table): not ours to rewrite
+        raise UsageError(f"{path}: `{client.key}.{SERVER_NAME}` is not a table of its own there;"
+                         " edit it by hand")
+    return after
+
+
+def _without_empty(data: dict[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if not (k == key and v == {})}
+
+
+def _toml_with_server(text: str, key: str, entry: dict[str, Any] | None) -> str:
+    """The TOML text with our server's table replaced, added or taken out; every other line as it was."""
+    header = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$")
+    ours = f"{key}.{SERVER_NAME}"
+    lines, kept, inside = text.splitlines(True), [], False
+    for line in lines:
+        match = header.match(line)
+        if match:
+            name = match.group(1).replace('"', "")
+            inside = name == ours or name.startswith(ours + ".")
+        if not inside:
+            kept.append(line)
+    out = "".join(kept)
+    out = out.rstrip() + "\n" if out.strip() else ""  # no blank lines left where our table was
+    if entry is not None:
+        if out and not out.endswith("\n"):
+            out += "\n"
+        if out.strip():
+            out += "\n"
+        out += f"[{ours}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in entry.items())
+    return out

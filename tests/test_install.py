@@ -1,0 +1,112 @@
+"""`codefathom install` / `uninstall` for every MCP client, against a temporary home and project."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+from codefathom.mcp.clients import CLIENTS, Client, config_path
+
+CASES = [(name, scope) for name, client in CLIENTS.items() for scope in ("user", "project")
+         if scope == "user" or client.project]
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+def _read(client: Client, path: Path) -> dict[str, Any]:
+    text = path.read_text()
+    data: dict[str, Any] = tomllib.loads(text) if client.format == "toml" else json.loads(text)
+    return data
+
+
+def _seed(client: Client, path: Path) -> str:
+    """A file the user already has: another server and a setting of their own."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if client.format == "toml":
+        text = f'model = "o3"\n\n[{client.key}.other]\ncommand = "other-server"\nargs = ["--stdio"]\n'
+    else:
+        text = json.dumps({"theme": "dark", client.key: {"other": {"command": "other-server"}}}, indent=4) + "\n"
+    path.write_text(text)
+    return text
+
+
+@pytest.mark.parametrize(("name", "scope"), CASES)
+def test_install_merges_keeps_the_rest_and_is_idempotent(
+    name: str, scope: str, home: Path, tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    client, project = CLIENTS[name], tmp_path / "project"
+    project.mkdir()
+    path = config_path(client, scope, project, home)
+    original = _seed(client, path)
+
+    result = run_cli("install", name, f"--{scope}", "-p", str(project), "--json")
+    assert result.exit_code == 0, result.output
+    reply = json.loads(result.output)
+    assert reply["action"] == "added" and Path(reply["file"]) == path
+    data = _read(client, path)
+    entry = data[client.key]["codefathom"]
+    assert entry["args"][-1] == "serve" and Path(entry["command"]).name in ("codefathom", "python", "python3")
+    assert {k: v for k, v in entry.items() if k not in ("command", "args")} == client.entry
+    assert data[client.key]["other"]["command"] == "other-server"  # the user's own server kept
+    assert data.get("theme", data.get("model")) in ("dark", "o3")  # and their settings
+    assert Path(reply["backup"]).read_text() == original
+
+    written = path.read_bytes()
+    again = json.loads(run_cli("install", name, f"--{scope}", "-p", str(project), "--json").output)
+    assert again["action"] == "unchanged" and path.read_bytes() == written
+
+    gone = json.loads(run_cli("uninstall", name, f"--{scope}", "-p", str(project), "--json").output)
+    assert gone["action"] == "removed"
+    data = _read(client, path)
+    assert "codefathom" not in data[client.key] and data[client.key]["other"]["command"] == "other-server"
+    if client.format == "toml":
+        assert path.read_text() == original  # every line of theirs as it was
+
+
+def test_a_new_file_is_created_and_a_dry_run_writes_nothing(
+    home: Path, tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    dry = run_cli("install", "cursor", "-p", str(project), "--dry-run")
+    assert dry.exit_code == 0 and dry.output.startswith("Cursor: would add it to")
+    assert '+    "codefathom": {' in dry.output
+    assert not (project / ".cursor").exists()
+    assert run_cli("install", "cursor", "-p", str(project)).exit_code == 0
+    assert "codefathom" in json.loads((project / ".cursor" / "mcp.json").read_text())["mcpServers"]
+    listed = run_cli("install", "-p", str(project))
+    assert "cursor" in listed.output and "(codefathom in it)" in listed.output
+
+
+def test_a_file_that_is_not_plain_json_is_left_as_it_is(
+    home: Path, tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    settings = home / ".config" / "zed" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{\n  // my theme\n  "theme": "One Dark",\n}\n')
+    before = settings.read_bytes()
+    result = run_cli("install", "zed", "--user")
+    assert result.exit_code == 2
+    assert "not plain JSON" in result.output and "by hand" in result.output
+    assert settings.read_bytes() == before and not list(settings.parent.glob("*.codefathom-*"))
+
+
+def test_unknown_clients_and_scopes_are_refused_with_the_choices(
+    home: Path, run_cli: Callable[..., Result]
+) -> None:
+    unknown = run_cli("install", "emacs")
+    assert unknown.exit_code == 2 and "claude-code" in unknown.output
+    no_project = run_cli("install", "windsurf", "--project")
+    assert no_project.exit_code == 2 and "--user" in no_project.output
