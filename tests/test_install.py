@@ -110,3 +110,25 @@ def test_unknown_clients_and_scopes_are_refused_with_the_choices(
     assert unknown.exit_code == 2 and "claude-code" in unknown.output
     no_project = run_cli("install", "windsurf", "--project")
     assert no_project.exit_code == 2 and "--user" in no_project.output
+
+
+def test_doctor_checks_the_install_and_the_index_and_says_what_to_fix(
+    home: Path, shop_repo: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = json.loads(run_cli("doctor", "-p", str(shop_repo), "--json").output)["checks"]
+    states = {c["check"]: c for c in before}
+    assert [c["check"] for c in before] == ["python", "grammars", "embedder", "index", "mcp", "clients"]
+    assert states["grammars"]["state"] == "ok" and states["mcp"]["state"] == "ok", before
+    assert states["index"]["state"] == "warn" and "codefathom index" in states["index"]["detail"]
+    assert states["embedder"]["state"] == "warn"  # vectors are off in the tests
+    assert states["clients"]["state"] == "warn" and "codefathom install" in states["clients"]["detail"]
+
+    assert run_cli("index", str(shop_repo), "--quiet").exit_code == 0
+    assert run_cli("install", "claude-code", "-p", str(shop_repo)).exit_code == 0
+    after = {c["check"]: c for c in json.loads(run_cli("doctor", "-p", str(shop_repo), "--json").output)["checks"]}
+    assert after["index"]["state"] == "ok" and "files" in after["index"]["detail"]
+    assert after["clients"]["state"] == "ok" and "Claude Code" in after["clients"]["detail"]
+
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", "no-such-backend")
+    broken = run_cli("doctor", "-p", str(shop_repo))
+    assert broken.exit_code == 3 and "FAIL  embedder" in broken.output

@@ -6,10 +6,11 @@ Errors become one line on stderr: exit code 2 for usage, 1 for failures.
 from __future__ import annotations
 
 from codefathom.cli.commands import cli
-from codefathom.cli.install import install_command, uninstall_command
+from codefathom.cli.install import doctor_command, install_command, uninstall_command
 
 cli.add_command(install_command)
 cli.add_command(uninstall_command)
+cli.add_command(doctor_command)
 
 __all__ = ["cli", "main"]
 

@@ -1,9 +1,10 @@
-"""`codefathom install` and `uninstall`: add `codefathom serve` to an MCP client's configuration,
-or take it out, in that client's own file (mcp/clients.py knows where and in what form).
+"""Setting codefathom up: `install` and `uninstall` add `codefathom serve` to an MCP client's own
+configuration file or take it out (mcp/clients.py knows where and in what form); `doctor` checks it all.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,10 +13,19 @@ import click
 
 from codefathom.cli.commands import emit_json, reports_errors
 from codefathom.errors import UsageError
-from codefathom.mcp.clients import CLIENTS, SERVER_NAME, Change, Client, found_clients, install, server_command
+from codefathom.mcp.clients import (
+    CLIENTS,
+    SERVER_NAME,
+    Change,
+    Client,
+    found_clients,
+    has_server,
+    install,
+    server_command,
+)
 from codefathom.mcp.clients import uninstall as remove
 
-__all__ = ["install_command", "uninstall_command"]
+__all__ = ["install_command", "uninstall_command", "doctor_command"]
 
 _NAMES = ", ".join(CLIENTS)
 _SCOPE = (
@@ -127,23 +137,38 @@ def _list(root: Path, as_json: bool) -> None:
     if as_json:
         emit_json({"clients": [
             {"client": c.name, "title": c.title, "files": [str(f) for f in files],
-             "configured": [str(f) for f in files if _has_server(c, f)]} for c, files in found
+             "configured": [str(f) for f in files if has_server(c, f)]} for c, files in found
         ], "supported": list(CLIENTS)})
         return
     if not found:
         click.echo(f"No MCP client found here. Supported: {_NAMES}.")
         return
     for client, files in found:
-        marks = [f"{f}{' (codefathom in it)' if _has_server(client, f) else ''}" for f in files]
+        marks = [f"{f}{' (codefathom in it)' if has_server(client, f) else ''}" for f in files]
         click.echo(f"{client.name:15} {client.title}: " + ("; ".join(marks) or "no configuration file yet"))
     click.echo(f"\n`codefathom install CLIENT` adds it. Supported: {_NAMES}.")
 
 
-def _has_server(client: Client, file: Path) -> bool:
-    from codefathom.mcp.clients import _load
+@click.command(name="doctor")
+@click.option("--path", "-p", "path", default=".", type=click.Path(file_okay=False, path_type=Path),
+              help="The project whose index is checked. Default: here.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@reports_errors
+def doctor_command(path: Path, as_json: bool) -> None:
+    """Check the installation and this project's index, and say what to fix.
 
-    try:
-        servers = _load(client, file, file.read_text("utf-8")).get(client.key)
-    except (OSError, UsageError):
-        return False
-    return isinstance(servers, dict) and SERVER_NAME in servers
+    Checks: Python, the tree-sitter grammars, the embedder (loads it and embeds a query), the
+    index (files, units, vectors, files parsed in part, work left), the MCP server (starts
+    `codefathom serve` and times its initialize handshake), and the MCP clients that have it.
+    Exits 3 when a check fails, 0 otherwise (warnings included).
+    """
+    from codefathom.service.doctor import run_checks
+
+    checks = run_checks(path.resolve())
+    if as_json:
+        emit_json({"checks": [{"check": c.name, "state": c.state, "detail": c.detail} for c in checks]})
+    else:
+        for check in checks:
+            click.echo(f"{check.state.upper():5} {check.name:9} {check.detail}")
+    if any(c.state == "fail" for c in checks):
+        sys.exit(3)

@@ -20,7 +20,10 @@ from typing import Any
 
 from codefathom.errors import UsageError
 
-__all__ = ["CLIENTS", "SERVER_NAME", "Client", "Change", "install", "uninstall", "found_clients", "server_command"]
+__all__ = [
+    "CLIENTS", "SERVER_NAME", "Client", "Change", "install", "uninstall", "found_clients", "has_server",
+    "server_command",
+]
 
 SERVER_NAME = "codefathom"
 
@@ -117,6 +120,15 @@ def found_clients(project: Path, home: Path | None = None) -> list[tuple[Client,
         if files or any(shutil.which(x) for x in client.executables):
             found.append((client, files))
     return found
+
+
+def has_server(client: Client, file: Path) -> bool:
+    """Whether `file`, one of the client's configuration files, has our server."""
+    try:
+        servers = _load(client, file, file.read_text("utf-8")).get(client.key)
+    except (OSError, UsageError):
+        return False
+    return isinstance(servers, dict) and SERVER_NAME in servers
 
 
 def _edit(client: Client, path: Path, change: Any, dry_run: bool) -> Change:
