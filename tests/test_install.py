@@ -132,3 +132,26 @@ def test_doctor_checks_the_install_and_the_index_and_says_what_to_fix(
     monkeypatch.setenv("CODEFATHOM_EMBEDDER", "no-such-backend")
     broken = run_cli("doctor", "-p", str(shop_repo))
     assert broken.exit_code == 3 and "FAIL  embedder" in broken.output
+
+
+def test_init_writes_a_commented_config_that_codefathom_reads(
+    shop_repo: Path, run_cli: Callable[..., Result]
+) -> None:
+    vendor = shop_repo / "vendor" / "widgets"
+    vendor.mkdir(parents=True)
+    for i in range(25):
+        (vendor / f"w{i}.js").write_text(f"export function widget{i}() {{ return {i}; }}\n")
+    assert run_cli("init", "-p", str(shop_repo)).exit_code == 0
+    config = shop_repo / ".codefathom.toml"
+    text = config.read_text()
+    settings = tomllib.loads(text)
+    assert settings["embedder"] == "e5onnx" and settings["exclude"] == []  # proposals stay commented out
+    assert '# "vendor/**",  # 25 files of vendored code' in text
+    assert "javascript" in text.splitlines()[1]
+    assert run_cli("index", str(shop_repo), "--quiet").exit_code == 0  # the file is one codefathom reads
+
+    again = run_cli("init", "-p", str(shop_repo))
+    assert again.exit_code == 2 and "--force" in again.output and config.read_text() == text
+    config.write_text(text + "\n# my own note\n")
+    assert run_cli("init", "-p", str(shop_repo), "--force").exit_code == 0
+    assert (shop_repo / ".codefathom.toml.codefathom-backup").read_text().endswith("# my own note\n")

@@ -6,11 +6,12 @@ Errors become one line on stderr: exit code 2 for usage, 1 for failures.
 from __future__ import annotations
 
 from codefathom.cli.commands import cli
-from codefathom.cli.install import doctor_command, install_command, uninstall_command
+from codefathom.cli.install import doctor_command, init_command, install_command, uninstall_command
 
 cli.add_command(install_command)
 cli.add_command(uninstall_command)
 cli.add_command(doctor_command)
+cli.add_command(init_command)
 
 __all__ = ["cli", "main"]
 

@@ -1,5 +1,6 @@
 """Setting codefathom up: `install` and `uninstall` add `codefathom serve` to an MCP client's own
-configuration file or take it out (mcp/clients.py knows where and in what form); `doctor` checks it all.
+configuration file or take it out (mcp/clients.py knows where and in what form); `init` writes a
+commented .codefathom.toml; `doctor` checks it all.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from codefathom.mcp.clients import (
 )
 from codefathom.mcp.clients import uninstall as remove
 
-__all__ = ["install_command", "uninstall_command", "doctor_command"]
+__all__ = ["install_command", "uninstall_command", "doctor_command", "init_command"]
 
 _NAMES = ", ".join(CLIENTS)
 _SCOPE = (
@@ -172,3 +173,37 @@ def doctor_command(path: Path, as_json: bool) -> None:
             click.echo(f"{check.state.upper():5} {check.name:9} {check.detail}")
     if any(c.state == "fail" for c in checks):
         sys.exit(3)
+
+
+@click.command(name="init")
+@click.option("--path", "-p", "path", default=".", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              help="The project. Default: here.")
+@click.option("--force", is_flag=True, help="Replace a .codefathom.toml that is there (a backup is kept).")
+@click.option("--dry-run", is_flag=True, help="Print the file; write nothing.")
+@reports_errors
+def init_command(path: Path, force: bool, dry_run: bool) -> None:
+    """Write a commented .codefathom.toml for this project: every setting explained, with its
+    languages, the directories that may be worth leaving out (vendored code, fixtures, generated
+    data; proposed, commented out) and the embedder.
+
+    \b
+    Examples:
+      codefathom init --dry-run                 # see it first
+      codefathom init
+    """
+    from codefathom.service.init import CONFIG_FILE, config_text, survey
+
+    root = path.resolve()
+    target = root / CONFIG_FILE
+    text = config_text(survey(root))
+    if dry_run:
+        click.echo(text, nl=False)
+        return
+    if target.exists() and not force:
+        raise UsageError(f"{target} is there already; --force replaces it (keeping a backup), --dry-run shows")
+    if target.exists():
+        backup = target.with_name(target.name + ".codefathom-backup")
+        backup.write_bytes(target.read_bytes())
+        click.echo(f"The file before: {backup}")
+    target.write_text(text, "utf-8")
+    click.echo(f"Wrote {target}. `codefathom index` reads it.")
