@@ -142,7 +142,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 # before binding (which files it wrote is not known); others only what changed.
                 everything = (report.unchanged == 0 and not known) or stopped
                 helper = pool.helper() if pool.alive else None
-                # A second process binds half of a large binding from 2 CPUs on: forked, so it
+                # A second process binds part of a large binding from 2 CPUs on: forked, so it
                 # shares what this one read, where there is no other thread to fork in the middle of.
                 fork = helper is None and usable_cpus() >= 2 and threading.active_count() == 1
                 report.refs_bound = rebind(
