@@ -6,11 +6,12 @@
     python bench/memory.py --corpus django --phases   # in this process: RSS after each phase
 
 Each run is `python -m codefathom index CORPUS --no-embed -q` into a fresh CODEFATHOM_HOME, as a
-user would run it. Measured: wall time; the largest peak RSS of any one process of the run (the
-indexer, a parse worker or the forked binder: `ru_maxrss` of the waited process tree, what
-`/usr/bin/time -v` reports); and, sampled every 50 ms from /proc, the peak of the RSS and of the
-PSS summed over the whole process tree (PSS splits pages a forked child shares with its parent, so
-it is the memory the run holds; RSS counts them twice).
+user would run it. Measured: wall time; CPU time (user + sys) of the process tree; the largest
+peak RSS of any one process of the run (the indexer, a parse worker or the forked binder:
+`ru_maxrss` of the waited process tree, what `/usr/bin/time -v` reports); and, sampled every
+50 ms from /proc, the peak of the RSS and of the PSS summed over the whole process tree (PSS
+splits pages a forked child shares with its parent, so it is the memory the run holds; RSS counts
+them twice).
 
 The monorepo corpus (bench/.corpora/monorepo-28k/, gitignored) is three pinned projects side by
 side, made one git repository with one commit: Django 5.1.4's sdist (PyPI, 6,709 files), Go 1.19's
@@ -165,6 +166,8 @@ def index_once(corpus: Path, src: Path | None) -> dict[str, Any]:
         raise SystemExit(f"codefathom index exited with {process.returncode}")
     return {
         "seconds": round(seconds, 2),
+        # user + sys of the process tree (its children are waited for: workers, the forked binder)
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
         "max_rss_mb": round(usage.ru_maxrss / 1024, 1),  # the largest one process (what time -v reports)
         "tree_rss_mb": round(peaks["rss"] / 1024, 1),
         "tree_pss_mb": round(peaks["pss"] / 1024, 1),

@@ -376,11 +376,18 @@ def _docstring(body: Node | None) -> str:
     return _dedent(raw)[:MAX_DOC]
 
 
+_COMMENT_MARKERS = ("/**", "/*!", "/*", "*/", "///", "//!", "//", "#", "--")  # the first that starts a line goes
+# By first character, in that order: a line is compared with those it can start with (most with none).
+_MARKERS_BY_START = {
+    start: tuple(marker for marker in _COMMENT_MARKERS if marker[0] == start) for start in "/*#-"
+}
+
+
 def _clean_comment(raw: str) -> str:
     cleaned = []
     for line in raw.splitlines():
         line = line.strip()
-        for marker in ("/**", "/*!", "/*", "*/", "///", "//!", "//", "#", "--"):
+        for marker in _MARKERS_BY_START.get(line[:1], ()):
             if line.startswith(marker):
                 line = line[len(marker) :]
                 break

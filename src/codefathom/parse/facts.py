@@ -648,20 +648,21 @@ def _without_unused_locals(hints: list[TypeHint], refs: Sequence[RefSite], symbo
     function's locals only by names written there, so it would never ask for these. (Locals of a
     module or class body stay: other files read those, as module variables and class attributes.)"""
     functions = {s.qualified_name for s in symbols if s.kind in ("function", "method")}
+    # The texts written in each scope, gathered first: the words are read once per scope, not once
+    # per reference (a file has tens of scopes and thousands of references).
+    texts: dict[str | None, list[str]] = {}
+    for ref in refs:
+        texts.setdefault(ref.scope, []).extend((ref.name, ref.receiver, ref.arguments))
+    for hint in hints:
+        if hint.kind != "local":
+            texts.setdefault(hint.scope, []).append(hint.type_name)
     written: dict[str | None, set[str]] = {}  # scope -> the names written in it or in a scope inside it
-
-    def note(scope: str | None, *texts: str) -> None:
-        words = {word for text in texts for word in _WORDS.findall(text)}
+    for scope, parts in texts.items():
+        words = set(_WORDS.findall(" ".join(parts)))  # (a space joins no two words)
         words |= {word.lstrip("$") for word in words if word.startswith("$")}  # PHP's `$x` is `x`
         while scope:
             written.setdefault(scope, set()).update(words)
             scope = scope.rpartition(".")[0]
-
-    for ref in refs:
-        note(ref.scope, ref.name, ref.receiver, ref.arguments)
-    for hint in hints:
-        if hint.kind != "local":
-            note(hint.scope, hint.type_name)
     return [
         h for h in hints
         if h.kind != "local" or h.scope not in functions or h.variable in written.get(h.scope, ())

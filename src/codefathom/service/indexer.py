@@ -33,6 +33,10 @@ RERANK_MIN_FILES = 50  # changed files that make PageRank worth recomputing (or 
 BATCH_FILES = 200  # files per transaction: a killed run loses at most this many files' work
 # Fewer changed files than this are parsed here: starting worker processes costs ~0.2 s.
 PARALLEL_MIN_FILES = 256
+# A first index of this many files or more writes and binds its references without their secondary
+# indexes and builds them at the end (see store.graph.REF_INDEXES): on the 28k-file monorepo,
+# keeping them up row by row cost the writer and the binder more than building them.
+DEFER_INDEXES_MIN_FILES = 256
 # A parse worker helps bind (graph.rebind) only with this many CPUs. It needs a core of its own:
 # on 2 vCPUs shared with other work it made Django's binding 0.45 s slower, not faster.
 HELPER_MIN_CPUS = 4
@@ -82,6 +86,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
     if not check_keys:
         lookup.follow()
     stopped = store.get_meta(BINDING_DUE) == "1"  # the last sync was stopped before binding what it wrote
+    _restore_ref_indexes(store)
     before_writes(store, plan)
     if progress is not None and todo:
         progress(0, len(todo), "")
@@ -95,6 +100,10 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
             report.removed = store.remove_files(gone)
     root = real_root(settings.root)
     jobs = [_job(f, known.get(f.path), full, root) for f in todo]
+    deferred = not check_keys and len(jobs) >= DEFER_INDEXES_MIN_FILES
+    if deferred:
+        with store.transaction(check_keys=False):
+            store.drop_ref_indexes()
     workers = worker_count() if len(jobs) >= PARALLEL_MIN_FILES else 0
     # A large sync reads much of the index (binding, directory nodes): through SQLite's page cache,
     # not the memory map, whose pages would stay in its memory (see Store.unmapped).
@@ -133,7 +142,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 # before binding (which files it wrote is not known); others only what changed.
                 everything = (report.unchanged == 0 and not known) or stopped
                 helper = pool.helper() if pool.alive else None
-                # A second process binds half of a large binding from 2 CPUs on: forked, so it
+                # A second process binds part of a large binding from 2 CPUs on: forked, so it
                 # shares what this one read, where there is no other thread to fork in the middle of.
                 fork = helper is None and usable_cpus() >= 2 and threading.active_count() == 1
                 report.refs_bound = rebind(
@@ -145,15 +154,27 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 )
                 if reranked:
                     recompute_ranks(lookup)
+                if deferred:
+                    store.create_ref_indexes()
                 # Directory nodes list files and definitions by rank: all are rebuilt when ranks moved.
                 store.refresh_directories(None if reranked else changed_ids, gone, _is_test)
                 store.set_meta(BINDING_DUE, "0")
+    if deferred:
+        _restore_ref_indexes(store)  # (built above, unless nothing was written)
     if report.changed or report.touched:
         store.set_meta("last_change", str(time.time()))
     after_sync(store, settings, plan)
     store.set_meta("last_sync", str(time.time()))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _restore_ref_indexes(store: Store) -> None:
+    """Build the references' indexes a first index left unbuilt (it was stopped before the end):
+    before anything reads or deletes references by them."""
+    if store.missing_ref_indexes():
+        with store.transaction():
+            store.create_ref_indexes()
 
 
 @contextmanager

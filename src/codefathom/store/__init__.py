@@ -113,6 +113,18 @@ class Store:
         with self._lock:
             return graph.symbol_names_of(self._conn, file_ids)
 
+    def missing_ref_indexes(self) -> list[str]:
+        with self._lock:
+            return graph.missing_ref_indexes(self._conn)
+
+    def drop_ref_indexes(self) -> None:
+        """Inside transaction(): see graph.REF_INDEXES."""
+        graph.drop_ref_indexes(self._conn)
+
+    def create_ref_indexes(self) -> None:
+        """Inside transaction(): see graph.REF_INDEXES."""
+        graph.create_ref_indexes(self._conn)
+
     def graph_lookup(self) -> GraphLookup:
         """Reads for binding; use inside transaction() so the index holds still meanwhile."""
         return GraphLookup(self._conn)

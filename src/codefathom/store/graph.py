@@ -19,7 +19,8 @@ from codefathom.model import FileFacts
 __all__ = [
     "replace_facts", "SymbolRow", "RefRow", "ImportRow", "Binding", "BOUND_LABELS", "symbol_names_of",
     "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "PreparedFacts", "prepare_facts",
-    "drop_local_reads", "SymbolInfo", "RefInfo", "BindingRow", "BoundRef", "RankInputs", "ImportResolution",
+    "drop_local_reads", "REF_INDEXES", "drop_ref_indexes", "missing_ref_indexes", "create_ref_indexes",
+    "SymbolInfo", "RefInfo", "BindingRow", "BoundRef", "RankInputs", "ImportResolution",
     "rank_inputs_of", "RankEdges", "RefSpan", "ref_spans", "refs_between", "bound_edges", "HELD_REFS",
     "HELD_HINTS",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
@@ -200,6 +201,28 @@ def replace_facts(
     )
     if lookup is not None and first is not None:
         lookup.take(file_id, rows, *first)
+
+
+# The references' secondary indexes (migrations/0002_graph.sql), by name. A large first index writes
+# and binds its references without them, and builds each once at the end from the sorted column:
+# kept up row by row, they cost the writer and the binder more than the whole build (see indexer.sync).
+REF_INDEXES = {"refs_file": "file_id", "refs_target": "target_id", "refs_name": "name"}
+
+
+def drop_ref_indexes(conn: sqlite3.Connection) -> None:
+    for name in REF_INDEXES:
+        conn.execute(f"DROP INDEX IF EXISTS {name}")
+
+
+def missing_ref_indexes(conn: sqlite3.Connection) -> list[str]:
+    """Those of REF_INDEXES the index lacks: a first index stopped before building them."""
+    have = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'refs'")}
+    return [name for name in REF_INDEXES if name not in have]
+
+
+def create_ref_indexes(conn: sqlite3.Connection) -> None:
+    for name, column in REF_INDEXES.items():
+        conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON refs({column})")
 
 
 def drop_local_reads(conn: sqlite3.Connection) -> None:
