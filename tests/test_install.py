@@ -155,3 +155,50 @@ def test_init_writes_a_commented_config_that_codefathom_reads(
     config.write_text(text + "\n# my own note\n")
     assert run_cli("init", "-p", str(shop_repo), "--force").exit_code == 0
     assert (shop_repo / ".codefathom.toml.codefathom-backup").read_text().endswith("# my own note\n")
+
+
+def test_the_guide_is_written_on_request_only_once_and_taken_out_cleanly(
+    home: Path, tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run_cli("install", "claude-code", "-p", str(project)).exit_code == 0
+    assert not (project / "CLAUDE.md").exists()  # never silently
+    notes = project / "CLAUDE.md"
+    notes.write_text("# Our rules\n\nRun `make test` before pushing.\n")
+    original = notes.read_text()
+    assert run_cli("install", "claude-code", "-p", str(project), "--guide").exit_code == 0
+    text = notes.read_text()
+    assert text.startswith(original) and "`search_code`" in text and "`find_references`" in text
+    assert run_cli("install", "claude-code", "-p", str(project), "--guide").exit_code == 0
+    assert notes.read_text() == text  # once
+    assert run_cli("uninstall", "claude-code", "-p", str(project), "--guide").exit_code == 0
+    assert notes.read_text() == original
+    codex = run_cli("install", "codex", "-p", str(project), "--guide", "--json")
+    assert [r["file"] for r in json.loads(codex.output)][1] == str(project / "AGENTS.md")
+
+
+@pytest.mark.parametrize("name", sorted(CLIENTS))
+def test_the_command_a_client_is_given_starts_a_server_that_answers(
+    name: str, home: Path, tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    import os
+
+    import anyio
+    from mcp import Client as McpClient
+    from mcp import StdioServerParameters
+
+    client, project = CLIENTS[name], tmp_path / "project"
+    project.mkdir()
+    assert run_cli("install", name, "--user", "-p", str(project)).exit_code == 0
+    entry = _read(client, config_path(client, "user", project, home))[client.key]["codefathom"]
+    params = StdioServerParameters(command=entry["command"], args=entry["args"], cwd=project, env=dict(os.environ))
+    answered: list[str] = []
+
+    async def connect() -> None:
+        async with McpClient(params, read_timeout_seconds=60, mode="legacy") as session:
+            answered.append(session.server_info.name if session.server_info else "")
+            assert len((await session.list_tools()).tools) >= 10
+
+    anyio.run(connect)
+    assert answered == ["codefathom"]

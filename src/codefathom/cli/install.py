@@ -22,7 +22,9 @@ from codefathom.mcp.clients import (
     found_clients,
     has_server,
     install,
+    remove_guide,
     server_command,
+    write_guide,
 )
 from codefathom.mcp.clients import uninstall as remove
 
@@ -52,12 +54,15 @@ def _scoped(func: F) -> F:
 @click.command(name="install")
 @click.argument("client_name", metavar="[CLIENT]", required=False)
 @_scoped
+@click.option("--guide", is_flag=True,
+              help="Also write a short block on when to use which tool into the project's instructions file"
+                   " for this client's agent (CLAUDE.md, AGENTS.md or GEMINI.md).")
 @click.option("--command", "command_text", metavar="COMMAND",
               help="What the client runs (default: this installation's codefathom, by absolute path);"
                    " `serve` is added unless given.")
 @reports_errors
 def install_command(client_name: str | None, scope: str | None, path: Path, dry_run: bool, as_json: bool,
-                    command_text: str | None) -> None:
+                    guide: bool, command_text: str | None) -> None:
     """Add codefathom to an MCP client's configuration, so your agent can call it.
 
     CLIENT is one of: claude-code, cursor, vscode, windsurf, claude-desktop, codex, gemini, zed.
@@ -72,21 +77,26 @@ def install_command(client_name: str | None, scope: str | None, path: Path, dry_
       codefathom install claude-code            # .mcp.json in this project
       codefathom install cursor --user          # ~/.cursor/mcp.json
       codefathom install codex --dry-run        # show the change to .codex/config.toml
+      codefathom install claude-code --guide    # and when to use which tool, in CLAUDE.md
     """
     root = path.resolve()
     if client_name is None:
         _list(root, as_json)
         return
     client = _client(client_name)
-    change = install(client, _scope(client, scope), root, server_command(command_text), dry_run)
-    _report(change, dry_run, as_json)
+    changes = [install(client, _scope(client, scope), root, server_command(command_text), dry_run)]
+    if guide:
+        changes.append(write_guide(client, root, dry_run))
+    _report(changes, dry_run, as_json)
 
 
 @click.command(name="uninstall")
 @click.argument("client_name", metavar="CLIENT")
 @_scoped
+@click.option("--guide", is_flag=True, help="Also take codefathom's block out of the project's instructions file.")
 @reports_errors
-def uninstall_command(client_name: str, scope: str | None, path: Path, dry_run: bool, as_json: bool) -> None:
+def uninstall_command(client_name: str, scope: str | None, path: Path, dry_run: bool, as_json: bool,
+                      guide: bool) -> None:
     """Take codefathom out of an MCP client's configuration; everything else in the file stays.
 
     \b
@@ -95,8 +105,10 @@ def uninstall_command(client_name: str, scope: str | None, path: Path, dry_run: 
       codefathom uninstall zed --user
     """
     client = _client(client_name)
-    change = remove(client, _scope(client, scope), path.resolve(), dry_run)
-    _report(change, dry_run, as_json)
+    changes = [remove(client, _scope(client, scope), path.resolve(), dry_run)]
+    if guide:
+        changes.append(remove_guide(client, path.resolve(), dry_run))
+    _report(changes, dry_run, as_json)
 
 
 def _client(name: str) -> Client:
@@ -110,11 +122,19 @@ def _scope(client: Client, scope: str | None) -> str:
     return scope or ("project" if client.project else "user")
 
 
-def _report(change: Change, dry_run: bool, as_json: bool) -> None:
+def _report(changes: list[Change], dry_run: bool, as_json: bool) -> None:
     if as_json:
-        emit_json({"client": change.client.name, "file": str(change.path), "action": change.action,
-                   "dry_run": dry_run, "diff": change.diff, "backup": str(change.backup) if change.backup else None})
+        replies = [{"client": c.client.name, "file": str(c.path), "action": c.action, "dry_run": dry_run,
+                    "diff": c.diff, "backup": str(c.backup) if c.backup else None} for c in changes]
+        emit_json(replies[0] if len(replies) == 1 else replies)
         return
+    for change in changes:
+        _report_one(change, dry_run)
+    if not dry_run and any(c.action in ("added", "updated") for c in changes):
+        click.echo("Restart the client (or reload its MCP servers) to use it.")
+
+
+def _report_one(change: Change, dry_run: bool) -> None:
     would = {"added": "add it to", "updated": "update it in", "removed": "remove it from"}.get(change.action)
     if dry_run and would:
         click.echo(f"{change.client.title}: would {would} {change.path}:")
@@ -129,8 +149,6 @@ def _report(change: Change, dry_run: bool, as_json: bool) -> None:
     }[change.action]
     backup = f" (the file before: {change.backup})" if change.backup else ""
     click.echo(f"{change.client.title}: {what}{backup}")
-    if change.action in ("added", "updated"):
-        click.echo("Restart the client (or reload its MCP servers) to use it.")
 
 
 def _list(root: Path, as_json: bool) -> None:

@@ -22,7 +22,7 @@ from codefathom.errors import UsageError
 
 __all__ = [
     "CLIENTS", "SERVER_NAME", "Client", "Change", "install", "uninstall", "found_clients", "has_server",
-    "server_command",
+    "server_command", "GUIDE", "write_guide", "remove_guide",
 ]
 
 SERVER_NAME = "codefathom"
@@ -37,6 +37,7 @@ class Client:
     key: str  # the object (JSON) or table (TOML) its servers live under
     entry: dict[str, Any] = field(default_factory=dict)  # fields every entry of this client carries
     executables: tuple[str, ...] = ()  # on PATH when the client is installed
+    guide: str = "AGENTS.md"  # the project's instructions file its agent reads; "" when it has none
 
     @property
     def format(self) -> str:
@@ -46,7 +47,7 @@ class Client:
 _APPDATA = "AppData/Roaming"
 CLIENTS: dict[str, Client] = {c.name: c for c in (
     Client("claude-code", "Claude Code", ".mcp.json", {"*": ".claude.json"}, "mcpServers",
-           {"type": "stdio"}, ("claude",)),
+           {"type": "stdio"}, ("claude",), "CLAUDE.md"),
     Client("cursor", "Cursor", ".cursor/mcp.json", {"*": ".cursor/mcp.json"}, "mcpServers", {}, ("cursor",)),
     Client("vscode", "VS Code (Copilot)", ".vscode/mcp.json",
            {"linux": ".config/Code/User/mcp.json", "darwin": "Library/Application Support/Code/User/mcp.json",
@@ -56,10 +57,10 @@ CLIENTS: dict[str, Client] = {c.name: c for c in (
     Client("claude-desktop", "Claude Desktop", None,
            {"linux": ".config/Claude/claude_desktop_config.json",
             "darwin": "Library/Application Support/Claude/claude_desktop_config.json",
-            "win32": f"{_APPDATA}/Claude/claude_desktop_config.json"}, "mcpServers", {}, ()),
+            "win32": f"{_APPDATA}/Claude/claude_desktop_config.json"}, "mcpServers", {}, (), ""),
     Client("codex", "Codex CLI", ".codex/config.toml", {"*": ".codex/config.toml"}, "mcp_servers", {}, ("codex",)),
     Client("gemini", "Gemini CLI", ".gemini/settings.json", {"*": ".gemini/settings.json"}, "mcpServers", {},
-           ("gemini",)),
+           ("gemini",), "GEMINI.md"),
     Client("zed", "Zed", ".zed/settings.json",
            {"linux": ".config/zed/settings.json", "darwin": ".config/zed/settings.json",
             "win32": f"{_APPDATA}/Zed/settings.json"}, "context_servers", {}, ("zed", "zeditor")),
@@ -211,3 +212,58 @@ def _toml_with_server(text: str, key: str, entry: dict[str, Any] | None) -> str:
             out += "\n"
         out += f"[{ours}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in entry.items())
     return out
+
+
+# When to use which tool, for the project's agent instructions file: written on request only.
+GUIDE_BEGIN, GUIDE_END = "<!-- codefathom: begin -->", "<!-- codefathom: end -->"
+GUIDE = f"""{GUIDE_BEGIN}
+## Code search: codefathom
+
+This repository is indexed by codefathom (MCP server `codefathom`); its answers are current (changed
+files are re-indexed before each answer). Prefer it to grep and to reading whole files:
+- A question in words ("where do we retry failed uploads?") or a name (`Session.request`): `search_code`.
+- Where a name is defined: `find_symbol`; who uses it: `find_references`; callers and callees: `call_hierarchy`.
+- Before changing a file: `file_dependencies` (direction `dependents`) and `find_tests`; before a
+  commit: `change_impact` on the diff.
+- A map of an unfamiliar area within a token budget: `outline`; one file at a glance: `file_brief`.
+- Unused code: `find_dead_code`; files that change together: `co_change`.
+{GUIDE_END}
+"""
+
+
+def write_guide(client: Client, project: Path, dry_run: bool = False) -> Change:
+    """The guide block in the project's instructions file for this client, added or brought up to date."""
+    return _edit_guide(client, project, GUIDE, dry_run)
+
+
+def remove_guide(client: Client, project: Path, dry_run: bool = False) -> Change:
+    return _edit_guide(client, project, "", dry_run)
+
+
+def _edit_guide(client: Client, project: Path, block: str, dry_run: bool) -> Change:
+    if not client.guide:
+        raise UsageError(f"{client.title} reads no instructions file from the project")
+    path = project / client.guide
+    before = path.read_text("utf-8") if path.exists() else ""
+    start, end = before.find(GUIDE_BEGIN), before.find(GUIDE_END)
+    if start >= 0 and end > start:
+        had = True
+        head, rest = before[:start], before[end + len(GUIDE_END):].lstrip("\n")
+        if block:
+            after = head + block + rest
+        else:  # taken out with the blank line that set it apart
+            head = head.rstrip("\n")
+            after = head + ("\n\n" + rest if head and rest else "\n" if head else rest)
+    else:
+        had = False
+        after = before + ("\n" if before and not before.endswith("\n") else "") + (
+            "\n" if before.strip() and block else "") + block
+    if not after.strip():
+        after = ""
+    action = ("unchanged" if had else "absent") if after == before else (
+        "removed" if not block else "updated" if had else "added")
+    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
+    change = Change(client, path, action, diff)
+    if not dry_run and after != before:
+        path.write_text(after, "utf-8")
+    return change
