@@ -202,3 +202,35 @@ def test_the_command_a_client_is_given_starts_a_server_that_answers(
 
     anyio.run(connect)
     assert answered == ["codefathom"]
+
+
+def test_claude_code_slash_commands_and_a_session_start_hook_that_prints_an_outline(
+    home: Path, shop_repo: Path, run_cli: Callable[..., Result]
+) -> None:
+    import subprocess
+
+    settings = shop_repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(ls)"]}}))
+    assert run_cli("install", "claude-code", "-p", str(shop_repo), "--commands", "--hooks").exit_code == 0
+    commands = sorted(p.name for p in (shop_repo / ".claude" / "commands").iterdir())
+    assert commands == ["codefathom-callers.md", "codefathom-impact.md", "codefathom-map.md"]
+    assert "$ARGUMENTS" in (shop_repo / ".claude" / "commands" / "codefathom-callers.md").read_text()
+    data = json.loads(settings.read_text())
+    assert data["permissions"] == {"allow": ["Bash(ls)"]}
+    [start] = data["hooks"]["SessionStart"]
+    # What Claude Code runs at the start of a session prints a map of the repository.
+    assert run_cli("index", str(shop_repo), "--quiet").exit_code == 0
+    printed = subprocess.run(start["hooks"][0]["command"], shell=True, cwd=shop_repo, capture_output=True, text=True,
+                             timeout=60)
+    assert printed.returncode == 0 and printed.stdout.startswith("# outline of the project")
+    assert len(printed.stdout) <= 600 * 3 + 200
+
+    again = run_cli("install", "claude-code", "-p", str(shop_repo), "--commands", "--hooks", "--json")
+    assert {r["action"] for r in json.loads(again.output)} == {"unchanged"}
+    assert run_cli("uninstall", "claude-code", "-p", str(shop_repo), "--commands", "--hooks").exit_code == 0
+    assert json.loads(settings.read_text()) == {"permissions": {"allow": ["Bash(ls)"]}}
+    assert not (shop_repo / ".claude" / "commands").exists()
+    refused = run_cli("install", "cursor", "-p", str(shop_repo), "--hooks")
+    assert refused.exit_code == 2 and "Claude Code only" in refused.output
+    assert not (shop_repo / ".cursor").exists()  # refused before anything was written

@@ -24,7 +24,9 @@ from codefathom.mcp.clients import (
     install,
     remove_guide,
     server_command,
+    write_commands,
     write_guide,
+    write_hook,
 )
 from codefathom.mcp.clients import uninstall as remove
 
@@ -57,12 +59,16 @@ def _scoped(func: F) -> F:
 @click.option("--guide", is_flag=True,
               help="Also write a short block on when to use which tool into the project's instructions file"
                    " for this client's agent (CLAUDE.md, AGENTS.md or GEMINI.md).")
+@click.option("--commands", "slash", is_flag=True,
+              help="Claude Code: also add slash commands /codefathom-map, /codefathom-callers, /codefathom-impact.")
+@click.option("--hooks", is_flag=True,
+              help="Claude Code: also add a session-start hook that shows the agent a 600-token outline.")
 @click.option("--command", "command_text", metavar="COMMAND",
               help="What the client runs (default: this installation's codefathom, by absolute path);"
                    " `serve` is added unless given.")
 @reports_errors
 def install_command(client_name: str | None, scope: str | None, path: Path, dry_run: bool, as_json: bool,
-                    guide: bool, command_text: str | None) -> None:
+                    guide: bool, slash: bool, hooks: bool, command_text: str | None) -> None:
     """Add codefathom to an MCP client's configuration, so your agent can call it.
 
     CLIENT is one of: claude-code, cursor, vscode, windsurf, claude-desktop, codex, gemini, zed.
@@ -78,15 +84,22 @@ def install_command(client_name: str | None, scope: str | None, path: Path, dry_
       codefathom install cursor --user          # ~/.cursor/mcp.json
       codefathom install codex --dry-run        # show the change to .codex/config.toml
       codefathom install claude-code --guide    # and when to use which tool, in CLAUDE.md
+      codefathom install claude-code --commands --hooks   # slash commands, a session-start outline
     """
     root = path.resolve()
     if client_name is None:
         _list(root, as_json)
         return
     client = _client(client_name)
-    changes = [install(client, _scope(client, scope), root, server_command(command_text), dry_run)]
+    _claude_code_only(client, slash, hooks)
+    where, command = _scope(client, scope), server_command(command_text)
+    changes = [install(client, where, root, command, dry_run)]
     if guide:
         changes.append(write_guide(client, root, dry_run))
+    if slash:
+        changes += write_commands(client, where, root, dry_run=dry_run)
+    if hooks:
+        changes.append(write_hook(client, where, root, command, dry_run=dry_run))
     _report(changes, dry_run, as_json)
 
 
@@ -94,9 +107,11 @@ def install_command(client_name: str | None, scope: str | None, path: Path, dry_
 @click.argument("client_name", metavar="CLIENT")
 @_scoped
 @click.option("--guide", is_flag=True, help="Also take codefathom's block out of the project's instructions file.")
+@click.option("--commands", "slash", is_flag=True, help="Claude Code: also remove codefathom's slash commands.")
+@click.option("--hooks", is_flag=True, help="Claude Code: also remove codefathom's session-start hook.")
 @reports_errors
 def uninstall_command(client_name: str, scope: str | None, path: Path, dry_run: bool, as_json: bool,
-                      guide: bool) -> None:
+                      guide: bool, slash: bool, hooks: bool) -> None:
     """Take codefathom out of an MCP client's configuration; everything else in the file stays.
 
     \b
@@ -105,9 +120,15 @@ def uninstall_command(client_name: str, scope: str | None, path: Path, dry_run: 
       codefathom uninstall zed --user
     """
     client = _client(client_name)
-    changes = [remove(client, _scope(client, scope), path.resolve(), dry_run)]
+    _claude_code_only(client, slash, hooks)
+    root, where = path.resolve(), _scope(client, scope)
+    changes = [remove(client, where, root, dry_run)]
     if guide:
-        changes.append(remove_guide(client, path.resolve(), dry_run))
+        changes.append(remove_guide(client, root, dry_run))
+    if slash:
+        changes += write_commands(client, where, root, remove=True, dry_run=dry_run)
+    if hooks:
+        changes.append(write_hook(client, where, root, server_command(), remove=True, dry_run=dry_run))
     _report(changes, dry_run, as_json)
 
 
@@ -116,6 +137,12 @@ def _client(name: str) -> Client:
     if client is None:
         raise UsageError(f"unknown client {name!r}; clients are: {_NAMES}")
     return client
+
+
+def _claude_code_only(client: Client, slash: bool, hooks: bool) -> None:
+    """Checked before anything is written, so a refusal leaves every file as it was."""
+    if (slash or hooks) and client.name != "claude-code":
+        raise UsageError("--commands and --hooks are for Claude Code only (claude-code)")
 
 
 def _scope(client: Client, scope: str | None) -> str:
@@ -141,11 +168,11 @@ def _report_one(change: Change, dry_run: bool) -> None:
         click.echo(change.diff, nl=False)
         return
     what = {
-        "added": f"added `{SERVER_NAME}` to {change.path}",
-        "updated": f"updated `{SERVER_NAME}` in {change.path}",
-        "removed": f"removed `{SERVER_NAME}` from {change.path}",
-        "unchanged": f"`{SERVER_NAME}` is already in {change.path}, as it would be written",
-        "absent": f"`{SERVER_NAME}` is not in {change.path}",
+        "added": f"added {SERVER_NAME} to {change.path}",
+        "updated": f"updated {SERVER_NAME} in {change.path}",
+        "removed": f"removed {SERVER_NAME} from {change.path}",
+        "unchanged": f"{change.path} is already as it would be written",
+        "absent": f"{SERVER_NAME} is not in {change.path}",
     }[change.action]
     backup = f" (the file before: {change.backup})" if change.backup else ""
     click.echo(f"{change.client.title}: {what}{backup}")

@@ -147,16 +147,23 @@ def _edit(client: Client, path: Path, change: Any, dry_run: bool) -> Change:
     after = _dump(client, path, before, data, servers)
     diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
     result = Change(client, path, action, diff)
-    if dry_run:
-        return result
+    if not dry_run:
+        result.backup = _replace(path, after)
+    return result
+
+
+def _replace(path: Path, text: str) -> Path | None:
+    """Write `text` to `path` in one step (a reader never sees half a file); the file before is kept
+    beside it, and its name returned."""
+    backup = None
     if path.exists():
-        result.backup = path.with_name(path.name + ".codefathom-backup")
-        shutil.copy2(path, result.backup)
+        backup = path.with_name(path.name + ".codefathom-backup")
+        shutil.copy2(path, backup)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".codefathom-tmp")
-    temporary.write_text(after, "utf-8")
-    os.replace(temporary, path)  # a reader never sees half a file
-    return result
+    temporary.write_text(text, "utf-8")
+    os.replace(temporary, path)
+    return backup
 
 
 def _load(client: Client, path: Path, text: str) -> dict[str, Any]:
@@ -267,3 +274,101 @@ def _edit_guide(client: Client, project: Path, block: str, dry_run: bool) -> Cha
     if not dry_run and after != before:
         path.write_text(after, "utf-8")
     return change
+
+
+# Claude Code's slash commands for the common moves (Markdown prompts in .claude/commands/) and a
+# session-start hook that puts a small map of the repository in front of the agent.
+SLASH_COMMANDS = {
+    "codefathom-map.md": (
+        "Map this repository (or the area named) before working in it",
+        "Call codefathom's `outline` tool (focus: $ARGUMENTS, if given; a budget of 1,500 tokens) and"
+        " summarise the map: the main directories, the most depended-on files and definitions, and where"
+        " to start reading for the task at hand.",
+    ),
+    "codefathom-callers.md": (
+        "Who calls a function or method, and from where",
+        "Use codefathom: `find_symbol` for $ARGUMENTS, then `call_hierarchy` (direction callers, depth 2)"
+        " and `find_references`. List the callers by file with one line each on what they use it for.",
+    ),
+    "codefathom-impact.md": (
+        "What breaks if a file or symbol changes",
+        "Use codefathom on $ARGUMENTS: `file_dependencies` (direction dependents) for a file, or"
+        " `find_references` for a symbol, then `find_tests` for the tests that exercise it; with no"
+        " argument, `change_impact` on the working tree's diff. Say what depends on it, which tests to"
+        " run, and what to check by hand.",
+    ),
+}
+HOOK_MARK = "codefathom outline"
+
+
+def write_commands(client: Client, scope: str, project: Path, remove: bool = False, dry_run: bool = False,
+                   home: Path | None = None) -> list[Change]:
+    folder = _claude_dir(client, scope, project, home) / "commands"
+    changes = []
+    for name, (description, prompt) in SLASH_COMMANDS.items():
+        path = folder / name
+        header = f"---\ndescription: {description}\nargument-hint: [name, path or words]\n---\n\n"
+        text = "" if remove else header + prompt + "\n"
+        before = path.read_text("utf-8") if path.exists() else ""
+        action = ("absent" if remove else "unchanged") if before == text else (
+            "removed" if remove else "updated" if before else "added")
+        diff = "".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), str(path), str(path)))
+        if not dry_run and before != text:
+            if remove:
+                path.unlink()
+                if not any(folder.iterdir()):
+                    folder.rmdir()
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, "utf-8")
+        changes.append(Change(client, path, action, diff))
+    return changes
+
+
+def write_hook(client: Client, scope: str, project: Path, command: list[str], remove: bool = False,
+               dry_run: bool = False, home: Path | None = None) -> Change:
+    """A SessionStart hook in Claude Code's settings.json that prints an outline of 600 tokens."""
+    path = _claude_dir(client, scope, project, home) / "settings.json"
+    outline = " ".join(_quoted(part) for part in command[:-1]) + " outline --tokens 600 --no-sync"
+    hook = {"matcher": "startup", "hooks": [{"type": "command", "command": f"{outline} 2>/dev/null || true",
+                                             "timeout": 30}]}
+
+    def edit(settings: dict[str, Any]) -> None:
+        hooks = settings.setdefault("hooks", {})
+        starts = [h for h in hooks.get("SessionStart", []) if HOOK_MARK not in json.dumps(h)]
+        hooks["SessionStart"] = starts if remove else [*starts, hook]
+        if not hooks["SessionStart"]:
+            del hooks["SessionStart"]
+        if not hooks:
+            del settings["hooks"]
+
+    settings_client = Client(client.name, client.title, None, {"*": ""}, "hooks")
+    return _edit_whole(settings_client, path, edit, dry_run)
+
+
+def _claude_dir(client: Client, scope: str, project: Path, home: Path | None) -> Path:
+    if client.name != "claude-code":
+        raise UsageError("slash commands and hooks are written for Claude Code only (claude-code)")
+    return project / ".claude" if scope == "project" else (home or Path.home()) / ".claude"
+
+
+def _quoted(part: str) -> str:
+    return part if re.fullmatch(r"[\w@%+=:,./-]+", part) else "'" + part.replace("'", "'\"'\"'") + "'"
+
+
+def _edit_whole(client: Client, path: Path, change: Any, dry_run: bool) -> Change:
+    """Like _edit, for a change to the whole JSON document rather than to one server."""
+    before = path.read_text("utf-8") if path.exists() else ""
+    data = _load(client, path, before)
+    old = json.dumps(data, sort_keys=True)
+    change(data)
+    if json.dumps(data, sort_keys=True) == old:
+        return Change(client, path, "unchanged" if HOOK_MARK in old else "absent")
+    action = "removed" if HOOK_MARK in old and HOOK_MARK not in json.dumps(data) else (
+        "updated" if HOOK_MARK in old else "added")
+    after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
+    result = Change(client, path, action, diff)
+    if not dry_run:
+        result.backup = _replace(path, after)
+    return result
