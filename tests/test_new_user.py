@@ -117,7 +117,7 @@ def test_a_search_at_a_terminal_after_an_interrupted_first_index_indexes_first_a
 
 def test_a_background_index_a_search_starts_is_announced_listed_and_stopped(tmp_path: Path) -> None:
     repo = tmp_path / "large"
-    write_large_project(repo)
+    write_large_project(repo, files=1500)  # an index that is still at work while status and stop are run
     done = cli("search", "step_299", "-p", str(repo), "--json", "--background", env=LARGE)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["partial"] is True
