@@ -346,7 +346,7 @@ def search(
       echo 'parse_args' | codefathom search --jsonl -
       codefathom search src/app/models.py:120        # a stack trace's line: the definition around it first
       codefathom search -m literal 'retry_upload(' -n 50   # every line holding it, as path:line: text
-      codefathom search -m regex 'def \w+\(self' -B 1
+      codefathom search -m regex 'def \\w+\\(self' -B 1
       codefathom search -m path cfgload              # files by name or fuzzy path
       codefathom search -m read src/app/models.py:100-140  # lines, with the definitions around them
       codefathom search -m literal TODO --detail exists    # found, how many, the top file

@@ -191,7 +191,7 @@ async def search_code(
     project_path: ProjectPath = None,
     mode: Annotated[
         Literal["hybrid", "lexical", "vector", "literal", "regex", "path", "read"],
-        Field(description="hybrid|lexical|vector: ranked; literal|regex: matching lines; path: files by name; "
+        Field(description="hybrid|lexical|vector: ranked; literal|regex: matching lines; path: files; "
                           "read: 'a.py:10-40' or a name."),
     ] = "hybrid",
     limit: Limit = 10,
@@ -203,7 +203,7 @@ async def search_code(
     index_names: Annotated[list[str] | None, Field(description="More projects to search.")] = None,
     expand: Annotated[bool, Field(description="Add the top hits' callers, callees, bases.")] = False,
     include_deps: Annotated[bool, Field(description="Name each hit's callers, callees, imports.")] = False,
-    include_debug: Annotated[bool, Field(description="Add timings and channel counts.")] = False,
+    include_debug: Annotated[bool, Field(description="Timings, channel counts.")] = False,
     explain: Annotated[bool, Field(description="Take the ranking apart instead.")] = False,
     detail: Annotated[
         Literal["compact", "full", "exists"], Field(description="full: whole bodies; exists: found, count, top file.")
@@ -211,8 +211,8 @@ async def search_code(
     context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines before each match.")] = 0,
     context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines after each match.")] = 0,
 ) -> CallToolResult:
-    """Find code by name or meaning (ranked, with matching lines), or a stack trace's path:line; grep;
-    files by path; read lines."""
+    """Find code by name or meaning (ranked definitions, docs, directories), a stack trace's path:line;
+    grep; files by path; read lines."""
     scope = _scope(ctx, roots)
     base = scope.project(project_path)
     filters: dict[str, Any] = {
