@@ -331,8 +331,9 @@ class LookupVerbs:
         if not target:
             raise UsageError("give what to read: path:10-40, path:120, a path, or a definition's name")
         store = self._graph_store(fresh)
-        files = store.read(q.indexed_files)
         location = parse_location(target)
+        name = location.path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] if location else ""
+        files = store.read(q.files_named, name) if name else []
         path = resolve_path([p for _, p, _ in files], location.path) if location else None
         others: list[tuple[str, int, str]] = []
         by_name = location is None or path is None
@@ -344,6 +345,8 @@ class LookupVerbs:
             first = found[0]
             others = [(s.path, s.start_line, s.qualified_name) for s in found[1:]]
             location, path = Location(first.path, first.start_line, first.end_line), first.path
+        if by_name:
+            files = store.read(q.files_named, path.rsplit("/", 1)[-1])
         file_id = next(i for i, p, _ in files if p == path)
         text = read_inside(self.root / path, real_root(self.root)).decode("utf-8", errors="replace")
         every = text.split("\n")
@@ -377,9 +380,9 @@ def located(store: Store, query: str, limit: int, within: str = "") -> tuple[lis
     stack trace): that file's units, those holding the line first, innermost first, then the others
     by distance (a path alone: its module-level code, top-level definitions, then the rest)."""
     location = parse_location(query)
-    if location is None:
+    if location is None or (location.start is None and not _file_like(location.path)):
         return None
-    files = store.read(q.indexed_files)
+    files = store.read(q.files_named, location.path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1])
     path = resolve_path([p for _, p, _ in files], location.path)
     if path is None or (within and not path.startswith(within.strip("/") + "/")):
         return None
@@ -408,6 +411,15 @@ def located(store: Store, query: str, limit: int, within: str = "") -> tuple[lis
             )
         )
     return hits, Location(path, location.start, location.end)
+
+
+def _file_like(text: str) -> bool:
+    """Whether a query without a line may name a file: a path (`a/b`), or a name with an extension
+    (`models.py`, `Makefile.am`), not a qualified name (`Store.replace_file`)."""
+    if "/" in text or "\\" in text:
+        return True
+    stem, dot, extension = text.rpartition(".")
+    return bool(stem and dot and 1 <= len(extension) <= 5 and extension.isalnum() and extension.islower())
 
 
 # -- shared --------------------------------------------------------------------------------------

@@ -9,13 +9,24 @@ from collections.abc import Sequence
 
 from codefathom.parse.windows import MAX_UNIT_CHARS
 
-__all__ = ["indexed_files", "files_holding", "unit_ids_of_file", "definitions_around"]
+__all__ = ["indexed_files", "files_named", "files_holding", "unit_ids_of_file", "definitions_around"]
 
 
 def indexed_files(conn: sqlite3.Connection) -> list[tuple[int, str, str]]:
     """(id, path, language) of every file the index holds (files it left out are not searched)."""
     rows = conn.execute("SELECT id, path, language FROM files WHERE status != 'skipped' ORDER BY path")
     return [(int(r[0]), r[1], r[2]) for r in rows]
+
+
+def files_named(conn: sqlite3.Connection, name: str) -> list[tuple[int, str, str]]:
+    """(id, path, language) of the indexed files whose file name is `name` (any path)."""
+    like = "%/" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    rows = conn.execute(
+        "SELECT id, path, language FROM files WHERE status != 'skipped' AND (path = ? OR path LIKE ? ESCAPE '\\')"
+        " ORDER BY path",
+        (name, like),
+    )
+    return [(int(r[0]), r[1], r[2]) for r in rows if r[1].rsplit("/", 1)[-1] == name]
 
 
 def files_holding(conn: sqlite3.Connection, words: Sequence[str], texts: Sequence[str]) -> set[int]:
