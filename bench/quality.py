@@ -48,6 +48,11 @@ from lab.baselines import PlainBM25, TermCount, Units, WindowBM25, Windows  # no
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig  # noqa: E402
 
 FETCH_LIMIT = 20
+REPLY_LIMIT = 10  # results in a search_code reply (its default limit): what the reading cost counts
+# The characters read until the first correct result, per reply shape: compact (the default) and full
+# (whole bodies, as replies were before), for these systems.
+READING = {"chars@hit": "compact", "chars@hit full": "full"}
+READING_SYSTEMS = ("codefathom", "lexical only")
 EXPANDED = "expanded"  # the system searching with graph expansion on (search/expand.py)
 SPLITS = ("tune", "check")
 BASELINES = ("rg", "bm25", "bm25w")
@@ -194,6 +199,8 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
                     results = [(h.path + "/" if h.kind == "directory" else h.path, h.start_line, h.end_line)
                                for h in response.results]
                     per_query[system][q["id"]] = _scored(results, q)
+                    if system in READING_SYSTEMS:
+                        per_query[system][q["id"]].update(_reading(response, results, q))
             search_s = time.perf_counter() - t1
             db_path = cf.settings.db_path
         t2 = time.perf_counter()
@@ -246,6 +253,24 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def _reading(response: Any, results: list[tuple[str, int, int]], q: dict[str, Any]) -> dict[str, float]:
+    """Characters read until the first correct result, for each reply shape (READING): the text
+    search_code sends for its first REPLY_LIMIT results, up to and including the first hit."""
+    from dataclasses import replace
+
+    from codefathom.service import render
+
+    shown = response.results[:REPLY_LIMIT]
+    out = {}
+    for key, shape in READING.items():
+        view = render.SearchView(shape)
+        prefix = [len(render.search_text(replace(response, results=shown[: i + 1]), view)) for i in range(len(shown))]
+        out[key] = metrics.chars_to_first_hit(
+            prefix, results[:REPLY_LIMIT], q["targets"], q["level"], directories=q["kind"] == "package"
+        )
+    return out
+
+
 def _scored(results: list[tuple[str, int, int]], q: dict[str, Any]) -> dict[str, float]:
     """The metrics by the lab's rule, and MRR@10 by the overlap rule ("omrr@10"): a result that
     merely encloses a target (a class around a method, a window around a function) counts too. The
@@ -276,6 +301,8 @@ def cells(result: dict[str, Any]) -> list[dict[str, Any]]:
                 "system": system, "corpus": corpus, "set": set_name, "split": split, "n": len(present),
                 **{m: round(metrics.mean([p[m] for p in present]), 4) for m in metrics.METRICS},
                 "omrr@10": round(metrics.mean([p.get("omrr@10", p["mrr@10"]) for p in present]), 4),
+                **{key: round(metrics.mean([p[key] for p in present]), 1)
+                   for key in READING if all(key in p for p in present)},
             })
     return out
 
@@ -302,6 +329,21 @@ def markdown(result: dict[str, Any]) -> str:
                     out.append(f"| {set_name} | {split} | {c['n']} | {system} | {c['mrr@10']:.3f} "
                                f"| {c.get('omrr@10', c['mrr@10']):.3f} | {c['p@1']:.3f} "
                                f"| {c['r@5']:.3f} | {c['r@10']:.3f} | {c['ndcg@10']:.3f} |")
+    reading = [s for s in READING_SYSTEMS if any("chars@hit" in c for c in result["cells"] if c["system"] == s)]
+    if reading:
+        out += ["", "### What an agent reads: characters until the first correct result", "",
+                f"Mean characters of the reply text (its first {REPLY_LIMIT} results) up to and including the first",
+                "hit; a reply with no hit counts whole. compact: the default reply; full: whole bodies.", "",
+                "| set | split | n | system | MRR@10 | compact | full | full / compact |",
+                "|---|---|---|---|---|---|---|---|"]
+        for set_name in sets:
+            for split in SPLITS:
+                for system in reading:
+                    c = _cell(result, system, "all", set_name, split)
+                    if c and "chars@hit" in c:
+                        ratio = c["chars@hit full"] / c["chars@hit"] if c["chars@hit"] else 0.0
+                        out.append(f"| {set_name} | {split} | {c['n']} | {system} | {c['mrr@10']:.3f} "
+                                   f"| {c['chars@hit']:,.0f} | {c['chars@hit full']:,.0f} | {ratio:.1f}x |")
     languages = sorted({c["language"] for c in result["corpora"]})
     windows = "bm25w" if "bm25w" in result["per_query"] else None
     if windows:

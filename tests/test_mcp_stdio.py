@@ -86,7 +86,7 @@ GRAPH_TOOLS = {
 TOOLS_LIST_BUDGET = 8_000
 # Parameters a schema may leave undescribed: the instructions describe project_path once for every
 # tool, and a number's name, default and bounds say what it is.
-DESCRIBED_ONCE = {"project_path", "limit"}
+DESCRIBED_ONCE = {"project_path", "limit", "exclude_glob"}  # (exclude_glob: globs as path_glob describes them)
 
 
 @pytest.fixture
@@ -188,7 +188,7 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
         search = tools["search_code"]
         properties = search.input_schema["properties"]
         assert list(properties) == [
-            "query", "project_path", "limit", "languages", "kinds", "path_glob", "exclude_glob", "symbol_name",
+            "query", "project_path", "mode", "limit", "languages", "kinds", "path_glob", "exclude_glob", "symbol_name",
             "index_names", "expand", "include_deps", "include_debug", "explain", "detail", "context_before",
             "context_after",
         ]
@@ -249,6 +249,37 @@ def test_every_tool_parameter_is_an_option_of_its_cli_commands(project: Path, ho
             for name in tool.input_schema["properties"]:
                 if (tool.name, name) not in SPELLED_OTHERWISE:
                     assert name in spelled, f"{tool.name}({name}) has no option in `codefathom {verb}`"
+
+
+def test_search_code_lookups_a_stack_trace_line_grep_files_and_reads(project: Path, home: Path) -> None:
+    async def scenario() -> None:
+        async with serve(project, home) as client:
+            def search(query: str, **options: Any) -> Awaitable[types.CallToolResult]:
+                return client.call_tool("search_code", {"query": query, **options})
+
+            at_line = reply(await search("pkg/store.py:9", limit=2))
+            grep = await search("delete_units(", mode="literal")
+            regex = reply(await search(r"def \w+\(self", mode="regex", detail="exists"))
+            files = reply(await search("stor", mode="path"))
+            read = await search("pkg/store.py:9", mode="read")
+            bad = await search("def (", mode="regex")
+            refused = await search("x", mode="path", kinds=["class"])
+
+        assert [r["qualified_name"] for r in at_line["results"]] == ["pkg.store.Store.replace_file", "pkg.store.Store"]
+        assert at_line["results"][0]["lines"] == [[9, "        self.delete_units(path)"]]
+        assert answer_lines(grep) == [
+            "pkg/store.py:9: self.delete_units(path)", "pkg/store.py:12: def delete_units(self, path):"
+        ]
+        assert regex == {"found": True, "count": 2, "counted": "matching lines", "top_file": "pkg/store.py"}
+        assert [f["path"] for f in files["files"]] == ["pkg/store.py", "tests/test_store.py"]
+        assert answer_lines(read)[0] == (
+            "pkg/store.py:7-10 (of 13)  in method pkg.store.Store.replace_file 7-10 < class pkg.store.Store 4-13"
+        )
+        assert answer_lines(read)[3] == "9:         self.delete_units(path)"
+        assert bad.is_error and "not a valid regular expression" in error_text(bad)
+        assert refused.is_error and "does not take kinds" in error_text(refused)
+
+    run(scenario)
 
 
 def test_search_code_brings_the_named_definition_first_with_path_and_lines(project: Path, home: Path) -> None:

@@ -106,3 +106,12 @@ def test_query_generation_helpers() -> None:
     text = b"def f():\n    '''Doc.\n    more'''\n    return 1\n"
     assert apply_strip(text, [[2, 3, "pass"]]) == b"def f():\n    pass\n\n    return 1\n"
     assert query_words("Request.prepare the body") == ["request", "prepare", "body"]
+
+
+def test_characters_to_the_first_hit_count_the_reply_up_to_and_including_it() -> None:
+    results = [("b.py", 1, 5), ("a.py", 12, 15), ("a.py", 30, 40)]
+    prefix = [100, 250, 400]  # the reply's length holding results 0..i
+    assert metrics.chars_to_first_hit(prefix, results, [FUNC]) == 250.0
+    assert metrics.chars_to_first_hit(prefix, results[:1] + results[2:], [FUNC]) == 400.0  # no hit: read whole
+    assert metrics.chars_to_first_hit(prefix[:1], results, [FUNC]) == 100.0  # only what the reply holds
+    assert metrics.chars_to_first_hit([], [], [FUNC]) == 0.0

@@ -46,6 +46,15 @@ from codefathom.service.graph import (
 )
 from codefathom.service.indexer import Progress
 from codefathom.service.locking import set_holder_role
+from codefathom.service.lookups import (
+    GREP_MAX_LIMIT,
+    LOOKUP_MODES,
+    RANKED_MODES,
+    exists_json,
+    exists_text,
+    found_of,
+    lookup,
+)
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import resolve_project
 from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS
@@ -265,17 +274,23 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 @click.option("--index", "-i", "indexes", multiple=True, metavar="PATH",
               help="Also search this project or index (repeatable): a project directory, or an index as"
                    " `codefathom list` shows it. Results are merged and say which index they come from.")
-@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, MAX_LIMIT),
-              help="How many results.")
+@click.option("--mode", "-m", type=click.Choice(RANKED_MODES + LOOKUP_MODES), default="hybrid", show_default=True,
+              help="hybrid, lexical (words and names) or vector (meaning): ranked results. literal or regex: every"
+                   " line of the indexed files holding QUERY, as path:line: text. path: files by name or fuzzy path."
+                   " read: the lines QUERY names (a.py:10-40), the definition around a.py:120, a file, or a"
+                   " definition by name.")
+@click.option("--limit", "-n", default=10, show_default=True, type=click.IntRange(1, GREP_MAX_LIMIT),
+              help="How many results (matching lines, files); at most 200 ranked results.")
 @click.option("--language", "-l", "languages", multiple=True,
-              help="Only these languages (repeatable): python, typescript, go, rust, markdown, ...")
+              help="Only these languages (repeatable, or comma-separated): python, typescript, go, rust, ...")
 @click.option("--kind", "-k", "kinds", multiple=True, type=click.Choice(UNIT_KINDS),
               help="Only units of this kind (repeatable).")
 @click.option("--path-glob", "-g", "path_glob", multiple=True,
               help="Only files this gitignore-style glob names, e.g. 'src/**/*.py' or 'tests/' (repeatable).")
 @click.option("--exclude-glob", "-x", "exclude_glob", multiple=True,
               help="Leave out files this glob names, e.g. 'tests/' (repeatable).")
-@click.option("--symbol-name", "-s", help="Only units whose name matches this glob, e.g. 'parse_*' or 'Store.*'.")
+@click.option("--symbol-name", "-s",
+              help="Only units whose name matches this glob (in lower case: any case), e.g. 'parse_*' or 'store.*'.")
 @click.option("--max-per-file", default=3, show_default=True, type=click.IntRange(1, None),
               help="At most this many results from one file.")
 @click.option("--all-per-file", is_flag=True, help="No limit of results per file.")
@@ -291,8 +306,9 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 @click.option("--include-deps", is_flag=True,
               help="Name each result's callers, callees, bases and imports, a line each (bound exact or high).")
 @click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
-@click.option("--detail", type=click.Choice(["compact", "full"]), default="compact", show_default=True,
-              help="compact: each result's signature and the lines holding the query's words; full: whole bodies.")
+@click.option("--detail", type=click.Choice(["compact", "full", "exists"]), default="compact", show_default=True,
+              help="compact: each result's signature and the lines holding the query's words; full: whole bodies;"
+                   " exists: only whether anything was found, how much, and the top file.")
 @click.option("--context-before", "-B", type=click.IntRange(0, MAX_CONTEXT), default=0, show_default=True,
               help="Lines shown before each matching line.")
 @click.option("--context-after", "-A", type=click.IntRange(0, MAX_CONTEXT), default=0, show_default=True,
@@ -302,10 +318,11 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @reports_errors
 def search(
-    query: str | None, path: Path, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
+    query: str | None, path: Path, mode: str, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
     kinds: tuple[str, ...], path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None,
     max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_deps: bool,
-    include_debug: bool, detail: Literal["compact", "full"], context_before: int, context_after: int, no_sync: bool,
+    include_debug: bool, detail: Literal["compact", "full", "exists"], context_before: int, context_after: int,
+    no_sync: bool,
     background: bool, index_dir: Path | None,
 ) -> None:
     """Search the project for QUERY: words the code would use, or a name.
@@ -327,14 +344,40 @@ def search(
       codefathom search "apply a discount" --expand
       codefathom search "retry policy" --background   # a large new project: answer now, index meanwhile
       echo 'parse_args' | codefathom search --jsonl -
+      codefathom search src/app/models.py:120        # a stack trace's line: the definition around it first
+      codefathom search -m literal 'retry_upload(' -n 50   # every line holding it, as path:line: text
+      codefathom search -m regex 'def \\w+\\(self' -B 1
+      codefathom search -m path cfgload              # files by name or fuzzy path
+      codefathom search -m read src/app/models.py:100-140  # lines, with the definitions around them
+      codefathom search -m literal TODO --detail exists    # found, how many, the top file
     """
+    if mode in LOOKUP_MODES:
+        if jsonl is not None or not query:
+            raise UsageError(f"--mode {mode} answers one QUERY (--jsonl is for ranked searches)")
+        with _answering(path, index_dir, background) as service:
+            found = lookup(
+                service, mode, query, limit=limit, languages=languages, path_glob=path_glob,
+                exclude_glob=exclude_glob, context_before=context_before, context_after=context_after,
+                fresh=not no_sync, kinds=kinds, symbol_name=symbol_name, index=indexes, expand=expand,
+                include_deps=include_deps, debug=include_debug,
+            )
+        said = found_of(found)
+        if detail == "exists":
+            emit_json(exists_json(*said)) if as_json else click.echo(exists_text(*said))
+        else:
+            emit_json(found.to_json()) if as_json else click.echo(found.to_text())
+        if not said[0]:
+            sys.exit(NOT_FOUND)
+        return
+    if limit > MAX_LIMIT:
+        raise UsageError(f"--limit of a ranked search must be between 1 and {MAX_LIMIT}, got {limit}")
     options: dict[str, Any] = {
         "limit": limit, "languages": languages, "kinds": kinds, "path_glob": path_glob,
         "exclude_glob": exclude_glob, "symbol_name": symbol_name,
         "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug, "expand": expand,
-        "include_deps": include_deps,
+        "include_deps": include_deps, "channel": mode,
     }
-    view = render.SearchView(detail, context_before, context_after)
+    view = render.SearchView("compact" if detail == "exists" else detail, context_before, context_after)
     others = [resolve_index_name(name) for name in indexes]
     with _Services(path, index_dir, background) as services:
         if jsonl is not None:
@@ -343,7 +386,10 @@ def search(
         if not query:
             raise UsageError("give a QUERY, or --jsonl - to read queries from stdin")
         response = services.search(others, query, fresh=not no_sync, **options)
-        if as_json:
+        if detail == "exists":
+            said = render.search_found(response)
+            emit_json(exists_json(*said)) if as_json else click.echo(exists_text(*said))
+        elif as_json:
             emit_json(render.search_json(response, view))
         else:
             click.echo(render.search_text(response, view))

@@ -53,7 +53,8 @@ codefathom answers from a local index of the project, kept in step with its file
 - search_code first, instead of opening files: a name (`Store.replace_file`) or what the code does.
 - Before an edit: file_brief, find_references, file_dependencies (dependents), find_tests.
 - After one: change_impact. In a new repository: outline.
-- grep is better for every occurrence of an exact string.
+- search_code also takes a stack trace's `path:line`; its modes grep (literal, regex), find files (path)
+  and read lines (read).
 project_path defaults to the client's first root; paths outside the served roots are refused.
 A reply marked partial comes from an index still being built.
 """

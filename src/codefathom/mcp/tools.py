@@ -47,6 +47,7 @@ from codefathom.service.graph import (
     DepsResponse,
 )
 from codefathom.service.indexer import Progress
+from codefathom.service.lookups import LOOKUP_MODES, exists_json, exists_text, found_of, lookup
 from codefathom.service.multi import resolve_index_name, search_several
 from codefathom.service.project import inside_root
 from codefathom.service.related import DEFAULT_COMMITS, MAX_COMMITS, CoChangeResponse, TestsResponse
@@ -184,37 +185,60 @@ Globs = Annotated[
 
 
 async def search_code(
-    query: Annotated[str, Field(description="A name as the code writes it (`Store.replace_file`), or words.")],
+    query: Annotated[str, Field(description="A name (`Store.replace_file`), words, `a.py:120`, a pattern.")],
     ctx: Ctx,
     roots: Roots,
     project_path: ProjectPath = None,
+    mode: Annotated[
+        Literal["hybrid", "lexical", "vector", "literal", "regex", "path", "read"],
+        Field(description="hybrid|lexical|vector: ranked; literal|regex: matching lines; path: files; "
+                          "read: 'a.py:10-40' or a name."),
+    ] = "hybrid",
     limit: Limit = 10,
     languages: Languages = None,
     kinds: Kinds = None,
     path_glob: Globs = None,
-    exclude_glob: Globs = None,
-    symbol_name: Annotated[str | None, Field(description="Name glob: 'parse_*', 'Store.*'.")] = None,
+    exclude_glob: Annotated[list[str] | None, BeforeValidator(_listed)] = None,
+    symbol_name: Annotated[str | None, Field(description="Name glob: 'parse_*', 'store.*'.")] = None,
     index_names: Annotated[list[str] | None, Field(description="More projects to search.")] = None,
     expand: Annotated[bool, Field(description="Add the top hits' callers, callees, bases.")] = False,
     include_deps: Annotated[bool, Field(description="Name each hit's callers, callees, imports.")] = False,
-    include_debug: Annotated[bool, Field(description="Add timings and channel counts.")] = False,
+    include_debug: Annotated[bool, Field(description="Timings, channel counts.")] = False,
     explain: Annotated[bool, Field(description="Take the ranking apart instead.")] = False,
-    detail: Annotated[Literal["compact", "full"], Field(description="full: whole bodies.")] = "compact",
+    detail: Annotated[
+        Literal["compact", "full", "exists"], Field(description="full: whole bodies; exists: found, count, top file.")
+    ] = "compact",
     context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines before each match.")] = 0,
     context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines after each match.")] = 0,
 ) -> CallToolResult:
-    """Find code by name or by what it does: ranked definitions, docs and directories with their matching
-    lines. Narrow with filters, not more words; grep finds every occurrence."""
+    """Find code by name or meaning (ranked definitions, docs, directories), a stack trace's path:line;
+    grep; files by path; read lines."""
     scope = _scope(ctx, roots)
     base = scope.project(project_path)
     filters: dict[str, Any] = {
         "languages": languages or (), "kinds": tuple(kinds or ()), "path_glob": path_glob or (),
         "exclude_glob": exclude_glob or (),
     }
+    if mode in LOOKUP_MODES:
+        del filters["kinds"]
+        found = await _call(
+            scope, base,
+            lambda service: lookup(
+                service, mode, query, limit=limit, context_before=context_before, context_after=context_after,
+                kinds=kinds, symbol_name=symbol_name, index_names=index_names, expand=expand,
+                include_deps=include_deps, include_debug=include_debug, explain=explain, **filters,
+            ),
+        )
+        if detail == "exists":
+            said = found_of(found)
+            return _reply(exists_json(*said), exists_text(*said))
+        return _reply(found.to_json(), found.to_text())
     if explain:
         response = await _call(
             scope, base,
-            lambda service: service.search(query, limit=limit, symbol_name=symbol_name, explain=True, **filters),
+            lambda service: service.search(
+                query, limit=limit, symbol_name=symbol_name, explain=True, channel=mode, **filters
+            ),
         )
         return _rendered(response, render.explain_json, render.explain_text)
 
@@ -225,13 +249,16 @@ async def search_code(
             scope.call, base, others,
             lambda service: service.search(
                 query, limit=limit, symbol_name=symbol_name, include_debug=include_debug, expand=expand,
-                include_deps=include_deps, **filters,
+                include_deps=include_deps, channel=mode, **filters,
             ),
             limit,
         )
 
-    view = render.SearchView(detail, context_before, context_after)
     response = await _blocking(run)
+    if detail == "exists":
+        said = render.search_found(response)
+        return _reply(exists_json(*said), exists_text(*said))
+    view = render.SearchView(detail, context_before, context_after)
     return _reply(render.search_json(response, view), render.search_text(response, view))
 
 
@@ -310,8 +337,8 @@ async def find_references(
     ref_kinds: Annotated[list[RefKind] | None, BeforeValidator(_listed)] = None,
     limit: Annotated[int, Field(ge=0, le=MAX_REFS_LIMIT, description="References to list (0: all).")] = REFS_LIMIT,
 ) -> CallToolResult:
-    """Every use of a definition, bound by the code graph, labelled exact to possible: before renaming
-    it or changing its signature."""
+    """Every use of a definition, bound by the code graph (exact to possible): before renaming it or
+    changing its signature."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     response = await _call(

@@ -62,6 +62,7 @@ class SearchRequest:
 class SearchOutcome:
     hits: list[Hit]
     debug: dict[str, object] = field(default_factory=dict)
+    focus: tuple[str, int, int] | None = None  # a `path:line` query: the lines it names (path, start, end)
 
 
 def search(store: Store, request: SearchRequest) -> SearchOutcome:
@@ -202,6 +203,10 @@ def _scope(store: Store, request: SearchRequest) -> Scope:
 
 
 def _name_matches(pattern: str, name: str, qualified: str) -> bool:
+    """Whether a symbol_name glob names the unit: in any case when the glob is in lower case (`parse_*`
+    ~ `Parse_Args`, `store.*` ~ `Store.put`), else case and all (`Store.*` leaves out module `store`)."""
+    if pattern == pattern.lower():
+        name, qualified = name.lower(), qualified.lower()
     return fnmatch.fnmatchcase(name, pattern) or fnmatch.fnmatchcase(qualified, pattern) or (
         "." in pattern and fnmatch.fnmatchcase(qualified, "*." + pattern)
     )

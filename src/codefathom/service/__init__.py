@@ -35,12 +35,15 @@ from codefathom.service.graph import GraphVerbs
 from codefathom.service.indexer import Progress, SyncReport
 from codefathom.service.languages import resolve_languages
 from codefathom.service.locking import IndexLock
+from codefathom.service.lookups import LookupVerbs, located
 from codefathom.service.project import Project, resolve_project
 from codefathom.service.related import RelatedVerbs
 from codefathom.store import Store
 
+CHANNELS = ("hybrid", "lexical", "vector")  # what a ranked search reads: all channels, words and names, vectors
+
 __all__ = [
-    "Codefathom", "SearchResponse", "IndexStatus", "IndexInfo", "SyncReport", "list_indexes", "MAX_LIMIT",
+    "CHANNELS", "Codefathom", "SearchResponse", "IndexStatus", "IndexInfo", "SyncReport", "list_indexes", "MAX_LIMIT",
     "UNIT_KINDS", "WatchState", "EmbedReport", "EmbedProgress", "clear_index",
 ]
 
@@ -56,6 +59,7 @@ class SearchResponse:
     indexing: dict[str, object] | None = None  # that indexing's progress
     result_indexes: list[str] | None = None  # per result, the project root of its index (several searched)
     query: str = ""  # as asked: a compact reply shows the lines holding its words
+    focus: tuple[str, int, int] | None = None  # a `path:line` query: the lines a compact reply shows
 
 
 @dataclass
@@ -89,10 +93,11 @@ class IndexInfo:
     missing: bool = False  # the project's folder is gone (`clear` with its path deletes the index)
 
 
-class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness, Embedding):
+class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, LookupVerbs, Freshness, Embedding):
     """One project's index and every question asked of it (graph verbs: service/graph.py; tests and
     co-change: service/related.py; change impact of a diff: service/changes.py; syncing before an
-    answer: service/freshness.py; vectors: service/embedding.py)."""
+    answer: service/freshness.py; vectors: service/embedding.py; grep, files by path and reads:
+    service/lookups.py)."""
 
     def __init__(self, path: str | Path | None = None, index_dir: str | Path | None = None) -> None:
         self.project: Project = resolve_project(path)
@@ -154,16 +159,27 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
         explain: bool = False,
         expand: bool = False,
         include_deps: bool = False,
+        channel: str = "hybrid",
     ) -> SearchResponse:
         """Ranked units for `query`; the index is re-synced with the files first when `fresh`.
 
         `explain` adds every stage to the debug: query analysis, each channel's candidates, and the
         top results' scores taken apart (what `codefathom explain` and search_code's `explain` show).
-        `expand` adds the graph neighbours of the first results below them (search/expand.py)."""
+        `expand` adds the graph neighbours of the first results below them (search/expand.py).
+        `channel`: "hybrid" (every channel), "lexical" (words and names only) or "vector" (meaning only).
+        A query that is a path of the index (`src/app/models.py:120`) brings that file's units, the one
+        around the line first (service/lookups.py)."""
+        if channel not in CHANNELS:
+            said = arguments.text("channel", channel)
+            raise UsageError(f"channel must be one of {', '.join(CHANNELS)}, got {said!r}")
+        if channel == "lexical":
+            ranking = replace(ranking, vectors=False)
+        elif channel == "vector":
+            ranking = replace(ranking, lexical=False, names=False, rerank=False)
         # Refuse a bad request before any indexing work: a typo must not cost a full index.
         request = SearchRequest(
             query=arguments.text("query", query), limit=arguments.integer("limit", limit, 1, MAX_LIMIT),
-            languages=resolve_languages(arguments.texts("languages", languages)),
+            languages=resolve_languages(arguments.names("languages", languages)),
             kinds=arguments.texts("kinds", kinds), path_glob=arguments.texts("path_glob", path_glob),
             exclude_glob=arguments.texts("exclude_glob", exclude_glob),
             symbol_name=arguments.text("symbol_name", symbol_name) if symbol_name else None,
@@ -198,11 +214,17 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, Freshness,
                 debug["vectors"] = self.vector_status()
         return SearchResponse(
             str(self.root), self.project.within, outcome.hits, notices, debug, partial=how == "partial",
-            indexing=progress, query=request.query,
+            indexing=progress, query=request.query, focus=outcome.focus,
         )
 
     def _search(self, request: SearchRequest, notices: list[str]) -> SearchOutcome:
         store = self._open(create=False)
+        if not request.explain:
+            found = located(store, request.query, request.limit, request.within)
+            if found is not None:
+                hits, where = found
+                focus = (where.path, where.start, where.end or where.start) if where.start else None
+                return SearchOutcome(hits, focus=focus)
         timings: dict[str, float] = {}
         if request.ranking.vectors and channel_weights(plan_query(request.query), request.ranking)["vectors"] > 0:
             said: list[str] = []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from codefathom.errors import UsageError, shown
 
-__all__ = ["integer", "flag", "text", "texts"]
+__all__ = ["integer", "flag", "text", "texts", "names"]
 
 
 def integer(name: str, value: object, low: int, high: int | None = None) -> int:
@@ -44,6 +44,11 @@ def texts(name: str, value: object) -> tuple[str, ...]:
         if not isinstance(item, str):
             raise UsageError(f"{name} must hold strings, got {_shown(item)} in {_shown(value)}")
     return tuple(value)
+
+
+def names(name: str, value: object) -> tuple[str, ...]:
+    """Like `texts`, each string also read as a comma-separated list (`"python,ts"`), blanks dropped."""
+    return tuple(part.strip() for item in texts(name, value) for part in item.split(",") if part.strip())
 
 
 def _shown(value: object) -> str:

@@ -39,12 +39,20 @@ from codefathom.service.graph import (
     SymbolsResponse,
 )
 from codefathom.service.related import CoChangeResponse, TestsResponse
-from codefathom.service.snippets import LINE_WIDTH, MAX_CONTEXT, Snippet, matching_lines, query_terms
+from codefathom.service.snippets import (
+    LINE_WIDTH,
+    MAX_CONTEXT,
+    Snippet,
+    focus_lines,
+    matching_lines,
+    query_terms,
+)
 from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
-    "SearchView", "search_json", "search_text", "status_json", "status_text", "sync_json", "sync_text", "indexes_json",
-    "indexes_text", "symbols_json", "symbols_text", "refs_json", "refs_text", "hierarchy_json", "hierarchy_text",
+    "SearchView", "search_json", "search_text", "search_found", "status_json", "status_text", "sync_json",
+    "sync_text", "indexes_json", "indexes_text", "symbols_json", "symbols_text", "refs_json", "refs_text",
+    "hierarchy_json", "hierarchy_text",
     "deps_json", "deps_text", "dead_json", "dead_text", "outline_json", "outline_text", "brief_json", "brief_text",
     "tests_json", "tests_text", "cochange_json", "cochange_text", "change_impact_json", "change_impact_text",
 ]
@@ -100,7 +108,14 @@ class SearchView:
             if not 0 <= value <= MAX_CONTEXT:
                 raise UsageError(f"{name} must be between 0 and {MAX_CONTEXT}, got {value}")
 
-    def snippet(self, hit: Hit, terms: list[str]) -> Snippet:
+    def snippet(self, hit: Hit, terms: list[str], focus: tuple[str, int, int] | None = None) -> Snippet:
+        """The lines holding `terms`; for a result holding the lines a `path:line` query names (`focus`), those."""
+        if focus is not None and hit.path == focus[0] and hit.start_line <= focus[1] <= hit.end_line:
+            if hit.content.count("\n") != hit.end_line - hit.start_line:  # a class shown by its members' headers
+                return Snippet([], 0)
+            return focus_lines(
+                hit.content, hit.start_line, focus[1], focus[2], before=self.context_before, after=self.context_after
+            )
         return matching_lines(
             hit.content, hit.start_line, terms, signature=hit.signature, before=self.context_before,
             after=self.context_after,
@@ -110,7 +125,9 @@ class SearchView:
 COMPACT = SearchView()
 
 
-def hit_json(hit: Hit, view: SearchView = COMPACT, terms: list[str] | None = None) -> dict[str, Any]:
+def hit_json(
+    hit: Hit, view: SearchView = COMPACT, terms: list[str] | None = None, focus: tuple[str, int, int] | None = None
+) -> dict[str, Any]:
     """A result; compact: its signature and matching lines (`lines`: [line, text] pairs, `more_lines`
     the matching lines left out) instead of its body (`content`, `truncated`: cut to a maximum)."""
     data: dict[str, Any] = {
@@ -122,7 +139,7 @@ def hit_json(hit: Hit, view: SearchView = COMPACT, terms: list[str] | None = Non
         data["content"] = hit.content
         data["truncated"] = hit.truncated
     else:
-        snippet = view.snippet(hit, terms or [])
+        snippet = view.snippet(hit, terms or [], focus)
         data["lines"] = [[number, text] for number, text in snippet.lines]
         if snippet.more:
             data["more_lines"] = snippet.more
@@ -139,7 +156,7 @@ def hit_json(hit: Hit, view: SearchView = COMPACT, terms: list[str] | None = Non
 
 def search_json(response: SearchResponse, view: SearchView = COMPACT) -> dict[str, Any]:
     terms = query_terms(response.query)
-    results = [hit_json(h, view, terms) for h in response.results]
+    results = [hit_json(h, view, terms, response.focus) for h in response.results]
     if response.result_indexes is not None:  # several indexes searched: say which each result is from
         for result, index in zip(results, response.result_indexes, strict=True):
             result["index"] = index
@@ -154,6 +171,12 @@ def search_json(response: SearchResponse, view: SearchView = COMPACT) -> dict[st
     if response.debug is not None:
         data["debug"] = response.debug
     return data
+
+
+def search_found(response: SearchResponse) -> tuple[bool, int, str | None, str]:
+    """(found, how many, top file, what was counted) of a ranked search: what `detail: "exists"` answers."""
+    first = response.results[0].path if response.results else None
+    return bool(response.results), len(response.results), first, "results"
 
 
 def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
@@ -188,7 +211,7 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
             continue
         if hit.signature:
             lines.append("    " + _clip(_one_line(hit.signature), LINE_WIDTH))
-        snippet = view.snippet(hit, terms)
+        snippet = view.snippet(hit, terms, response.focus)
         lines.extend(_numbered(snippet.lines))
         if snippet.more:
             lines.append(f"    (+{_count(snippet.more, 'more matching line')})")

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from codefathom.search.query import STOPWORDS, plan_query
 
-__all__ = ["Snippet", "query_terms", "matching_lines", "MAX_MATCHING_LINES", "MAX_CONTEXT", "LINE_WIDTH"]
+__all__ = ["Snippet", "query_terms", "matching_lines", "focus_lines", "MAX_MATCHING_LINES", "MAX_CONTEXT", "LINE_WIDTH"]
 
 MAX_MATCHING_LINES = 3  # matching lines shown per result; the rest are counted
 MAX_CONTEXT = 10  # lines before or after each matching line, at most
@@ -71,6 +71,23 @@ def matching_lines(
         for near in range(max(body_start, index - before), min(len(lines), index + after + 1)):
             shown[near] = lines[near]
     return Snippet([(start_line + index, _clip(shown[index])) for index in sorted(shown)], more)
+
+
+def focus_lines(
+    content: str, start_line: int, first: int, last: int, *, before: int = 0, after: int = 0,
+    limit: int = MAX_MATCHING_LINES,
+) -> Snippet:
+    """Lines `first`-`last` of the file (at most `limit`, the rest counted), from `content` (which
+    starts at `start_line`), each with `before` and `after` lines around it: what a `path:line`
+    query names, shown in the unit around it."""
+    lines = content.split("\n")
+    end_line = start_line + len(lines) - 1
+    chosen = list(range(max(first, start_line), min(last, end_line) + 1))
+    more = len(chosen) - limit if len(chosen) > limit else 0
+    shown: set[int] = set()
+    for number in chosen[:limit]:
+        shown.update(range(max(start_line, number - before), min(end_line, number + after) + 1))
+    return Snippet([(number, _clip(lines[number - start_line])) for number in sorted(shown)], more)
 
 
 def _after_signature(lines: list[str], signature: str) -> int:
