@@ -32,6 +32,7 @@ from codefathom.service.embedding import Embedding, EmbedProgress, EmbedReport
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.service.freshness import Freshness, WatchState, remove_index_files
 from codefathom.service.graph import GraphVerbs
+from codefathom.service.health import HealthVerbs
 from codefathom.service.indexer import Progress, SyncReport
 from codefathom.service.languages import resolve_languages
 from codefathom.service.locking import IndexLock
@@ -93,7 +94,7 @@ class IndexInfo:
     missing: bool = False  # the project's folder is gone (`clear` with its path deletes the index)
 
 
-class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, LookupVerbs, Freshness, Embedding):
+class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, LookupVerbs, HealthVerbs, Freshness, Embedding):
     """One project's index and every question asked of it (graph verbs: service/graph.py; tests and
     co-change: service/related.py; change impact of a diff: service/changes.py; syncing before an
     answer: service/freshness.py; vectors: service/embedding.py; grep, files by path and reads:

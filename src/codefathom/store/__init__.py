@@ -166,6 +166,10 @@ class Store:
         with self._lock:
             return reads.file_paths(self._conn)
 
+    def definition_units(self, kinds: Sequence[str]) -> list[tuple[int, str, str, int, int, str, str]]:
+        with self._lock:
+            return reads.definition_units(self._conn, kinds)
+
     def term_units(self, term: str, cap: int) -> int:
         with self._lock:
             return reads.term_units(self._conn, term, cap)

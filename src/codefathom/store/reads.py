@@ -68,6 +68,20 @@ def file_stats(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
     return conn.execute("SELECT path, size, mtime_ns FROM files").fetchall()
 
 
+def definition_units(
+    conn: sqlite3.Connection, kinds: Sequence[str]
+) -> list[tuple[int, str, str, int, int, str, str]]:
+    """(id, path, qualified name, start line, end line, language, content) of every whole unit of
+    these kinds (a definition split into parts is left out: no part is the whole)."""
+    sql = (
+        "SELECT u.id, f.path, u.qualified_name, u.start_line, u.end_line, u.language, u.content"
+        " FROM units u JOIN files f ON f.id = u.file_id"
+        " WHERE u.kind IN (SELECT value FROM json_each(?)) AND u.part = 0 ORDER BY f.path, u.start_line"
+    )
+    rows = conn.execute(sql, (json.dumps(list(kinds)),))
+    return [(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), r[5], r[6]) for r in rows]
+
+
 def term_units(conn: sqlite3.Connection, term: str, cap: int) -> int:
     """How many units hold `term` (as FTS5 tokenizes and stems it), counted up to `cap`."""
     sql = "SELECT count(*) FROM (SELECT 1 FROM units_fts WHERE units_fts MATCH ? LIMIT ?)"
