@@ -273,3 +273,14 @@ def test_a_question_in_words_without_vectors_is_reranked_and_a_short_phrase_is_n
     assert short["fusion"]["reranker"] is False  # two words may spell a name: fusion and the name channel
     queues = json.loads(run_cli("explain", "push", "-s", "*Queue*", "-p", root, "--json").stdout)["analysis"]
     assert queues["results"] and all("Queue" in r["name"] for r in queues["results"])  # as search -s keeps them
+
+
+def test_a_class_result_numbers_its_members_lines_as_the_file_does(shop_repo: Path, search_json) -> None:
+    # A class is stored as its members' headers, without their bodies: its lines do not run on
+    # unbroken, so a matching line's number must come from the file, not from its place in the class.
+    data = search_json("Stack push", "--path", str(shop_repo))
+    stack = next(r for r in data["results"] if r["qualified_name"] == "shop.stack.Stack")
+    source = (shop_repo / "shop" / "stack.py").read_text().splitlines()
+    assert stack["lines"], stack
+    for number, text in stack["lines"]:
+        assert source[number - 1].strip() == text.strip(), (number, text)

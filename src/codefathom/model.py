@@ -192,3 +192,6 @@ class Hit:
     # Asked for with include_deps: per relation (calls, called by, inherits, inherited by, imports) the
     # qualified names one graph edge away, best first; a trailing "..." says there are more.
     deps: tuple[tuple[str, tuple[str, ...]], ...] | None = None
+    # The file line of each line of `content`, when they do not run on unbroken from start_line
+    # (a class stored as its members' headers); None when they do.
+    line_numbers: tuple[int, ...] | None = None

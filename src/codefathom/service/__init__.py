@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from codefathom.config import Settings, default_home, load_settings
+from codefathom.discover import read_inside, real_root
 from codefathom.errors import IndexUnusable, NotIndexed, UsageError
 from codefathom.model import UNIT_KINDS, Hit
 from codefathom.search import (
@@ -213,8 +214,9 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, LookupVerb
             debug["freshness"] = how  # indexed, synced, watcher (sweep skipped), as is, busy, partial
             if explain:
                 debug["vectors"] = self.vector_status()
+        hits = [_numbered(hit, self.root) for hit in outcome.hits]
         return SearchResponse(
-            str(self.root), self.project.within, outcome.hits, notices, debug, partial=how == "partial",
+            str(self.root), self.project.within, hits, notices, debug, partial=how == "partial",
             indexing=progress, query=request.query, focus=outcome.focus,
         )
 
@@ -358,3 +360,25 @@ def _remove_index(index_dir: Path) -> bool:
     return existed
 
 
+
+
+def _numbered(hit: Hit, root: Path) -> Hit:
+    """The hit with the file line of each line of its content when the content skips lines (a class
+    stored as its members' headers), found by reading the file: a snippet then numbers its lines right."""
+    lines = hit.content.split("\n")
+    if hit.kind == "directory" or len(lines) == hit.end_line - hit.start_line + 1 or hit.truncated:
+        return hit
+    try:
+        text = read_inside(root / hit.path, real_root(root)).decode("utf-8", errors="replace")
+    except OSError:
+        return hit
+    source = text.split("\n")[hit.start_line - 1 : hit.end_line]
+    numbers, at = [], 0
+    for line in lines:
+        while at < len(source) and source[at].rstrip() != line.rstrip():
+            at += 1
+        if at == len(source):
+            return hit  # the file changed since: better no numbers than wrong ones
+        numbers.append(hit.start_line + at)
+        at += 1
+    return replace(hit, line_numbers=tuple(numbers))

@@ -111,14 +111,14 @@ class SearchView:
     def snippet(self, hit: Hit, terms: list[str], focus: tuple[str, int, int] | None = None) -> Snippet:
         """The lines holding `terms`; for a result holding the lines a `path:line` query names (`focus`), those."""
         if focus is not None and hit.path == focus[0] and hit.start_line <= focus[1] <= hit.end_line:
-            if hit.content.count("\n") != hit.end_line - hit.start_line:  # a class shown by its members' headers
+            if hit.line_numbers is not None:  # a class shown by its members' headers: its signature says it
                 return Snippet([], 0)
             return focus_lines(
                 hit.content, hit.start_line, focus[1], focus[2], before=self.context_before, after=self.context_after
             )
         return matching_lines(
             hit.content, hit.start_line, terms, signature=hit.signature, before=self.context_before,
-            after=self.context_after,
+            after=self.context_after, numbers=hit.line_numbers,
         )
 
 

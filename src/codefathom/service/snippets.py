@@ -6,6 +6,7 @@ few lines whether a result is the one it wants and which lines to read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from codefathom.search.query import STOPWORDS, plan_query
@@ -48,7 +49,7 @@ def _stem(word: str) -> str:
 
 def matching_lines(
     content: str, start_line: int, terms: list[str], *, signature: str = "", before: int = 0, after: int = 0,
-    limit: int = MAX_MATCHING_LINES,
+    limit: int = MAX_MATCHING_LINES, numbers: Sequence[int] | None = None,
 ) -> Snippet:
     """The lines of `content` (which starts at `start_line`) holding the most of `terms`, at most
     `limit`, each with `before` and `after` lines around it. Lines the signature already shows are
@@ -70,7 +71,12 @@ def matching_lines(
     for index in chosen:
         for near in range(max(body_start, index - before), min(len(lines), index + after + 1)):
             shown[near] = lines[near]
-    return Snippet([(start_line + index, _clip(shown[index])) for index in sorted(shown)], more)
+    return Snippet([(_line_number(start_line, numbers, index), _clip(shown[index])) for index in sorted(shown)], more)
+
+
+def _line_number(start_line: int, numbers: Sequence[int] | None, index: int) -> int:
+    """The file line of the content's line `index`: from `numbers` when the content skips lines."""
+    return numbers[index] if numbers is not None else start_line + index
 
 
 def focus_lines(
