@@ -191,6 +191,8 @@ def cli(ctx: click.Context) -> None:
       codefathom outline --focus "config"      # a map of the repository (also: brief FILE)
       codefathom tests Store.replace_file      # the tests that exercise it (also: cochange FILE)
       codefathom serve                         # MCP server over stdio for an agent
+      codefathom install claude-code           # ... configured in a client (also: doctor, init)
+      codefathom duplicates                    # copied functions and methods, largest first
 
     Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
     Every search first re-indexes files that changed, so answers match the files on disk.
