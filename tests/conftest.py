@@ -133,3 +133,15 @@ def write_large_project(root: Path, files: int = 300, lines: int = 10) -> None:
         path = root / f"pkg{i % 10}" / f"mod{i}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("\n".join(out))
+
+
+def exact_bindings(db: Path) -> list[tuple[object, ...]]:
+    """Every reference's target, label, confidence and candidates, and every symbol's and file's
+    rank to the last bit (the digest rounds ranks): for comparing two bindings of one tree."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "SELECT f.path, r.line, r.col, r.name, t.qualified_name, r.label, r.confidence, r.candidates, f.rank"
+            " FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.id = r.target_id"
+            " UNION ALL SELECT f.path, s.start_line, 0, s.qualified_name, s.kind, '', s.rank, 0, 0"
+            " FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY 1, 2, 3, 4, 5"
+        ).fetchall()

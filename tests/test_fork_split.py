@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import time
 from pathlib import Path
 
 import pytest
+from conftest import exact_bindings
 
 import codefathom.graph as graph
 import codefathom.service.indexer as indexer
@@ -19,15 +19,6 @@ from codefathom.service import Codefathom
 REPOS = Path(__file__).resolve().parent / "fixtures" / "repos"
 BATCH = 5
 
-
-def _exact(db: Path) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "SELECT f.path, r.line, r.col, r.name, t.qualified_name, r.label, r.confidence, r.candidates, f.rank"
-            " FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.id = r.target_id"
-            " UNION ALL SELECT f.path, s.start_line, 0, s.qualified_name, s.kind, '', s.rank, 0, 0"
-            " FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY 1, 2, 3, 4, 5"
-        ).fetchall()
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="a child is forked only where the system can")
@@ -77,4 +68,4 @@ def test_the_slower_process_binds_fewer_batches_and_the_graph_is_the_same(
         assert len(here) == batches[-1]
     else:
         assert len(here) < batches[-1] / 2
-    assert _exact(tmp_path / "forked" / "index.db") == _exact(tmp_path / "alone" / "index.db")
+    assert exact_bindings(tmp_path / "forked" / "index.db") == exact_bindings(tmp_path / "alone" / "index.db")

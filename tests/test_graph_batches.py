@@ -9,6 +9,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from conftest import exact_bindings
 
 import codefathom.graph as graph
 import codefathom.service.indexer as indexer
@@ -19,16 +20,6 @@ REPOS = Path(__file__).resolve().parent / "fixtures" / "repos"
 FIXTURES = sorted(p.name for p in REPOS.iterdir() if p.name.startswith("bindings"))
 BATCH, HELD, HINT_FILES = 5, 7, 2  # far below what any fixture has
 
-
-def _exact(db: Path) -> list[tuple[object, ...]]:
-    """Bindings and ranks to the last bit (the digest rounds ranks)."""
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "SELECT f.path, r.line, r.col, r.name, t.qualified_name, r.label, r.confidence, r.candidates, f.rank"
-            " FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.id = r.target_id"
-            " UNION ALL SELECT f.path, s.start_line, 0, s.qualified_name, s.kind, '', s.rank, 0, 0"
-            " FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY 1, 2, 3, 4, 5"
-        ).fetchall()
 
 
 @pytest.mark.parametrize("shared", ["alone", "forked", "helped"])
@@ -55,7 +46,7 @@ def test_bound_in_capped_batches_as_in_one(
         with Codefathom(repo, index_dir=tmp_path / "whole") as service:
             service.index()
             whole = service.digest()
-        exact = _exact(tmp_path / "whole" / "index.db")
+        exact = exact_bindings(tmp_path / "whole" / "index.db")
 
     monkeypatch.setattr(graph, "BIND_BATCH", BATCH)
     monkeypatch.setattr(store_graph, "HELD_REFS", HELD)
@@ -89,7 +80,7 @@ def test_bound_in_capped_batches_as_in_one(
     with Codefathom(repo, index_dir=tmp_path / "batched") as service:
         bound = service.index().refs_bound
         assert service.digest() == whole
-        assert _exact(tmp_path / "batched" / "index.db") == exact
+        assert exact_bindings(tmp_path / "batched" / "index.db") == exact
         assert bound > BATCH and max(saved) <= cap and sum(saved) == bound
         assert held and max(held) <= HELD
         assert not hint_files or max(hint_files) <= HINT_FILES
