@@ -365,9 +365,9 @@ def _remove_index(index_dir: Path) -> bool:
 def _numbered(hit: Hit, root: Path) -> Hit:
     """The hit with the file line of each line of its content when the content skips lines (a class
     stored as its members' headers), found by reading the file: a snippet then numbers its lines right."""
-    lines = hit.content.split("\n")
-    if hit.kind == "directory" or len(lines) == hit.end_line - hit.start_line + 1 or hit.truncated:
+    if hit.kind == "directory" or hit.truncated or hit.content.count("\n") == hit.end_line - hit.start_line:
         return hit
+    lines = hit.content.split("\n")
     try:
         text = read_inside(root / hit.path, real_root(root)).decode("utf-8", errors="replace")
     except OSError:
