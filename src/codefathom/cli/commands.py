@@ -351,7 +351,7 @@ def search(
       codefathom search -m regex 'def \\w+\\(self' -B 1
       codefathom search -m path cfgload              # files by name or fuzzy path
       codefathom search -m read src/app/models.py:100-140  # lines, with the definitions around them
-      codefathom search -m literal TODO --detail exists    # found, how many, the top file
+      codefathom search -m literal MAX_RETRIES --detail exists  # found, how many, the top file
     """
     if mode in LOOKUP_MODES:
         if jsonl is not None or not query:
