@@ -45,9 +45,8 @@ from lab import metrics, querygen  # noqa: E402
 from quality import FETCH_LIMIT, prepare  # noqa: E402
 from vector_coverage import with_coverage  # noqa: E402
 
-from codefathom.search import SearchRequest, gather_channels, plan_query, rerank  # noqa: E402
+from codefathom.search import SearchRequest, concept_plan, gather_channels, plan_query, rerank  # noqa: E402
 from codefathom.search.channels import Candidate  # noqa: E402
-from codefathom.search.concepts import RARE, with_concepts  # noqa: E402
 from codefathom.search.config import DEFAULT_RANKING, RANKING_FILE, RankingConfig  # noqa: E402
 from codefathom.search.query import QueryPlan  # noqa: E402
 from codefathom.search.rank import rank_units  # noqa: E402
@@ -133,9 +132,7 @@ def _gathered(cf: Codefathom, items: list[dict[str, Any]], use_vectors: bool, co
         # Every channel as deep as any configuration tried reads it (the reranker reads fewer).
         wide = DEFAULT_RANKING.with_(vector_pool=int(max(GRID["vector_pool"])), rerank=False)
         request = SearchRequest(item["query"], limit=FETCH_LIMIT, query_vector=vector, ranking=wide)
-        plan = plan_query(item["query"])
-        if wide.concepts:
-            plan = with_concepts(plan, wide.name_bonus_max_words + 1, lambda w: store.term_units(w, RARE))
+        plan = concept_plan(store, plan_query(item["query"]), wide)
         pool = max(50, request.limit * 10) * 5  # as search() takes it for these options
         channels = gather_channels(store, plan, Scope(), request, pool, {})
         ids = {c.unit_id for candidates in channels.values() for c in candidates}

@@ -51,7 +51,7 @@ def test_names_are_taken_as_written() -> None:
 
 
 def test_the_thesaurus_is_symmetric_and_weighted_within_bounds() -> None:
-    table = thesaurus(str(CONCEPTS_FILE))
+    table = thesaurus(CONCEPTS_FILE)
     assert len(table) > 300
     for word, related in table.items():
         assert word == word.lower() and word.isalpha(), word

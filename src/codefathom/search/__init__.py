@@ -28,7 +28,7 @@ from codefathom.store import Scope, Store
 __all__ = [
     "SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT",
     "RankingConfig", "DEFAULT_RANKING",
-    "channel_weights", "gather_channels",
+    "channel_weights", "gather_channels", "concept_plan",
 ]
 
 MAX_LIMIT = 200
@@ -69,8 +69,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     started = time.perf_counter()
     validate_request(request)
     plan = plan_query(request.query)
-    if request.ranking.concepts:  # for questions in words: a phrase that may spell a name is kept as it is
-        plan = with_concepts(plan, request.ranking.name_bonus_max_words + 1, lambda w: store.term_units(w, RARE))
+    plan = concept_plan(store, plan, request.ranking)
     scope = _scope(store, request)
     timings: dict[str, float] = {}
     pool = max(50, request.limit * 10) * (5 if request.symbol_name or request.max_per_file else 1)
@@ -135,6 +134,14 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
             outcome.debug.update(explain_details(store, plan, channels, weights, config, kept, units, scope,
                                                  bool(missing)))
     return outcome
+
+
+def concept_plan(store: Store, plan: QueryPlan, config: RankingConfig) -> QueryPlan:
+    """The plan with the thesaurus's words for those of its words the project hardly says, when the
+    ranking uses concepts; a phrase short enough to spell a name is kept as it is."""
+    if not config.concepts:
+        return plan
+    return with_concepts(plan, config.name_bonus_max_words + 1, lambda word: store.term_units(word, RARE))
 
 
 def gather_channels(

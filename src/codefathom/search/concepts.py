@@ -8,7 +8,6 @@ weight); this module reads them once and answers which words a query's words bri
 from __future__ import annotations
 
 import functools
-import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -24,13 +23,10 @@ RARE = 3  # a query word in fewer units than this is one the project does not sa
 
 
 @functools.cache
-def thesaurus(path: str = "") -> dict[str, tuple[tuple[str, float], ...]]:
-    """word -> its related words and weights (0-1], both directions; empty when there is no file."""
-    source = Path(path or os.environ.get("CODEFATHOM_CONCEPTS", "") or CONCEPTS_FILE)
-    if not source.exists():
-        return {}
+def thesaurus(path: Path = CONCEPTS_FILE) -> dict[str, tuple[tuple[str, float], ...]]:
+    """word -> its related words and weights (0-1], both directions."""
     pairs: dict[str, dict[str, float]] = {}
-    for line in source.read_text("utf-8").splitlines():
+    for line in path.read_text("utf-8").splitlines():
         group = [_weighted(item) for item in line.split("#")[0].split()]
         for word, weight in group:
             known = pairs.setdefault(word, {})
