@@ -7,6 +7,7 @@ the code reads, edits and writes JSON or TOML the same way for all of them.
 
 from __future__ import annotations
 
+import copy
 import difflib
 import json
 import os
@@ -14,6 +15,7 @@ import re
 import shutil
 import sys
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -101,14 +103,14 @@ def install(client: Client, scope: str, project: Path, command: list[str], dry_r
             home: Path | None = None) -> Change:
     path = config_path(client, scope, project, home)
     entry = {**client.entry, "command": command[0], "args": command[1:]}
-    return _edit(client, path, lambda servers: servers.__setitem__(SERVER_NAME, entry), dry_run)
+    return _edit_servers(client, path, lambda servers: servers.__setitem__(SERVER_NAME, entry), dry_run, True)
 
 
 def uninstall(client: Client, scope: str, project: Path, dry_run: bool = False, home: Path | None = None) -> Change:
     path = config_path(client, scope, project, home)
     if not path.exists():
         return Change(client, path, "absent")
-    return _edit(client, path, lambda servers: servers.pop(SERVER_NAME, None), dry_run)
+    return _edit_servers(client, path, lambda servers: servers.pop(SERVER_NAME, None), dry_run, False)
 
 
 def found_clients(project: Path, home: Path | None = None) -> list[tuple[Client, list[Path]]]:
@@ -126,30 +128,62 @@ def found_clients(project: Path, home: Path | None = None) -> list[tuple[Client,
 def has_server(client: Client, file: Path) -> bool:
     """Whether `file`, one of the client's configuration files, has our server."""
     try:
-        servers = _load(client, file, file.read_text("utf-8")).get(client.key)
+        return _has_ours(client, _load(client.format, file, file.read_text("utf-8"), ""))
     except (OSError, UsageError):
         return False
+
+
+def _has_ours(client: Client, data: dict[str, Any]) -> bool:
+    servers = data.get(client.key)
     return isinstance(servers, dict) and SERVER_NAME in servers
 
 
-def _edit(client: Client, path: Path, change: Any, dry_run: bool) -> Change:
+def _edit_servers(
+    client: Client, path: Path, change: Callable[[dict[str, Any]], object], dry_run: bool, adding: bool
+) -> Change:
+    """`change` applied to the client's servers in its file: the table is made when `adding`, and a
+    file without our server is left alone when not."""
+    def edit(data: dict[str, Any]) -> None:
+        if adding or _has_ours(client, data):
+            servers = data.setdefault(client.key, {})
+            if not isinstance(servers, dict):
+                raise UsageError(f"{path}: `{client.key}` is not an object; fix it or add the server by hand")
+            change(servers)
+
+    def dump(before: str, data: dict[str, Any]) -> str:
+        return _dump(client, path, before, data)
+
+    return _edit_document(client, path, edit, lambda data: _has_ours(client, data), dump,
+                          f"add the `{SERVER_NAME}` server to `{client.key}` by hand", dry_run)
+
+
+def _edit_document(
+    client: Client, path: Path, change: Callable[[dict[str, Any]], None], ours: Callable[[dict[str, Any]], bool],
+    dump: Callable[[str, dict[str, Any]], str], by_hand: str, dry_run: bool,
+) -> Change:
+    """Read the JSON or TOML file, apply `change` to its document and write it back, keeping a
+    backup, when that changed it; `ours` says whether codefathom's entry is in a document."""
     before = path.read_text("utf-8") if path.exists() else ""
-    data = _load(client, path, before)
-    servers = data.setdefault(client.key, {})
-    if not isinstance(servers, dict):
-        raise UsageError(f"{path}: `{client.key}` is not an object; fix it or add the server by hand")
-    old = dict(servers)
-    change(servers)
-    if servers == old:
-        return Change(client, path, "unchanged" if SERVER_NAME in servers else "absent")
-    action = "removed" if SERVER_NAME in old and SERVER_NAME not in servers else (
-        "updated" if SERVER_NAME in old else "added")
-    after = _dump(client, path, before, data, servers)
-    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
-    result = Change(client, path, action, diff)
+    data = _load(client.format, path, before, by_hand)
+    old = copy.deepcopy(data)
+    change(data)
+    if data == old:
+        return Change(client, path, _action(ours(old), ours(data), changed=False))
+    after = dump(before, data)
+    result = Change(client, path, _action(ours(old), ours(data), changed=True), _diff(path, before, after))
     if not dry_run:
         result.backup = _replace(path, after)
     return result
+
+
+def _action(had: bool, has: bool, changed: bool) -> str:
+    if not changed:
+        return "unchanged" if has else "absent"
+    return "removed" if had and not has else "updated" if had else "added"
+
+
+def _diff(path: Path, before: str, after: str) -> str:
+    return "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
 
 
 def _replace(path: Path, text: str) -> Path | None:
@@ -166,24 +200,27 @@ def _replace(path: Path, text: str) -> Path | None:
     return backup
 
 
-def _load(client: Client, path: Path, text: str) -> dict[str, Any]:
+def _load(fmt: str, path: Path, text: str, by_hand: str) -> dict[str, Any]:
     if not text.strip():
         return {}
     try:
-        data = tomllib.loads(text) if client.format == "toml" else json.loads(text)
+        data = tomllib.loads(text) if fmt == "toml" else json.loads(text)
     except (ValueError, tomllib.TOMLDecodeError) as exc:
         # Comments (JSONC) or a typo: rewriting the file would lose what its owner wrote.
-        raise UsageError(f"{path} is not plain {client.format.upper()} ({exc}); left as it is:"
-                         f" add the `{SERVER_NAME}` server to `{client.key}` by hand") from None
+        raise UsageError(f"{path} is not plain {fmt.upper()} ({exc}); left as it is: {by_hand}") from None
     if not isinstance(data, dict):
-        raise UsageError(f"{path} does not hold a {client.format.upper()} object; left as it is")
+        raise UsageError(f"{path} does not hold a {fmt.upper()} object; left as it is")
     return data
 
 
-def _dump(client: Client, path: Path, before: str, data: dict[str, Any], servers: dict[str, Any]) -> str:
+def _dump_json(before: str, data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _dump(client: Client, path: Path, before: str, data: dict[str, Any]) -> str:
     if client.format == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    after = _toml_with_server(before, client.key, servers.get(SERVER_NAME))
+        return _dump_json(before, data)
+    after = _toml_with_server(before, client.key, data.get(client.key, {}).get(SERVER_NAME))
     try:
         same = _without_empty(tomllib.loads(after), client.key) == _without_empty(data, client.key)
     except tomllib.TOMLDecodeError:
@@ -267,10 +304,7 @@ def _edit_guide(client: Client, project: Path, block: str, dry_run: bool) -> Cha
             "\n" if before.strip() and block else "") + block
     if not after.strip():
         after = ""
-    action = ("unchanged" if had else "absent") if after == before else (
-        "removed" if not block else "updated" if had else "added")
-    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
-    change = Change(client, path, action, diff)
+    change = Change(client, path, _action(had, bool(block), after != before), _diff(path, before, after))
     if not dry_run and after != before:
         path.write_text(after, "utf-8")
     return change
@@ -310,9 +344,6 @@ def write_commands(client: Client, scope: str, project: Path, remove: bool = Fal
         header = f"---\ndescription: {description}\nargument-hint: [name, path or words]\n---\n\n"
         text = "" if remove else header + prompt + "\n"
         before = path.read_text("utf-8") if path.exists() else ""
-        action = ("absent" if remove else "unchanged") if before == text else (
-            "removed" if remove else "updated" if before else "added")
-        diff = "".join(difflib.unified_diff(before.splitlines(True), text.splitlines(True), str(path), str(path)))
         if not dry_run and before != text:
             if remove:
                 path.unlink()
@@ -321,7 +352,8 @@ def write_commands(client: Client, scope: str, project: Path, remove: bool = Fal
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, "utf-8")
-        changes.append(Change(client, path, action, diff))
+        changes.append(Change(client, path, _action(bool(before), not remove, before != text),
+                              _diff(path, before, text)))
     return changes
 
 
@@ -342,8 +374,11 @@ def write_hook(client: Client, scope: str, project: Path, command: list[str], re
         if not hooks:
             del settings["hooks"]
 
-    settings_client = Client(client.name, client.title, None, {"*": ""}, "hooks")
-    return _edit_whole(settings_client, path, edit, dry_run)
+    def ours(settings: dict[str, Any]) -> bool:
+        return HOOK_MARK in json.dumps(settings.get("hooks", {}))
+
+    settings = Client(client.name, client.title, ".claude/settings.json", {"*": ".claude/settings.json"}, "hooks")
+    return _edit_document(settings, path, edit, ours, _dump_json, "add the hook by hand", dry_run)
 
 
 def _claude_dir(client: Client, scope: str, project: Path, home: Path | None) -> Path:
@@ -355,20 +390,3 @@ def _claude_dir(client: Client, scope: str, project: Path, home: Path | None) ->
 def _quoted(part: str) -> str:
     return part if re.fullmatch(r"[\w@%+=:,./-]+", part) else "'" + part.replace("'", "'\"'\"'") + "'"
 
-
-def _edit_whole(client: Client, path: Path, change: Any, dry_run: bool) -> Change:
-    """Like _edit, for a change to the whole JSON document rather than to one server."""
-    before = path.read_text("utf-8") if path.exists() else ""
-    data = _load(client, path, before)
-    old = json.dumps(data, sort_keys=True)
-    change(data)
-    if json.dumps(data, sort_keys=True) == old:
-        return Change(client, path, "unchanged" if HOOK_MARK in old else "absent")
-    action = "removed" if HOOK_MARK in old and HOOK_MARK not in json.dumps(data) else (
-        "updated" if HOOK_MARK in old else "added")
-    after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    diff = "".join(difflib.unified_diff(before.splitlines(True), after.splitlines(True), str(path), str(path)))
-    result = Change(client, path, action, diff)
-    if not dry_run:
-        result.backup = _replace(path, after)
-    return result
