@@ -36,7 +36,7 @@ from quality import FETCH_LIMIT, _scored, prepare  # noqa: E402
 
 from codefathom.search.config import DEFAULT_RANKING  # noqa: E402
 from codefathom.service import Codefathom, embedding  # noqa: E402
-from codefathom.store.vectors import UNIT_RANK, UNIT_RANK_JOIN  # noqa: E402
+from codefathom.store.vectors import pending_units  # noqa: E402
 
 COVERAGES = (0.05, 0.2, 0.5, 1.0)
 
@@ -44,12 +44,10 @@ COVERAGES = (0.05, 0.2, 0.5, 1.0)
 def embedding_order(db: Path) -> list[int]:
     """Every unit id in the order a first background pass embeds them."""
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rows = conn.execute(
-        f"SELECT u.id, f.path, u.kind, max({UNIT_RANK}) FROM units u JOIN files f ON f.id = u.file_id"
-        f"{UNIT_RANK_JOIN} GROUP BY u.id"
-    ).fetchall()
-    conn.close()
-    return embedding._by_importance([(int(r[0]), r[1], r[2], float(r[3] or 0.0)) for r in rows])
+    try:
+        return embedding._by_importance(pending_units(conn, embedded_too=True))
+    finally:
+        conn.close()
 
 
 def with_coverage(index_dir: Path, share: float, into: Path) -> None:

@@ -48,7 +48,8 @@ def _grammars(root: Path) -> Check:
     broken = []
     for spec in LANGUAGES:
         try:
-            query_for(spec) if grammar_for(spec) else None
+            grammar_for(spec)
+            query_for(spec)
         except Exception as exc:
             broken.append(f"{spec.name} ({spec.grammar_module}: {exc})")
     if broken:

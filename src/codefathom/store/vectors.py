@@ -51,12 +51,13 @@ class VectorMatrix:
         return len(self.unit_ids)
 
 
-def pending_units(conn: sqlite3.Connection) -> list[tuple[int, str, str, float]]:
-    """(id, path, kind, rank) of every unit without a vector, once each; the caller orders them."""
+def pending_units(conn: sqlite3.Connection, embedded_too: bool = False) -> list[tuple[int, str, str, float]]:
+    """(id, path, kind, rank) of every unit without a vector (`embedded_too`: every unit), once each;
+    the caller orders them."""
     # A unit can match several definitions of its name (a property's getter and setter): one row each.
     sql = (
         f"SELECT u.id, f.path, u.kind, max({UNIT_RANK}) FROM units u JOIN files f ON f.id = u.file_id"
-        f"{UNIT_RANK_JOIN} WHERE u.embed_key IS NULL GROUP BY u.id"
+        f"{UNIT_RANK_JOIN}{'' if embedded_too else ' WHERE u.embed_key IS NULL'} GROUP BY u.id"
     )
     return [(int(r[0]), r[1], r[2], float(r[3] or 0.0)) for r in conn.execute(sql)]
 
