@@ -175,12 +175,12 @@ def _listed(value: object) -> object:
 
 
 Limit = Annotated[int, Field(ge=1, le=MAX_LIMIT)]
-Languages = Annotated[list[str] | None, BeforeValidator(_listed), Field(description="e.g. ['python', 'ts'].")]
+Languages = Annotated[list[str] | None, BeforeValidator(_listed), Field(description="['python', 'ts'].")]
 Kinds = Annotated[
     list[Kind] | None, BeforeValidator(_listed), Field(description="['directory']: area summaries.")
 ]
 Globs = Annotated[
-    list[str] | None, BeforeValidator(_listed), Field(description="e.g. 'src/**/*.py', 'tests/'.")
+    list[str] | None, BeforeValidator(_listed), Field(description="'src/**/*.py', 'tests/'.")
 ]
 
 
@@ -211,8 +211,8 @@ async def search_code(
     context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines before each match.")] = 0,
     context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines after each match.")] = 0,
 ) -> CallToolResult:
-    """Find code by name or meaning (ranked definitions, docs, directories), a stack trace's path:line;
-    grep; files by path; read lines."""
+    """Find code by name or meaning (definitions, docs, directories), a stack trace's path:line; grep;
+    files by path; read lines."""
     scope = _scope(ctx, roots)
     base = scope.project(project_path)
     filters: dict[str, Any] = {
@@ -263,7 +263,7 @@ async def search_code(
 
 
 async def index_status(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
-    """What the project's index holds: files, languages, parse health, vectors, last sync."""
+    """What the index holds: files, languages, parse health, vectors, last sync."""
     scope = _scope(ctx, roots)
     status = await _call(scope, scope.project(project_path), lambda service: service.status())
     return _rendered(status, render.status_json, render.status_text)
@@ -293,7 +293,7 @@ async def list_indexes(ctx: Ctx, roots: AllRoots) -> CallToolResult:
 
 
 async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
-    """Delete the project's index (never its files); the next call rebuilds it."""
+    """Delete the project's index (never its files)."""
     scope = _scope(ctx, roots)
     path = scope.project(project_path)
     root, cleared = await _blocking(lambda: scope.cache.clear(path, scope.served))
@@ -337,8 +337,7 @@ async def find_references(
     ref_kinds: Annotated[list[RefKind] | None, BeforeValidator(_listed)] = None,
     limit: Annotated[int, Field(ge=0, le=MAX_REFS_LIMIT, description="References to list (0: all).")] = REFS_LIMIT,
 ) -> CallToolResult:
-    """Every use of a definition, bound by the code graph (exact to possible): before renaming it or
-    changing its signature."""
+    """Every use of a definition (exact to possible): before renaming it or changing its signature."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     response = await _call(
