@@ -122,3 +122,13 @@ class PlainBM25:
 
 class WindowBM25(PlainBM25):
     name = "bm25w"
+
+    def reply_prefixes(self, results: list[Result]) -> list[int]:
+        """What an agent reads of these windows: each as `path:start-end` and its 40 lines, so
+        `prefix[i]` is the length of the reply holding windows 0..i."""
+        text = dict(zip(self.units.spans, self.units.texts, strict=True))
+        prefixes, total = [], 0
+        for path, start, end in results:
+            total += len(f"{path}:{start}-{end}\n{text[(path, start, end)]}\n")
+            prefixes.append(total)
+        return prefixes

@@ -97,13 +97,13 @@ def score(
 
 def chars_to_first_hit(
     prefix_chars: Sequence[int], results: Sequence[Result], targets: Sequence[dict], level: str = "unit",
-    directories: bool = False,
+    directories: bool = False, enclosing: bool = False,
 ) -> float:
     """What an agent pays to find the answer: the characters of a reply it reads until the first
     result that hits a target, that result included. `prefix_chars[i]` is the length of the reply's
     text holding results 0..i, as the tool sends it; a reply with no hit is read whole."""
     for i, result in enumerate(results[: len(prefix_chars)]):
-        if any(hits_target(result, t, level, directories) for t in targets):
+        if any(hits_target(result, t, level, directories, enclosing) for t in targets):
             return float(prefix_chars[i])
     return float(prefix_chars[-1]) if prefix_chars else 0.0
 
