@@ -1,4 +1,4 @@
-"""Dead code through `codefathom dead --json` on the Java, Rust and C# fixtures: what runs a definition
+"""Dead code through `codefathom dead --json` on the Java, Rust, C#, Go and Python fixtures: what runs a definition
 without a reference the graph binds is an entry point (constructors, `main`, tests by their annotations
 or attributes, trait implementations, overrides, framework registrations); a method that may implement
 a member of a base outside the project stays listed, at a lower confidence, with that reason."""
@@ -18,7 +18,8 @@ from conftest import FIXTURES
 
 @pytest.fixture
 def dead(run_cli: Callable[..., Result], tmp_path: Path) -> Callable[..., dict[str, dict[str, Any]]]:
-    """`codefathom dead --json` on a copy of a fixture: qualified name -> item, unused and public alike."""
+    """`codefathom dead --json` on a copy of a fixture: qualified name -> item (`public` says which
+    list), unused and public alike."""
 
     def run(fixture: str, *args: str) -> dict[str, dict[str, Any]]:
         root = tmp_path / fixture
@@ -27,7 +28,8 @@ def dead(run_cli: Callable[..., Result], tmp_path: Path) -> Callable[..., dict[s
         result = run_cli("dead", "-p", str(root), "--json", *args)
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
-        return {d["qualified_name"]: d for d in data["unused"] + data["public_api"]}
+        listed = [d | {"public": False} for d in data["unused"]] + [d | {"public": True} for d in data["public_api"]]
+        return {d["qualified_name"]: d for d in listed}
 
     return run
 
@@ -90,3 +92,37 @@ def test_csharp_constructors_overrides_attributes_and_tests(dead: Callable[..., 
     assert found["Shop.Store.Session.Unused"]["confidence"] == 0.6
     assert found["Shop.Tests.SessionTests.UnusedFixture"]["confidence"] == 0.6
     assert {"Shop.Store.Repo.Owner", "Shop.Store.Repo.Reindex"} <= found.keys()
+
+
+def test_go_interfaces_build_variants_values_and_exports(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
+    found = dead("dead-go")
+    left_out = {
+        "shop.Square.Area", "shop.Square.Name",  # Square has all of the project's Shape: called through it
+        "shop.NotFound.Error", "shop.NotFound.MarshalJSON",  # error and json.Marshaler, of the standard library
+        "shop.countingWriter.Write",  # io.Writer
+        "shop.serve", "shop.check",  # named as values: handed to the router
+        "shop.validate",  # defined twice under //go:build; the one built by default is called
+        "main.main",
+    }
+    assert not left_out & found.keys()
+    assert found["shop.orphan"]["confidence"] == 0.9 and not found["shop.orphan"]["public"]
+    assert found["shop.Square.unusedHelper"]["confidence"] == 0.6  # no interface asks for it
+    assert found["main.Helper"]["confidence"] == 0.9  # capitalised, but in a program
+    assert {name for name, item in found.items() if item["public"]} == {
+        "shop.Routes", "shop.Exported", "shop.Describe", "shop.Valid", "shop.NewCounter"
+    }
+
+
+def test_python_library_methods_protocols_and_overrides(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
+    found = dead("dead-python")
+    assert "lib.client.SupportsRead.read" not in found  # a Protocol's member declares a shape
+    assert "lib.client.HTTPAdapter.send" not in found  # overrides BaseAdapter.send, which is called
+    assert found["lib.client.Client.head"]["public"]  # a library's public method: callers live elsewhere
+    assert found["lib.client._Pool.drain"] == found["lib.client._Pool.drain"] | {"confidence": 0.6, "public": False}
+    assert found["lib.client._Pool"]["confidence"] == 0.9
+    # used as values, in an annotation, or in the other branch of an `if`
+    used = {"lib.client._Marker", "lib.client._argv", "lib.client._on_zero", "lib.client._Cache.acquire"}
+    assert not used & found.keys()
+    readable, hook = found["lib.client._Stream.readable"], found["lib.wrap.Wrapper._wrap_chunks"]
+    assert readable["confidence"] == 0.3 and "the standard library calls" in readable["reason"]
+    assert hook["confidence"] == 0.3 and "`TextWrapper`, which is outside the project" in hook["reason"]

@@ -15,6 +15,7 @@ from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 from codefathom.errors import NotFound, UsageError, path_error, shown
 from codefathom.graph.cfamily import other_platform
 from codefathom.graph.conditions import compiled_under
+from codefathom.graph.gointerfaces import Interfaces
 from codefathom.parse import graph_languages, language_name
 from codefathom.search.rank import path_role
 from codefathom.service.project import inside_root
@@ -259,7 +260,7 @@ class GraphVerbs:
         if not 0 <= limit <= MAX_REFS_LIMIT:
             raise UsageError(f"limit must be between 0 (all) and {MAX_REFS_LIMIT:,}, got {shown(limit)}")
         store = self._graph_store(fresh)
-        context = _DeadContext(store, include_tests)
+        context = _DeadContext(store, include_tests, self.root)
         through_members = store.read(g.classes_used_through_members)
         unused: list[DeadItem] = []
         public: list[DeadItem] = []
@@ -455,13 +456,35 @@ class DeadRules:
     # library (a file something sources, or without `#!`) public; either may be called by a name built
     # when the code runs (`"$cmd" args`, `eval`, `"${action}_handler"`), so neither is dead for certain.
     scripts: bool = False
+    # Go: a name starting with a capital letter is exported (a method, when its type's is too), and
+    # nothing of a `main` package is: it is a program.
+    exported_by_case: bool = False
+    # Go: files for other builds (`//go:build nomsgpack`, `_windows.go`) define the same name again
+    # (Python: branches of an `if`); when a namesake of the same qualified name is used, this one is
+    # used in its own build.
+    build_variants: bool = False
+    # Files at the project's root that make it a library (Python's `pyproject.toml`): then a method
+    # is public API when it and its class are (no leading `_`), as functions and classes are; in an
+    # application, what nothing calls is unused, method or not.
+    library_markers: tuple[str, ...] = ()
+    # Bases that make a class a declaration of methods for others to write (Python's `Protocol`):
+    # its methods are never called as written.
+    declaration_bases: frozenset[str] = frozenset()
+    # Methods a standard library calls on any object that has them (Python's file protocol:
+    # `readable`, `read1`; `http.cookiejar`'s request): no base names them, so they are listed lower.
+    protocol_methods: frozenset[str] = frozenset()
 
 
 _DEFAULT_RULES = DeadRules(
     entry_names=frozenset({"main", "setup", "teardown", "setUp", "tearDown", "setUpClass", "tearDownClass"}),
     entry_pattern=r"^__\w+__$",  # called by the language (constructors, operators, protocols)
 )
-_GO_RULES = replace(_DEFAULT_RULES, entry_names=_DEFAULT_RULES.entry_names | {"init"})
+# Go: `init` runs; a method an interface asks for (the project's or the standard library's) is
+# called through it once its type has all of that interface's methods.
+_GO_RULES = replace(
+    _DEFAULT_RULES, entry_names=_DEFAULT_RULES.entry_names | {"init"}, dispatch="interfaces", exported_by_case=True,
+    build_variants=True,
+)
 # C and C++ (a `.h` may be either): `main` runs; constructors, destructors and operators are called
 # by the language; a `virtual` method or an `override` is reached through its base.
 _C_RULES = DeadRules(
@@ -590,6 +613,24 @@ DEAD_RULES: dict[str, DeadRules] = {
         public_pattern=r"\b(?:public|open)\b",
         dispatch="bases",  # a method a superclass or a protocol of the project declares
     ),
+    # Python: a method overriding a base's (the project's, or one outside it) is called through it.
+    "python": replace(
+        _DEFAULT_RULES, dispatch="bases", library_markers=("pyproject.toml", "setup.py", "setup.cfg"),
+        build_variants=True,  # `if WIN: def f(): ... else: def f(): ...`
+        protocol_methods=frozenset(
+            # io's file objects, and what wraps them
+            "read read1 readinto readinto1 readline readlines readall write writelines flush close closed "
+            "readable writable seekable seek tell truncate fileno isatty detach "
+            # http.cookiejar's request and response, logging, json, pickle, socketserver, html.parser
+            "get_full_url get_host get_type get_origin_req_host is_unverifiable has_header get_header "
+            "header_items add_unredirected_header info getheaders get_all emit handle filter format "
+            "default setup finish handle_starttag handle_endtag handle_data handle_startendtag "
+            # asyncio's protocols
+            "connection_made connection_lost data_received eof_received datagram_received error_received "
+            "pause_writing resume_writing".split()
+        ),
+        declaration_bases=frozenset({"Protocol", "typing.Protocol", "typing_extensions.Protocol"}),
+    ),
     "rust": DeadRules(
         entry_names=frozenset({"main"}),
         test_markers=frozenset({"test", "bench", "rstest", "test_case", "quickcheck"}),
@@ -608,13 +649,16 @@ class _DeadContext:
     """What every verdict reads: decorators, names with ambiguous references, classes of tests, and
     the bases of classes (for dispatch)."""
 
-    def __init__(self, store: Store, include_tests: bool) -> None:
+    def __init__(self, store: Store, include_tests: bool, root: Path) -> None:
         self.include_tests = include_tests
+        self.root = root
         self.languages = store.read(g.file_languages)
         self.ambiguous = store.read(g.ambiguous_names)
         # C and C++ functions one of whose namesakes is used: another platform's copy of a used one
         self.linked_used = store.read(g.referenced_names, LINKED_LANGUAGES)
         self.conditions = store.read(g.condition_hints)  # of C and C++ definitions under `#if`
+        variants = [name for name, rules in DEAD_RULES.items() if rules.build_variants]
+        self.used_qualified = store.read(g.referenced_names, variants, qualified=True)  # another build's, maybe
         self.markers = store.read(g.decorators_of_symbols)
         self.dispatch = _Dispatch(store)
         self.test_classes: set[str] = set()  # classes holding a method a test runner calls
@@ -626,6 +670,10 @@ class _DeadContext:
         self._store = store
         self._declared: dict[str, set[str]] = {}  # public_paths -> the names files matching it declare
         self._scripts: set[str] | None = None
+
+    def is_library(self, rules: DeadRules) -> bool:
+        """Whether the project is packaged as a library, by the rules' marker files at its root."""
+        return any((self.root / marker).is_file() for marker in rules.library_markers)
 
     def language(self, symbol: SymbolInfo) -> str:
         return self.languages.get(symbol.path) or language_name(symbol.path)
@@ -674,6 +722,8 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
         return None  # registered by a decorator (routes, CLI commands, fixtures, plugins)
     if symbol.kind == "method" and rules.constructors and _is_constructor(symbol):
         return None
+    if rules.build_variants and symbol.qualified_name in context.used_qualified:
+        return None  # another build's copy of it is used (`//go:build`): so is this one, in its build
     if symbol.kind == "class" and any(dispatch.declares(symbol.qualified_name, entry) for entry in rules.entry_names):
         return None  # it holds the program's entry point (`class App { static void Main() }`)
     head = symbol.signature.split("(", 1)[0].strip()
@@ -684,6 +734,8 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
         return None  # it overrides a method: called through the base's
     if rules.scripts:
         private = name.startswith("_") or context.is_script(symbol.path)
+    elif rules.exported_by_case:
+        private = not _exported(symbol)
     elif rules.private_pattern:
         private = bool(re.search(rules.private_pattern, head)) and symbol.kind != "method"
     else:
@@ -696,18 +748,23 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
         # used function (`uv__io_poll` of kqueue.c, when linux.c's is called): what uses it is not
         # built here
         return None
+    if symbol.kind == "method" and rules.declaration_bases and dispatch.declared_for_others(symbol, rules):
+        return None  # a Protocol's member: the shape other classes give, not code that runs
     outside = ""
     if symbol.kind == "method" and rules.dispatch:
         reached, outside = dispatch.reached(symbol, rules.dispatch, rules.outside_base_pattern)
         if reached:
             return None  # it implements or overrides a project method: called through that one
-        outside = "" if private else outside  # a private method implements and overrides nothing
+        # a private method implements and overrides nothing, where privacy is a keyword (Java's
+        # `private`); Python's `_hook` is a base's hook as often as not
+        outside = "" if private and rules.public_pattern else outside
     confidence = 0.9
     reasons = ["no reference in the project binds to it"]
-    public = not private and symbol.kind != "method" and not is_test_file
+    member_public = rules.exported_by_case or (context.is_library(rules) and _owners_public(symbol))
+    public = not private and (symbol.kind != "method" or member_public) and not is_test_file
     if rules.public_paths:
         public = public and context.declared_public(symbol, rules.public_paths)
-    if symbol.kind == "method":
+    if symbol.kind == "method" and not public:
         confidence = 0.6
         reasons.append("a method may still be called through a subclass or dynamically")
     elif rules.scripts and public:
@@ -725,11 +782,27 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
     if outside:
         confidence = min(confidence, DISPATCH_OUTSIDE)
         reasons.append(f"it may implement or override a member of `{outside}`, which is outside the project")
+    elif symbol.kind == "method" and name in rules.protocol_methods:
+        confidence = min(confidence, DISPATCH_OUTSIDE)
+        reasons.append(f"`{name}` is a method the standard library calls on objects that have it")
     others = context.ambiguous.get(name, 0)
     if others:
         confidence *= 0.5
         reasons.append(f"{others} unbound reference(s) to `{name}` could mean it")
     return round(confidence, 2), "; ".join(reasons), public
+
+
+def _owners_public(symbol: SymbolInfo) -> bool:
+    """Whether no class holding a method is private by its name (`_Helper.run` is not public)."""
+    owner = (symbol.parent or "").rsplit(".", 1)[-1]
+    return not owner.startswith("_")
+
+
+def _exported(symbol: SymbolInfo) -> bool:
+    """Go: whether other packages can use a definition: its name and its type's start with a
+    capital letter, outside a `main` package."""
+    package, *owners = symbol.qualified_name.split(".")[:-1] or [""]
+    return package != "main" and all(part[:1].isupper() for part in (*owners, symbol.name))
 
 
 def _is_constructor(symbol: SymbolInfo) -> bool:
@@ -745,6 +818,8 @@ class _Dispatch:
         self._bases: dict[str, list[g.BaseRef]] | None = None
         self._classes: dict[int, SymbolInfo] = {}
         self._defines: dict[tuple[str, str], bool] = {}
+        self._interfaces: Interfaces | None = None
+        self._methods: dict[str, frozenset[str]] = {}
 
     def reached(self, method: SymbolInfo, how: str, outside_pattern: str = "") -> tuple[bool, str]:
         """(reached through dispatch, the name of a base outside the project that may declare it,
@@ -753,7 +828,38 @@ class _Dispatch:
             return False, ""
         if how == "impl":
             return self._in_trait_impl(method), ""
+        if how == "interfaces":
+            return self._satisfies(method), ""
         return self._overrides(method.parent, method.name, outside_pattern, set())
+
+    def declared_for_others(self, method: SymbolInfo, rules: DeadRules) -> bool:
+        """Whether the method's class names one of the rules' declaration bases (`Protocol`)."""
+        return any(b.name in rules.declaration_bases for b in self.bases().get(method.parent or "", []))
+
+    def _satisfies(self, method: SymbolInfo) -> bool:
+        """Go: whether the method's type has every method of an interface that asks for this one."""
+        if self._interfaces is None:
+            self._interfaces = Interfaces(self.store.read(g.interface_sources, "go"))
+            self._methods = self.store.read(g.methods_by_owner, "go")
+        owned, open_ended = self._method_set(method.parent or "", set())
+        if open_ended:  # it embeds a type from outside the project, whose methods are its own too
+            return any(method.name in methods for _, methods in self._interfaces.method_sets())
+        return self._interfaces.satisfied(method.name, owned) is not None
+
+    def _method_set(self, owner: str, seen: set[str]) -> tuple[frozenset[str], bool]:
+        """A Go type's methods, those its embedded project types promote included, and whether it
+        embeds a type from outside the project (whose methods are unknown here)."""
+        seen.add(owner)
+        methods, open_ended = set(self._methods.get(owner, frozenset())), False
+        for embedded in self.bases().get(owner, []):
+            target = self._classes.get(embedded.target_id) if embedded.target_id is not None else None
+            if target is None:
+                open_ended = True
+            elif target.qualified_name not in seen:
+                promoted, further = self._method_set(target.qualified_name, seen)
+                methods |= promoted
+                open_ended = open_ended or further
+        return frozenset(methods), open_ended
 
     def bases(self) -> dict[str, list[g.BaseRef]]:
         if self._bases is None:

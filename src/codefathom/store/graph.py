@@ -954,10 +954,12 @@ def ambiguous_names(conn: sqlite3.Connection) -> dict[str, int]:
     return {row[0]: int(row[1]) for row in rows}
 
 
-def referenced_names(conn: sqlite3.Connection, languages: Iterable[str]) -> set[str]:
-    """Names of the definitions in files of these languages that some reference binds to."""
+def referenced_names(conn: sqlite3.Connection, languages: Iterable[str], qualified: bool = False) -> set[str]:
+    """Names (or qualified names) of the definitions in files of these languages that some reference
+    binds to."""
+    column = "s.qualified_name" if qualified else "s.name"
     rows = conn.execute(
-        "SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id"
+        f"SELECT DISTINCT {column} FROM symbols s JOIN files f ON f.id = s.file_id"
         " WHERE f.language IN (SELECT value FROM json_each(?))"
         " AND EXISTS (SELECT 1 FROM refs r WHERE r.target_id = s.id)",
         (json.dumps(sorted(set(languages))),),
@@ -1390,3 +1392,36 @@ def _unit_of(conn: sqlite3.Connection, file_id: int, qualified: str, enclosing: 
             return None
         qualified = qualified.rsplit(".", 1)[0]
     return None
+
+
+# -- Go's implicit interfaces (graph/gointerfaces.py) ------------------------------------------------------
+
+__all__ += ["interface_sources", "methods_by_owner"]
+
+
+def interface_sources(conn: sqlite3.Connection, language: str) -> list[tuple[str, str, str]]:
+    """(package, name, source text) of each interface type declared in files of `language`, a long
+    one's parts joined in order."""
+    rows = conn.execute(
+        "SELECT f.path, u.qualified_name, u.parent, u.name, u.content FROM units u JOIN files f ON f.id = u.file_id"
+        " WHERE f.language = ? AND u.kind = 'class' AND u.signature LIKE '% interface%'"
+        " ORDER BY f.path, u.start_line, u.part",
+        (language,),
+    )
+    joined: dict[tuple[str, str], tuple[str, str, list[str]]] = {}
+    for path, qualified, parent, name, content in rows:
+        joined.setdefault((path, qualified), (parent or "", name, []))[2].append(content)
+    return [(package, name, "\n".join(parts)) for package, name, parts in joined.values()]
+
+
+def methods_by_owner(conn: sqlite3.Connection, language: str) -> dict[str, frozenset[str]]:
+    """The names of the methods each type of `language` declares, by the type's qualified name."""
+    found: dict[str, set[str]] = {}
+    rows = conn.execute(
+        "SELECT s.parent, s.name FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE f.language = ? AND s.kind = 'method' AND s.parent IS NOT NULL",
+        (language,),
+    )
+    for parent, name in rows:
+        found.setdefault(parent, set()).add(name)
+    return {owner: frozenset(names) for owner, names in found.items()}

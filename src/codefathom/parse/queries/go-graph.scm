@@ -5,6 +5,22 @@
 (call_expression function: (identifier) @name) @reference.call
 (call_expression function: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.call
 
+; A function named as a value is used: passed (`HandleFunc("/", serve)`, `Recovery(out, pkg.Handle)`),
+; set in a literal (`Handler{Func: serve}`, `[]lint{lintHelp}`), returned or assigned (`c.fn = c.collect`).
+(argument_list (identifier) @name) @reference.read
+(argument_list (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.read
+(keyed_element value: (literal_element (identifier) @name)) @reference.read
+(keyed_element value: (literal_element (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.read
+(return_statement (expression_list (identifier) @name)) @reference.read
+(literal_value (literal_element (identifier) @name)) @reference.read
+(literal_value (literal_element (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.read
+(var_spec value: (expression_list (identifier) @name)) @reference.read
+(var_spec value: (expression_list (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.read
+(assignment_statement right: (expression_list (identifier) @name)) @reference.read
+(short_var_declaration right: (expression_list (identifier) @name)) @reference.read
+(assignment_statement
+  right: (expression_list (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.read
+
 ; Composite literals instantiate their type: `Foo{}`, `pkg.Foo{}`, `Foo[T]{}`.
 (composite_literal type: (type_identifier) @name) @reference.call
 (composite_literal type: (generic_type type: (type_identifier) @name)) @reference.call

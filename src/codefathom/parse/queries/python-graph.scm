@@ -9,6 +9,11 @@
 (class_definition superclasses: (argument_list (identifier) @name)) @reference.inherit
 (class_definition
   superclasses: (argument_list (attribute object: (_) @receiver attribute: (identifier) @name))) @reference.inherit
+; A generic base: `class Box(Generic[T])`, `class SupportsRead(Protocol[T])`.
+(class_definition superclasses: (argument_list (subscript value: (identifier) @name))) @reference.inherit
+(class_definition
+  superclasses: (argument_list
+    (subscript value: (attribute object: (_) @receiver attribute: (identifier) @name)))) @reference.inherit
 
 ; Decorators, with or without arguments (`@cache`, `@app.route("/")`).
 (decorator (identifier) @name) @reference.decorator
@@ -20,6 +25,8 @@
 (type (identifier) @name) @reference.type
 (type (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.type
 (type_parameter (type (identifier) @name)) @reference.type
+(type (binary_operator (identifier) @name)) @reference.type
+(type (binary_operator (binary_operator (identifier) @name))) @reference.type
 
 ; Names passed or assigned as values: callbacks, handlers, aliases.
 (argument_list (identifier) @name) @reference.read
@@ -27,6 +34,11 @@
 ; Bound methods and module members handed over as values: `Thread(target=self._run)`, `map(str.strip, x)`.
 (argument_list (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.read
 (keyword_argument value: (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.read
+; ... assigned (`acquire = _CACHE.acquire`) or kept in a table (`{0: _get_stdin}`, `[check_a, check_b]`).
+(assignment right: (attribute object: (_) @receiver attribute: (identifier) @name)) @reference.read
+(pair value: (identifier) @name) @reference.read
+(list (identifier) @name) @reference.read
+(tuple (identifier) @name) @reference.read
 (assignment right: (identifier) @name) @reference.read
 
 ; Imports: parsed by parse/hooks/python.py.
