@@ -450,10 +450,10 @@ def _formatting(sources: Sequence[Source]) -> list[Convention]:
                 counted[(language, "semicolons")].setdefault(label, Choice(label)).add(Place(source.path, number))
         # Comments and URLs run long in code kept to any limit (formatters leave them): the limit is
         # what the code itself keeps to.
-        widths = [(len(_code_part(line, rules.comment)), n) for n, line in enumerate(lines, 1)
-                  if line.strip() and "://" not in line and not _comment_line(line, rules.comment)]
-        longest[language].extend((width, Place(source.path, n)) for width, n in widths)
-        files_longest[language].append(max((width for width, _ in widths), default=0))
+        code = [(len(_code_part(line, rules.comment)), n) for n, line in enumerate(lines, 1)
+                if line.strip() and "://" not in line and not _comment_line(line, rules.comment)]
+        longest[language].extend((width, Place(source.path, n)) for width, n in code)
+        files_longest[language].append(max((width for width, _ in code), default=0))
     found = [_convention(language, "formatting", aspect, "files", choices)
              for (language, aspect), choices in counted.items()]
     for language, widths in longest.items():
