@@ -22,14 +22,17 @@ __all__ = ["duplicates_command", "conventions_command"]
 @click.option("--similarity", default=0.9, show_default=True, type=click.FloatRange(0.5, 1.0),
               help="How alike two definitions must be, after renaming, to be copies (1: only exact).")
 @click.option("--include-tests", is_flag=True, help="Compare test files too (left out by default).")
+@click.option("--language", "-l", "languages", multiple=True,
+              help="Only these languages (repeatable, or comma-separated): python, ts, go, ...")
 @click.option("--limit", "-n", default=DUPLICATES_LIMIT, show_default=True, type=click.IntRange(0),
               help="Groups shown, the largest first; 0: all.")
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @reports_errors
-def duplicates_command(path: Path, min_lines: int, similarity: float, include_tests: bool, limit: int,
-                       as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
+def duplicates_command(path: Path, min_lines: int, similarity: float, include_tests: bool,
+                       languages: tuple[str, ...], limit: int, as_json: bool, no_sync: bool,
+                       index_dir: Path | None) -> None:
     """Functions and methods that are copies of each other: exact, renamed (names and literals
     changed) or edited a little; grouped, the most lines repeated first, with the lines each copy
     changed. Comments and layout are ignored; vendored code is left out, tests unless asked.
@@ -41,7 +44,7 @@ def duplicates_command(path: Path, min_lines: int, similarity: float, include_te
     """
     with _answering(path.resolve(), index_dir) as service:
         response = service.duplicates(min_lines=min_lines, min_similarity=similarity, include_tests=include_tests,
-                                      limit=limit, fresh=not no_sync)
+                                      limit=limit, languages=languages, fresh=not no_sync)
     if as_json:
         emit_json(response.to_json())
     else:

@@ -25,15 +25,13 @@ from codefathom.graph.conventions import (
 )
 from codefathom.parse import graph_languages
 from codefathom.search.roles import path_role
-from codefathom.service import arguments
 from codefathom.service.graph import ServiceBase
-from codefathom.service.languages import resolve_languages
+from codefathom.service.languages import wanted_languages
 from codefathom.store import graph as g
 from codefathom.store import lookups
 
 __all__ = [
     "HealthVerbs", "DuplicatesResponse", "ConventionsResponse", "DUPLICATES_LIMIT", "CONVENTIONS_LIMIT",
-    "wanted_languages",
 ]
 
 DUPLICATES_LIMIT = 20
@@ -164,11 +162,6 @@ def _convention_text(c: Convention, outliers: list[tuple[str, Place]]) -> list[s
                                         for label, places in by_choice.items())
                    + (f" (+{more} more)" if more else ""))
     return out
-
-
-def wanted_languages(languages: object) -> set[str]:
-    """The index's names of the languages asked for (`ts` is typescript and tsx); empty: all."""
-    return set(resolve_languages(arguments.names("languages", languages)))
 
 
 def _compared(role: str, include_tests: bool) -> bool:
