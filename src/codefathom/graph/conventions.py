@@ -337,7 +337,15 @@ def _line_signal(signal: Signal, line: str, rules: Rules, classes: set[str]) -> 
 def _file_signals(
     aspect: Aspect, source: Source, lines: list[str], modules: list[Import], comment: str
 ) -> list[tuple[str, Place]]:
-    """(label, first place) of each signal the file shows (only the first that matches with `first`)."""
+    """(label, first place) of each signal the file shows (only the first that matches with `first`).
+    An import counts for the signal naming the longest module it is in (`log/slog` is not `log`)."""
+    claimed: dict[Signal, Import] = {}
+    for item in modules:
+        owners = [s for s in aspect.signals if s.module and (
+            item.module == s.module or item.module.startswith((s.module + "/", s.module + ".")))]
+        if owners:
+            owner = max(owners, key=lambda s: len(s.module))
+            claimed.setdefault(owner, item)
     found: list[tuple[str, Place]] = []
     for signal in aspect.signals:
         if any(label == signal.label for label, _ in found):
@@ -346,8 +354,7 @@ def _file_signals(
         if signal.path is not None and signal.path.search(source.path):
             place = Place(source.path, 1, source.path.rsplit("/", 1)[-1])
         elif signal.module:
-            hit = next((i for i in modules if i.module == signal.module
-                        or i.module.startswith((signal.module + "/", signal.module + "."))), None)
+            hit = claimed.get(signal)
             place = Place(source.path, hit.line, f"import {hit.module}") if hit else None
         elif signal.line is not None:
             number = next((n for n, text in enumerate(lines, 1)

@@ -122,7 +122,7 @@ class ConventionsResponse:
         lines = [f"# Conventions ({read}): commonest first with its share and two examples; ! what breaks it"]
         language = ""
         for c in self.conventions:
-            if c.total < MIN_CASES and c.topic != "libraries":
+            if c.total < MIN_CASES and c.topic not in ("tests", "libraries"):  # facts, however few
                 continue
             if c.language != language:
                 language = c.language
