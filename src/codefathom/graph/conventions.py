@@ -428,6 +428,7 @@ def _pattern(text: str) -> re.Pattern[str]:
 
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'')
 _STATEMENT_END = re.compile(r"[\w)\]'\"`]\s*;?\s*$")
+_TEMPLATE = re.compile(r"`[^`]*`")
 _STATEMENTS = ("import ", "export ", "return ", "const ", "let ", "var ", "throw ")
 
 
@@ -518,7 +519,7 @@ def _quotes(lines: list[str], comment: str) -> tuple[str, int] | None:
     for number, line in enumerate(lines, 1):
         if '"""' in line or "'''" in line or _comment_line(line, comment):
             continue
-        for literal in _STRING.findall(line):
+        for literal in _STRING.findall(_TEMPLATE.sub("``", line)):  # quotes inside `...` are text
             if "'" in literal[1:-1] or '"' in literal[1:-1]:
                 continue  # the other quote inside: no choice was made
             label = "double quotes" if literal[0] == '"' else "single quotes"
