@@ -276,3 +276,17 @@ def test_code_health_answers_the_three_reports_over_stdio_as_the_cli_does(
         assert results["duplicates"] == service.duplicates().to_json()
     cli = json.loads(run_cli("conventions", "-p", str(py_repo), "--json").output)
     assert cli == results["conventions"]
+
+
+def test_a_project_s_own_package_is_not_one_of_its_libraries() -> None:
+    from codefathom.graph.conventions import Import, Source, find_conventions
+
+    sources = [Source(f"src/requests/{name}.py", "python", "source", "import requests\n") for name in ("api", "cli")]
+    imports = [
+        Import("src/requests/api.py", 1, "requests", 0, False, "python"),  # the package itself, unresolved
+        Import("src/requests/cli.py", 1, "requests.models", 0, True, "python"),
+        Import("src/requests/cli.py", 2, "httpx", 0, False, "python"),
+    ]
+    found = find_conventions(sources, [], imports)
+    [http] = [c for c in found if c.topic == "libraries" and c.aspect == "http"]
+    assert [(c.label, c.count) for c in http.choices] == [("httpx", 1)]

@@ -390,13 +390,16 @@ def _imports(imports: dict[str, list[Import]], sources: Sequence[Source]) -> lis
 
 
 def _libraries(imports: dict[str, list[Import]], sources: Sequence[Source]) -> list[Convention]:
+    """The libraries each file imports, by category; the project's own packages are not libraries
+    (Django's `django.db` inside Django, cobra inside cobra), even where an import stayed unresolved."""
+    own = {i.module for items in imports.values() for i in items if i.internal and not i.level}
     counted: dict[tuple[str, str], dict[str, Choice]] = defaultdict(dict)
     for source in sources:
         rules = rules_of(source.language)
         for category, table in rules.libraries.items():
             seen: set[str] = set()
             for key, label in table.items():
-                if label in seen:
+                if label in seen or _is_own(key, own):
                     continue
                 place = _library_place(key, source, imports.get(source.path, ()))
                 if place is not None:
@@ -404,6 +407,11 @@ def _libraries(imports: dict[str, list[Import]], sources: Sequence[Source]) -> l
                     counted[(group_of(source.language), category)].setdefault(label, Choice(label)).add(place)
     return [_convention(language, "libraries", category, "files", choices)
             for (language, category), choices in counted.items()]
+
+
+def _is_own(key: str, own: set[str]) -> bool:
+    return not key.startswith("line:") and any(
+        module == key or module.startswith((key + ".", key + "/")) for module in own)
 
 
 def _library_place(key: str, source: Source, imports: Iterable[Import]) -> Place | None:

@@ -146,12 +146,9 @@ def _convention_text(c: Convention, outliers: list[tuple[str, Place]]) -> list[s
 
     shown = [choice for choice in c.choices[:3] if c.share(choice) >= 0.05] or c.choices[:1]
     said = ", ".join(f"{choice.label} {c.share(choice):.0%}" for choice in shown)
-    rest = len(c.choices) - len(shown)
-    head = f"  {c.topic} {c.aspect}: {said}{f' (+{rest} rarer)' if rest else ''} of {c.total:,} {c.unit}"
+    head = f"  {c.topic} {c.aspect}: {said} of {c.total:,} {c.unit}"
     if c.dominant is None and len(c.choices) > 1:
         head += " (mixed)"
-    if c.value:
-        head += f" ({c.value})"
     out = [head + "  " + ", ".join(where(p) for p in c.choices[0].examples())]
     if outliers:
         by_choice: dict[str, list[Place]] = {}
