@@ -223,7 +223,7 @@ def test_with_the_token_the_sdk_client_lists_the_tools_and_searches(http_server:
             )
 
         assert {"search_code", "index_status", "index_codebase", "list_indexes", "clear_index"} <= tools
-        assert {"find_symbol", "find_references", "file_dependencies", "find_dead_code"} <= tools  # the code graph
+        assert {"find_symbol", "find_references", "file_dependencies", "code_health"} <= tools  # the code graph
         assert "search_code" in instructions and "change_impact" in instructions
         assert found["project_root"] == str(layout.project.resolve())
         first = found["results"][0]

@@ -193,6 +193,7 @@ def cli(ctx: click.Context) -> None:
       codefathom serve                         # MCP server over stdio for an agent
       codefathom install claude-code           # ... configured in a client (also: doctor, init)
       codefathom duplicates                    # copied functions and methods, largest first
+      codefathom conventions                   # how this code names, raises, logs, tests, formats
 
     Indexes live in $CODEFATHOM_HOME (default ~/.cache/codefathom), one per project.
     Every search first re-indexes files that changed, so answers match the files on disk.
@@ -633,8 +634,9 @@ def serve(
     """Run the MCP server for an agent to call: over stdio, or over HTTP with --http or --sse.
 
     Tools: search_code, index_status, index_codebase, list_indexes, clear_index, and the code
-    graph: find_symbol, find_references, call_hierarchy, file_dependencies, find_dead_code,
-    change_impact; context: outline, file_brief, find_tests, co_change.
+    graph: find_symbol, find_references, call_hierarchy, file_dependencies, change_impact; code
+    health: code_health (dead code, duplicates, conventions); context: outline, file_brief,
+    find_tests, co_change.
 
     Only some directories are served: those given with --root; without them, the roots the client
     declares and the working directory, unless that is / or your home directory (too wide to be
@@ -908,10 +910,13 @@ def _file_deps(
 @click.option("--include-tests", is_flag=True, help="Also list unused definitions in test files.")
 @click.option("--limit", "-n", type=click.IntRange(0, MAX_REFS_LIMIT), default=DEAD_LIMIT, show_default=True,
               help="List at most this many of each kind (0: all); the counts cover all.")
+@click.option("--language", "-l", "languages", multiple=True,
+              help="Only these languages (repeatable, or comma-separated): python, ts, go, ...")
 @graph_options
 @reports_errors
 def dead(
-    include_tests: bool, limit: int, path: Path, as_json: bool, no_sync: bool, index_dir: Path | None
+    include_tests: bool, limit: int, languages: tuple[str, ...], path: Path, as_json: bool, no_sync: bool,
+    index_dir: Path | None,
 ) -> None:
     """List definitions nothing in the project uses, each with a confidence and the reason.
 
@@ -925,7 +930,7 @@ def dead(
       codefathom dead --json
     """
     with _answering(path, index_dir) as service:
-        response = service.dead(include_tests=include_tests, limit=limit, fresh=not no_sync)
+        response = service.dead(include_tests=include_tests, limit=limit, languages=languages, fresh=not no_sync)
     _reply(response, as_json, render.dead_json, render.dead_text)
 
 

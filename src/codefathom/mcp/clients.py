@@ -270,7 +270,8 @@ files are re-indexed before each answer). Prefer it to grep and to reading whole
 - Before changing a file: `file_dependencies` (direction `dependents`) and `find_tests`; before a
   commit: `change_impact` on the diff.
 - A map of an unfamiliar area within a token budget: `outline`; one file at a glance: `file_brief`.
-- Unused code: `find_dead_code`; files that change together: `co_change`.
+- Before writing new code: `code_health` (report `conventions`: how this code names, raises, logs, tests);
+  unused code and copies: `code_health` (`dead`, `duplicates`); files that change together: `co_change`.
 {GUIDE_END}
 """
 

@@ -52,7 +52,7 @@ INSTRUCTIONS = """\
 codefathom answers from a local index of the project, kept in step with its files.
 - search_code first, instead of opening files: a name (`Store.replace_file`) or what the code does.
 - Before an edit: file_brief, find_references, file_dependencies (dependents), find_tests.
-- After one: change_impact. In a new repository: outline.
+- After one: change_impact. In a new repository: outline; before writing code: code_health (conventions).
 - search_code also takes a stack trace's `path:line`; its modes grep (literal, regex), find files (path)
   and read lines (read).
 project_path defaults to the client's first root; paths outside the served roots are refused.
@@ -290,7 +290,7 @@ def _tools() -> list[Tool]:
         (tools.search_code, _READ_ONLY), (tools.index_status, _READ_ONLY), (tools.index_codebase, _WRITES),
         (tools.list_indexes, _READ_ONLY), (tools.clear_index, _DELETES), (tools.find_symbol, _READ_ONLY),
         (tools.find_references, _READ_ONLY), (tools.call_hierarchy, _READ_ONLY),
-        (tools.file_dependencies, _READ_ONLY), (tools.find_dead_code, _READ_ONLY), (tools.change_impact, _READ_ONLY),
+        (tools.file_dependencies, _READ_ONLY), (tools.change_impact, _READ_ONLY), (tools.code_health, _READ_ONLY),
         (tools.outline, _READ_ONLY), (tools.file_brief, _READ_ONLY), (tools.find_tests, _READ_ONLY),
         (tools.co_change, _READ_ONLY),
     )

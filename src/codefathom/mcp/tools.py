@@ -1,6 +1,6 @@
 """The MCP tools: search_code, index_status, index_codebase, list_indexes, clear_index; the code graph:
-find_symbol, find_references, call_hierarchy, file_dependencies, find_dead_code, change_impact; and context
-for agents: outline, file_brief, find_tests, co_change.
+find_symbol, find_references, call_hierarchy, file_dependencies, change_impact; code health (dead code,
+duplicates, conventions): code_health; and context for agents: outline, file_brief, find_tests, co_change.
 
 Each is one service call in a worker thread, on paths inside the directories the server serves (`Scope`).
 Descriptions and parameter texts are short on purpose: a client loads all of them at every session
@@ -40,12 +40,12 @@ from codefathom.service.graph import (
     DEAD_LIMIT,
     MAX_DEPTH,
     MAX_NODES,
-    MAX_REFS_LIMIT,
     REFS_LIMIT,
     SYMBOLS_LIMIT,
     TREE_LIMIT,
     DepsResponse,
 )
+from codefathom.service.health import CONVENTIONS_LIMIT, DUPLICATES_LIMIT
 from codefathom.service.indexer import Progress
 from codefathom.service.lookups import LOOKUP_MODES, exists_json, exists_text, found_of, lookup
 from codefathom.service.multi import resolve_index_name, search_several
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
 __all__ = [
     "search_code", "index_status", "index_codebase", "list_indexes", "clear_index", "client_roots",
     "all_client_roots", "Scope", "Kind", "find_symbol", "find_references", "call_hierarchy", "file_dependencies",
-    "find_dead_code", "SymbolKind", "RefKind", "DepType", "outline", "file_brief", "find_tests", "co_change",
+    "code_health", "SymbolKind", "RefKind", "DepType", "outline", "file_brief", "find_tests", "co_change",
     "change_impact",
 ]
 
@@ -320,7 +320,7 @@ async def find_symbol(
     roots: Roots,
     project_path: ProjectPath = None,
     kinds: Annotated[list[SymbolKind] | None, BeforeValidator(_listed)] = None,
-    limit: Annotated[int, Field(ge=0, le=MAX_REFS_LIMIT)] = SYMBOLS_LIMIT,
+    limit: Annotated[int, Field(ge=0)] = SYMBOLS_LIMIT,  # the service refuses more than MAX_REFS_LIMIT
 ) -> CallToolResult:
     """Where a name is defined, with signature and doc: when you know the name."""
     scope = _scope(ctx, roots)
@@ -335,7 +335,7 @@ async def find_references(
     roots: Roots,
     project_path: ProjectPath = None,
     ref_kinds: Annotated[list[RefKind] | None, BeforeValidator(_listed)] = None,
-    limit: Annotated[int, Field(ge=0, le=MAX_REFS_LIMIT, description="References to list (0: all).")] = REFS_LIMIT,
+    limit: Annotated[int, Field(ge=0)] = REFS_LIMIT,  # 0: all; the service refuses more than MAX_REFS_LIMIT
 ) -> CallToolResult:
     """Every use of a definition (exact to possible): before renaming it or changing its signature."""
     scope = _scope(ctx, roots)
@@ -392,18 +392,33 @@ async def file_dependencies(
     )
 
 
-async def find_dead_code(
+async def code_health(
+    report: Literal["dead", "duplicates", "conventions"],
     ctx: Ctx,
     roots: Roots,
     project_path: ProjectPath = None,
-    include_tests: Annotated[bool, Field(description="Also in test files.")] = False,
-    limit: Annotated[int, Field(ge=0, le=MAX_REFS_LIMIT, description="Per list (0: all).")] = DEAD_LIMIT,
+    languages: Annotated[list[str] | None, BeforeValidator(_listed)] = None,
+    include_tests: bool = False,
+    limit: int | None = None,  # per report: as the commands' --limit
+    similarity: float = 0.9,  # (the services check these ranges and say what is wrong)
+    min_lines: int = 6,
 ) -> CallToolResult:
-    """Definitions nothing uses, with a confidence and the reason."""
+    """Dead code, copied code, or the conventions to follow when writing code here."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
-    response = await _call(scope, where, lambda service: service.dead(include_tests=include_tests, limit=limit))
-    return _rendered(response, render.dead_json, render.dead_text)
+    langs = languages or ()
+    if report == "dead":
+        dead = await _call(scope, where, lambda service: service.dead(
+            include_tests=include_tests, limit=DEAD_LIMIT if limit is None else limit, languages=langs))
+        return _rendered(dead, render.dead_json, render.dead_text)
+    if report == "duplicates":
+        copies = await _call(scope, where, lambda service: service.duplicates(
+            min_lines=min_lines, min_similarity=similarity, include_tests=include_tests, languages=langs,
+            limit=DUPLICATES_LIMIT if limit is None else limit))
+        return _reply(copies.to_json(), copies.to_text())
+    found = await _call(scope, where, lambda service: service.conventions(
+        languages=langs, include_tests=include_tests, limit=CONVENTIONS_LIMIT if limit is None else limit))
+    return _reply(found.to_json(), found.to_text())
 
 
 async def change_impact(
@@ -496,7 +511,7 @@ async def co_change(
     ctx: Ctx,
     roots: Roots,
     limit: Annotated[int, Field(ge=1, le=1000)] = 10,
-    commits: Annotated[int, Field(ge=1, le=MAX_COMMITS, description="Commits to read.")] = DEFAULT_COMMITS,
+    commits: Annotated[int, Field(ge=1, le=MAX_COMMITS)] = DEFAULT_COMMITS,
     project_path: ProjectPath = None,
 ) -> CallToolResult:
     """Files git history often commits with a file: what a change to it may also need."""

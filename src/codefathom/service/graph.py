@@ -18,6 +18,7 @@ from codefathom.graph.conditions import compiled_under
 from codefathom.graph.gointerfaces import Interfaces
 from codefathom.parse import graph_languages, language_name
 from codefathom.search.rank import path_role
+from codefathom.service.languages import wanted_languages
 from codefathom.service.project import inside_root
 from codefathom.store import Store
 from codefathom.store import graph as g
@@ -40,7 +41,7 @@ SYMBOLS_LIMIT = 20  # definitions find_symbol lists
 # References a `refs` reply lists unless asked for more: a definition used everywhere (`String`) has
 # tens of thousands, which no reader wants at once; the reply says how many there are.
 REFS_LIMIT = 50
-DEAD_LIMIT = 25  # per list of find_dead_code
+DEAD_LIMIT = 25  # per list of `dead` (code_health's report)
 MAX_REFS_LIMIT = 1_000_000  # a larger limit is a mistake (0 lists them all), and past 2**63 SQLite's overflow
 CALLABLE = ("function", "method", "class")
 
@@ -253,12 +254,14 @@ class GraphVerbs:
 
     @states_binding
     def dead(
-        self: ServiceBase, *, include_tests: bool = False, limit: int = DEAD_LIMIT, fresh: bool = True
+        self: ServiceBase, *, include_tests: bool = False, limit: int = DEAD_LIMIT, languages: object = (),
+        fresh: bool = True,
     ) -> DeadResponse:
         """Definitions nothing references, with a confidence and the reason for it: the first `limit`
-        of each list (0: all), most certain first, and how many there are."""
+        of each list (0: all), most certain first, and how many there are; only of `languages` when given."""
         if not 0 <= limit <= MAX_REFS_LIMIT:
             raise UsageError(f"limit must be between 0 (all) and {MAX_REFS_LIMIT:,}, got {shown(limit)}")
+        wanted = wanted_languages(languages)
         store = self._graph_store(fresh)
         context = _DeadContext(store, include_tests, self.root)
         through_members = store.read(g.classes_used_through_members)
@@ -268,6 +271,8 @@ class GraphVerbs:
             language = context.languages.get(symbol.path) or language_name(symbol.path)
             if language not in graph_languages():
                 continue  # no references are extracted for it yet: silence is not evidence
+            if wanted and language not in wanted:
+                continue
             if symbol.id in through_members:
                 continue  # a class used through its members (`Strings.Pad(x)`) is used
             verdict = _dead_verdict(symbol, DEAD_RULES.get(language, _DEFAULT_RULES), context)

@@ -6,8 +6,9 @@ from collections.abc import Iterable
 
 from codefathom.errors import UsageError
 from codefathom.parse import supported_languages
+from codefathom.service import arguments
 
-__all__ = ["resolve_languages", "LANGUAGE_ALIASES"]
+__all__ = ["resolve_languages", "wanted_languages", "LANGUAGE_ALIASES"]
 
 LANGUAGE_ALIASES = {
     "typescript": ("typescript", "tsx"), "ts": ("typescript", "tsx"), "js": ("javascript",),
@@ -28,3 +29,9 @@ def resolve_languages(requested: Iterable[str]) -> tuple[str, ...]:
             raise UsageError(f"unknown language {language!r}; known: {', '.join(sorted(known))}")
         names.extend(n for n in expanded if n not in names)
     return tuple(names)
+
+
+def wanted_languages(languages: object) -> set[str]:
+    """The index's names of the languages asked for (one string, comma-separated, or a list; `ts` is
+    typescript and tsx); empty: every language."""
+    return set(resolve_languages(arguments.names("languages", languages)))

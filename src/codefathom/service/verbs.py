@@ -2,13 +2,14 @@
 the few tool parameters the command line spells another way.
 
 Every other parameter of a tool is the command's option of the same name (`context_before` is
-`--context-before`) or its argument. The MCP server registers exactly these tools, and
-tests/test_mcp_stdio.py checks every parameter against the commands, so the shells cannot drift.
+`--context-before`) or its argument, in every command of the tool unless ONLY_IN names the few.
+The MCP server registers exactly these tools, and tests/test_mcp_stdio.py checks every parameter
+against the commands, so the shells cannot drift.
 """
 
 from __future__ import annotations
 
-__all__ = ["VERBS", "SPELLED_OTHERWISE"]
+__all__ = ["VERBS", "SPELLED_OTHERWISE", "ONLY_IN"]
 
 # MCP tool -> the CLI commands answering it (a tool that differs by a flag can be two commands).
 VERBS: dict[str, tuple[str, ...]] = {
@@ -21,8 +22,8 @@ VERBS: dict[str, tuple[str, ...]] = {
     "find_references": ("refs",),
     "call_hierarchy": ("callers", "callees"),
     "file_dependencies": ("deps", "impact"),
-    "find_dead_code": ("dead",),
     "change_impact": ("impact",),
+    "code_health": ("dead", "duplicates", "conventions"),
     "outline": ("outline",),
     "file_brief": ("brief",),
     "find_tests": ("tests",),
@@ -43,4 +44,11 @@ SPELLED_OTHERWISE: dict[tuple[str, str], str] = {
     ("outline", "path"): "the argument DIRECTORY",
     ("find_tests", "name"): "the argument NAME_OR_FILE",
     ("find_tests", "path"): "the argument NAME_OR_FILE",
+    ("code_health", "report"): "the command: `dead`, `duplicates` or `conventions`",
+}
+
+# (tool, parameter) -> the only commands of the tool that take it (the option of the same name).
+ONLY_IN: dict[tuple[str, str], tuple[str, ...]] = {
+    ("code_health", "similarity"): ("duplicates",),
+    ("code_health", "min_lines"): ("duplicates",),
 }

@@ -1425,3 +1425,27 @@ def methods_by_owner(conn: sqlite3.Connection, language: str) -> dict[str, froze
     for parent, name in rows:
         found.setdefault(parent, set()).add(name)
     return {owner: frozenset(names) for owner, names in found.items()}
+
+
+# -- conventions (graph/conventions.py) ----------------------------------------------------------------
+
+__all__ += ["definition_names", "import_modules"]
+
+
+def definition_names(conn: sqlite3.Connection, kinds: Iterable[str]) -> list[tuple[str, int, str, str, str]]:
+    """(path, line, kind, name, language) of every definition of these kinds, by path and line."""
+    rows = conn.execute(
+        "SELECT f.path, s.start_line, s.kind, s.name, f.language FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE s.kind IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.start_line",
+        (json.dumps(list(kinds)),),
+    )
+    return [(r[0], int(r[1]), r[2], r[3], r[4]) for r in rows]
+
+
+def import_modules(conn: sqlite3.Connection) -> list[tuple[str, int, str, int, bool, str]]:
+    """(path, line, module, level, names a project file, language) of every import, by path and line."""
+    rows = conn.execute(
+        "SELECT f.path, i.line, i.module, i.level, i.target_file_id IS NOT NULL, f.language"
+        " FROM imports i JOIN files f ON f.id = i.file_id ORDER BY f.path, i.line"
+    )
+    return [(r[0], int(r[1]), r[2], int(r[3]), bool(r[4]), r[5]) for r in rows]
