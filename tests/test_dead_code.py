@@ -109,8 +109,20 @@ def test_go_interfaces_build_variants_values_and_exports(dead: Callable[..., dic
     assert found["shop.Square.unusedHelper"]["confidence"] == 0.6  # no interface asks for it
     assert found["main.Helper"]["confidence"] == 0.9  # capitalised, but in a program
     assert {name for name, item in found.items() if item["public"]} == {
-        "shop.Routes", "shop.Exported", "shop.Describe", "shop.Valid", "shop.NewCounter"
+        "shop.Routes", "shop.Exported", "shop.Describe", "shop.Valid", "shop.NewCounter", "shop.Summary"
     }
+    # `tocLen := tocLen(n)` calls the function; `new(response)` makes the type
+    assert "shop.tocLen" not in found and "shop.response" not in found
+    generated = found["shop.fromGenerated"]  # its only caller is generated code, left out of the index
+    assert generated["confidence"] == 0.3 and "`zz_generated.go`, generated code" in generated["reason"]
+
+
+def test_java_static_fields_and_serialization_hooks(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
+    found = dead("dead-java")
+    assert "com.shop.Limits" not in found  # used through `Limits.MAX_ITEMS`
+    assert found["com.shop.Cart.forgotten"]["confidence"] == 0.6
+    hook = found["com.shop.Cart.writeObject"]  # serialization calls it by name
+    assert hook["confidence"] == 0.3 and "the standard library calls" in hook["reason"]
 
 
 def test_python_library_methods_protocols_and_overrides(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:

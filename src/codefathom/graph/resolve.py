@@ -148,6 +148,8 @@ class Binder:
         spec = spec_for(self.lookup.language_of(ref.file_id))
         scope = self._decorator_scope(ref) if ref.kind == "decorator" else ref.scope
         found = self._member(ref, scope, spec) if ref.receiver else self._name(ref.file_id, scope, ref.name, spec)
+        if found.label == "local" and spec.declared_before_use and ref.kind in ("call", *TYPE_REF_KINDS):
+            found = self._declared_later(ref, found, spec)
         if ref.kind == "decorator" and spec.attribute_suffix and found.target is None:  # `[Foo]`: FooAttribute
             named = replace(ref, name=ref.name + spec.attribute_suffix)
             suffixed = self._member(named, scope, spec) if ref.receiver else self._name(
@@ -172,6 +174,14 @@ class Binder:
         if ref.kind == "read" and target is None and not found.candidates and label == "unbound":
             label = "local"  # a value read by a name no definition has: a parameter or a local
         return Binding(ref.id, target, round(found.confidence, 3), label, found.candidates)
+
+    def _declared_later(self, ref: RefRow, found: _Found, spec: GraphSpec) -> _Found:
+        """A name called (or written as a type) on the line that first declares a local of that name
+        means what the name means outside the local's scope."""
+        lines = [line for _, kind, line in self._hints_at(ref.file_id, found.where, ref.name) if kind in LOCAL_HINTS]
+        if not lines or min(lines) < ref.line or found.where is None:
+            return found
+        return self._name(ref.file_id, found.where.rpartition(".")[0] or None, ref.name, spec)
 
     def _overload(self, found: _Found, chosen: SymbolRow, arity: int) -> _Found:
         """Of the overloads of the method a call was bound to, one taking `arity` arguments: in its

@@ -92,6 +92,9 @@ class GraphSpec:
     # A name nothing in the project defines and no builtin names is outside the project (a shell
     # command: a program on the PATH), not unbound.
     unknown_external: bool = False
+    # A local is bound from its declaration on: the name called or written as a type on the line that
+    # declares it is the outer one (Go's `minType := minType(v)`, `var spec *spec`).
+    declared_before_use: bool = False
 
 
 _PYTHON_PRIMITIVES = frozenset(
@@ -216,6 +219,7 @@ GRAPH_SPECS: dict[str, GraphSpec] = {
         module_system="go",
         common_methods=_GO_COMMON_METHODS,
         builtin_constructors=_GO_BUILTINS | _GO_PRIMITIVES,
+        declared_before_use=True,
     ),
 }
 

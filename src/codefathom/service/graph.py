@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
+from codefathom.discover.inside import read_inside, real_root
 from codefathom.errors import NotFound, UsageError, path_error, shown
 from codefathom.graph.cfamily import other_platform
 from codefathom.graph.conditions import compiled_under
@@ -522,6 +523,8 @@ DEAD_RULES: dict[str, DeadRules] = {
         constructors=True,
         public_pattern=r"\b(?:public|protected)\b",
         dispatch="bases",
+        # what serialization calls on a Serializable object, found by name
+        protocol_methods=frozenset("writeObject readObject readObjectNoData writeReplace readResolve".split()),
     ),
     "csharp": DeadRules(
         entry_names=frozenset({"Main"}),
@@ -645,6 +648,8 @@ DEAD_RULES: dict[str, DeadRules] = {
     ),
 }
 DISPATCH_OUTSIDE = 0.3  # a method that may implement or override a member of a base outside the project
+GENERATED_BYTES = 20_000_000  # of the generated files read for the names they use
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # Languages whose non-static functions link by name, once per build: a namesake that is used
 # (another platform's file, another `#if` branch) means this one is used where it is built.
 LINKED_LANGUAGES = ("c", "cpp")
@@ -673,8 +678,26 @@ class _DeadContext:
                 self.test_classes.add(marked.parent)
 
         self._store = store
+        self._generated: dict[str, str] | None = None  # word -> a generated file writing it
         self._declared: dict[str, set[str]] = {}  # public_paths -> the names files matching it declare
         self._scripts: set[str] | None = None
+
+    def generated_mention(self, name: str) -> str:
+        """A file left out as generated code that writes the name (its uses are not indexed), if any."""
+        if self._generated is None:
+            self._generated = {}
+            root, budget = real_root(self.root), GENERATED_BYTES
+            for path in self._store.read(g.generated_paths):
+                try:
+                    text = read_inside(self.root / path, root)[:budget].decode("utf-8", "replace")
+                except OSError:
+                    continue
+                budget -= len(text)
+                for word in set(_IDENTIFIER.findall(text)):
+                    self._generated.setdefault(word, path)
+                if budget <= 0:
+                    break
+        return self._generated.get(name, "")
 
     def is_library(self, rules: DeadRules) -> bool:
         """Whether the project is packaged as a library, by the rules' marker files at its root."""
@@ -790,6 +813,10 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
     elif symbol.kind == "method" and name in rules.protocol_methods:
         confidence = min(confidence, DISPATCH_OUTSIDE)
         reasons.append(f"`{name}` is a method the standard library calls on objects that have it")
+    generated = context.generated_mention(name)
+    if generated:
+        confidence = min(confidence, DISPATCH_OUTSIDE)
+        reasons.append(f"`{generated}`, generated code left out of the index, writes its name")
     others = context.ambiguous.get(name, 0)
     if others:
         confidence *= 0.5

@@ -1396,7 +1396,7 @@ def _unit_of(conn: sqlite3.Connection, file_id: int, qualified: str, enclosing: 
 
 # -- Go's implicit interfaces (graph/gointerfaces.py) ------------------------------------------------------
 
-__all__ += ["interface_sources", "methods_by_owner"]
+__all__ += ["interface_sources", "methods_by_owner", "generated_paths"]
 
 
 def interface_sources(conn: sqlite3.Connection, language: str) -> list[tuple[str, str, str]]:
@@ -1412,6 +1412,14 @@ def interface_sources(conn: sqlite3.Connection, language: str) -> list[tuple[str
     for path, qualified, parent, name, content in rows:
         joined.setdefault((path, qualified), (parent or "", name, []))[2].append(content)
     return [(package, name, "\n".join(parts)) for package, name, parts in joined.values()]
+
+
+def generated_paths(conn: sqlite3.Connection) -> list[str]:
+    """Files left out of the index as generated code: their references are not in it."""
+    rows = conn.execute(
+        "SELECT path FROM files WHERE status = 'skipped' AND error LIKE 'generated code%' ORDER BY path"
+    )
+    return [row[0] for row in rows]
 
 
 def methods_by_owner(conn: sqlite3.Connection, language: str) -> dict[str, frozenset[str]]:

@@ -18,6 +18,8 @@
 (var_spec value: (expression_list (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.read
 (assignment_statement right: (expression_list (identifier) @name)) @reference.read
 (short_var_declaration right: (expression_list (identifier) @name)) @reference.read
+; `new(T)`, `make(T, n)`: a type passed as an argument.
+(argument_list (type_identifier) @name) @reference.type
 (assignment_statement
   right: (expression_list (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.read
 

@@ -11,6 +11,10 @@
 ((method_reference . (_) @receiver . (identifier) @name .) @reference.call
   (#not-eq? @name "new"))
 
+; A class named for one of its static fields: `JsonScope.EMPTY_ARRAY`, `EnumTypeAdapter.FACTORY`.
+((field_access object: (identifier) @name) @reference.read
+  (#match? @name "^[A-Z][A-Za-z0-9_]*[a-z]"))
+
 ; `new Foo()`, `new Foo<>()`, `new a.b.Foo()`, `new Outer.Inner()`: an instantiation of the class.
 (object_creation_expression type: (type_identifier) @name) @reference.call
 (object_creation_expression type: (generic_type (type_identifier) @name)) @reference.call
