@@ -86,7 +86,11 @@ def ui_command(
         if open_browser:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
-    run_ui(app, sock, ready)
+    try:
+        run_ui(app, sock, ready)
+    except KeyboardInterrupt:  # uvicorn shut down cleanly, then passes Ctrl-C on: the server's normal end
+        pass
+    click.echo("codefathom ui stopped", err=True)
 
 
 def _token(token: str | None, token_file: Path | None) -> str | None:
