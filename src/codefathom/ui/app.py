@@ -11,6 +11,7 @@ import hmac
 import posixpath
 import socket
 import sys
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -165,7 +166,7 @@ class Api:
         name = _text(request, "name")
 
         def work(service: Codefathom) -> dict[str, Any]:
-            found = service.symbol(name, limit=20)
+            found = service.symbol(name, limit=20, fresh=_stale(service))
             data = render.symbols_json(found)
             if found.symbols:
                 first = found.symbols[0]
@@ -178,20 +179,26 @@ class Api:
     def refs(self, request: Request) -> dict[str, Any]:
         name = _text(request, "name")
         limit = _number(request, "limit", REFS_SHOWN, 1, 5000)
-        return self.backend.call(lambda service: render.refs_json(service.refs(name, limit=limit)))
+        return self.backend.call(
+            lambda service: render.refs_json(service.refs(name, limit=limit, fresh=_stale(service)))
+        )
 
     def calls(self, request: Request) -> dict[str, Any]:
         name = _text(request, "name")
         direction = _choice(request, "direction", ("callers", "callees"), "callers")
         depth = _number(request, "depth", 1, 1, GRAPH_DEPTH)
         response = self.backend.call(
-            lambda service: service.call_hierarchy(name, direction=direction, depth=depth, limit=GRAPH_NODES)
+            lambda service: service.call_hierarchy(
+                name, direction=direction, depth=depth, limit=GRAPH_NODES, fresh=_stale(service)
+            )
         )
         return render.hierarchy_json(response)
 
     def file(self, request: Request) -> dict[str, Any]:
         path = _text(request, "path")
-        return self.backend.call(lambda service: render.brief_json(service.brief(self.backend.file(service, path))))
+        return self.backend.call(
+            lambda service: render.brief_json(service.brief(self.backend.file(service, path), fresh=_stale(service)))
+        )
 
     def deps(self, request: Request) -> dict[str, Any]:
         path = _text(request, "path")
@@ -200,7 +207,9 @@ class Api:
 
         def work(service: Codefathom) -> dict[str, Any]:
             target = self.backend.file(service, path)
-            found = service.deps([target], depth=depth, reverse=direction == "dependents", limit=GRAPH_NODES)
+            found = service.deps(
+                [target], depth=depth, reverse=direction == "dependents", limit=GRAPH_NODES, fresh=_stale(service)
+            )
             return render.deps_json(found)
 
         return self.backend.call(work)
@@ -212,10 +221,16 @@ class Api:
 
         def work(service: Codefathom) -> dict[str, Any]:
             directory = self.backend.file(service, path) if path else None
-            outline = service.outline(directory, tokens=MIN_TOKENS)
+            outline = service.outline(directory, tokens=MIN_TOKENS, fresh=_stale(service))
             return _directory_map(outline.project_root, outline.path, outline.files.values(), outline.notices)
 
         return self.backend.call(work)
+
+
+def _stale(service: Codefathom) -> bool:
+    """Whether a graph verb must sync first: not when the server's watcher saw nothing change since the
+    last sync (as a search skips its sweep then); the page makes four calls a symbol, each a sweep else."""
+    return service.watch is None or not service.watch.clean()
 
 
 def _directory_map(root: str, prefix: str, files: Any, notices: list[str]) -> dict[str, Any]:
@@ -249,6 +264,7 @@ def _endpoint(work: Callable[[Request], dict[str, Any]]) -> Callable[[Request], 
     Python's own errors that bad input causes, become `{"error": ...}` with 404, 400 or 500."""
 
     async def endpoint(request: Request) -> Response:
+        started = time.perf_counter()
         try:
             data = await anyio.to_thread.run_sync(lambda: work(request))
         except Exception as exc:
@@ -256,7 +272,10 @@ def _endpoint(work: Callable[[Request], dict[str, Any]]) -> Callable[[Request], 
             if error is None:
                 raise  # a bug: Starlette answers 500 and the traceback goes to the log
             return JSONResponse({"error": str(error)}, status_code=_status(error))
-        return JSONResponse(data)
+        response = JSONResponse(data)
+        # The time the answer took here (the browser's developer tools and bench/ui.py show it).
+        response.headers["server-timing"] = f"service;dur={(time.perf_counter() - started) * 1000:.1f}"
+        return response
 
     return endpoint
 

@@ -128,7 +128,10 @@ async function render() {
   } catch (error) {
     if (alive()) root.append(errorBox(error));
   }
-  if (alive()) document.body.dataset.ready = page; // a test (or a script) can wait for this
+  if (!alive()) return;
+  document.body.dataset.ready = page; // a test (or a script) can wait for this
+  // The first page's load, navigation to drawn (graphs included), for bench/ui.py to read.
+  if (!document.body.dataset.loadMs) document.body.dataset.loadMs = String(Math.round(performance.now()));
 }
 
 // -- search --------------------------------------------------------------------------------------
@@ -307,8 +310,8 @@ function layered(center, left, right, labels) {
 }
 
 function draw(columns, keys, edges, labels) {
-  const ROW = 34, NODE_H = 24, GAP = 80, PAD = 16, HEAD = 26, CHAR = 7.2;
-  const widths = new Map(keys.map((k) => [k, Math.min(280, Math.max(90, ...columns.get(k).map((n) => n.label.length * CHAR + 22)))]));
+  const ROW = 34, NODE_H = 24, GAP = 60, PAD = 16, HEAD = 26, CHAR = 7.2;
+  const widths = new Map(keys.map((k) => [k, Math.min(250, Math.max(90, ...columns.get(k).map((n) => n.label.length * CHAR + 22)))]));
   const tallest = Math.max(...keys.map((k) => columns.get(k).length));
   const height = HEAD + PAD * 2 + tallest * ROW;
   let x = PAD;
@@ -537,6 +540,8 @@ async function mapPage(root, params, alive) {
   pageTimer = setInterval(refresh, STATUS_EVERY_MS);
   const data = await api("map", { path });
   if (!alive()) return;
+  const only = data.entries.length === 1 && data.entries[0].kind === "directory" ? data.entries[0] : null;
+  if (only && !path) { location.replace(route("map", { path: only.path })); return; } // one top directory: start inside it
   map.append(h("h2", {}, "Directory map"), crumbs(data.path), ...notices(data), bars(data));
   await first;
 }
