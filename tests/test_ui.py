@@ -263,6 +263,25 @@ def test_paths_outside_the_project_are_refused(server: Running) -> None:
         link.unlink()
 
 
+def test_an_edit_reaches_the_call_graph_without_a_restart(tmp_path: Path) -> None:
+    """The graph routes skip the sweep while the watcher saw nothing change; an edit must still show."""
+    project = write_project(tmp_path / "live")
+    with serving(project) as running:
+        path = "/api/calls?name=QuerySet.filter&direction=callers"
+
+        def callers() -> set[str]:
+            return {c["qualified_name"] for c in running.api(path)["roots"][0]["children"]}
+
+        assert "pkg.views.closed_orders" not in callers()  # indexed by this first call
+        views = project / "pkg" / "views.py"
+        added = "\n\ndef closed_orders(rows):\n    return QuerySet(rows).filter(status='closed')\n"
+        views.write_text(views.read_text(encoding="utf-8") + added, encoding="utf-8")
+        deadline = time.monotonic() + TIMEOUT
+        while "pkg.views.closed_orders" not in callers():
+            assert time.monotonic() < deadline, "the edit never reached the graph"
+            time.sleep(0.1)
+
+
 # -- Host, Origin and token rules (those of `serve --http`) -----------------------------------------
 
 
@@ -280,7 +299,8 @@ def test_without_a_token_loopback_works_and_a_foreign_host_or_origin_is_refused(
 def test_with_a_token_requests_need_it_and_a_browser_trades_it_for_a_cookie(indexed: Path) -> None:
     with serving(indexed, token=TOKEN) as running:
         assert running.get("/api/status")[0] == 401
-        assert running.get("/")[0] == 401
+        status, headers, body = running.get("/")
+        assert status == 401 and headers["content-type"].startswith("text/html") and b"?token=" in body
         assert running.get("/api/status", {"Authorization": "Bearer wrong"})[0] == 401
         assert running.get("/api/status", {"Authorization": f"Bearer {TOKEN}"})[0] == 200
         assert running.get("/?token=wrong")[0] == 401
@@ -402,6 +422,17 @@ def test_browser_file_page_and_map_render_graph_and_bars(server: Running, tmp_pa
     assert "QuerySet.filter" in dom  # the outline
     dom = chromium(server.url("#/map"), tmp_path / "profile2", "--dump-dom")
     assert 'data-path="pkg"' in dom and "Index health" in dom and "python" in dom and "ok 5" in dom
+
+
+def test_browser_with_a_token_gets_in_once_through_the_url(indexed: Path, tmp_path: Path) -> None:
+    """The URL `codefathom ui` prints carries ?token=: the page loads, its API calls pass on the cookie,
+    and the address no longer holds the token."""
+    with serving(indexed, token=TOKEN) as running:
+        dom = chromium(running.url(f"?token={TOKEN}#/symbol?name=QuerySet.filter"), tmp_path / "profile", "--dump-dom")
+        assert 'data-ready="symbol"' in dom and 'data-name="pkg.views.list_orders"' in dom, dom[-2000:]
+        assert TOKEN not in dom
+        dom = chromium(running.url("#/map"), tmp_path / "other-profile", "--dump-dom")
+        assert "needs its token" in dom and "?token=" in dom  # a browser without the cookie is told how to get in
 
 
 def test_browser_screenshot_shows_the_graph(server: Running, tmp_path: Path) -> None:

@@ -372,8 +372,12 @@ class BrowserToken:
             await self._let_in(scope, [(k, v) for k, v in query if k != "token"], send)
             return
         headers = list(scope.get("headers", ()))
-        if self._has_cookie(headers) and not any(bytes(name).lower() == b"authorization" for name, _ in headers):
-            scope = {**scope, "headers": [*headers, (b"authorization", b"Bearer " + self._token)]}
+        if not any(bytes(name).lower() == b"authorization" for name, _ in headers):
+            if self._has_cookie(headers):
+                scope = {**scope, "headers": [*headers, (b"authorization", b"Bearer " + self._token)]}
+            elif scope["path"] == "/":  # a browser that never got the cookie: say how to get in
+                await _send(send, 401, _SIGN_IN, b"text/html; charset=utf-8")
+                return
         await self._app(scope, receive, send)
 
     def _has_cookie(self, headers: list[tuple[bytes, bytes]]) -> bool:
@@ -389,14 +393,30 @@ class BrowserToken:
     async def _let_in(self, scope: Scope, rest: list[tuple[str, str]], send: Send) -> None:
         location = scope.get("root_path", "") + scope["path"] + (f"?{urlencode(rest)}" if rest else "")
         cookie = f"{self._cookie}={self._pass}; Path=/; HttpOnly; SameSite=Strict"
-        await send({
-            "type": "http.response.start", "status": 303,
-            "headers": [
-                (b"location", location.encode("latin-1", errors="replace")), (b"set-cookie", cookie.encode()),
-                (b"content-length", b"0"), (b"referrer-policy", b"no-referrer"), (b"cache-control", b"no-store"),
-            ],
-        })
-        await send({"type": "http.response.body", "body": b""})
+        await _send(send, 303, b"", extra=[
+            (b"location", location.encode("latin-1", errors="replace")), (b"set-cookie", cookie.encode()),
+        ])
+
+
+_SIGN_IN = (
+    b"<!doctype html><meta charset=utf-8><title>codefathom: token needed</title>"
+    b"<p style='font:15px system-ui;margin:40px'>This codefathom page needs its token. Open the URL"
+    b" <code>codefathom ui</code> printed when it started (it ends in <code>?token=...</code>), or add"
+    b" <code>?token=TOKEN</code> to this address once; the page then remembers it in a cookie.</p>"
+)
+
+
+async def _send(
+    send: Send, status: int, body: bytes, kind: bytes = b"text/plain", extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    await send({
+        "type": "http.response.start", "status": status,
+        "headers": [
+            (b"content-type", kind), (b"content-length", str(len(body)).encode()), (b"referrer-policy", b"no-referrer"),
+            (b"cache-control", b"no-store"), *(extra or []),
+        ],
+    })
+    await send({"type": "http.response.body", "body": body})
 
 
 # -- running it ----------------------------------------------------------------------------------
