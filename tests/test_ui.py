@@ -18,10 +18,12 @@ import sys
 import textwrap
 import threading
 import time
+import tomllib
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -32,7 +34,7 @@ import uvicorn
 from codefathom.errors import UsageError
 from codefathom.mcp.http import Address
 from codefathom.service import Codefathom
-from codefathom.ui.app import UiBackend, bind, build_app, cookie_name
+from codefathom.ui.app import STATIC, UiBackend, bind, build_app, cookie_name
 
 TOKEN = "ui-test-token-7d2e"
 TIMEOUT = 20  # seconds for any one request
@@ -324,6 +326,14 @@ def test_an_address_other_machines_reach_needs_a_token(indexed: Path) -> None:
         build_app(backend, Address("0.0.0.0", 8780), TOKEN)  # with one it is built
     finally:
         backend.close()
+
+
+def test_the_page_ships_as_package_data() -> None:
+    """Every file of static/ is named by pyproject.toml's package-data, so a wheel holds the page."""
+    config = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["codefathom"]
+    shipped = {f.name for f in STATIC.iterdir() if any(fnmatch(f"ui/static/{f.name}", p) for p in patterns)}
+    assert shipped == {f.name for f in STATIC.iterdir()} >= {"index.html", "app.js", "app.css"}
 
 
 # -- the command ----------------------------------------------------------------------------------
