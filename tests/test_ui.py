@@ -346,7 +346,7 @@ def test_ui_help_teaches_the_pages_and_the_token(run_cli: Any) -> None:
         assert said in result.output
 
 
-def test_ui_refuses_two_tokens_and_a_bad_address(run_cli: Any, tmp_path: Path) -> None:
+def test_ui_refuses_two_tokens_and_a_bad_address(run_cli: Any, tmp_path: Path, codefathom_home: Path) -> None:
     token_file = tmp_path / "token"
     token_file.write_text("x\n", encoding="utf-8")
     result = run_cli("ui", "--token", "a", "--token-file", str(token_file), "--no-open")
@@ -355,6 +355,9 @@ def test_ui_refuses_two_tokens_and_a_bad_address(run_cli: Any, tmp_path: Path) -
     assert result.exit_code == 2 and "invalid address" in result.stderr
     result = run_cli("ui", "--http", "0.0.0.0:8780", "--no-open", "-p", str(tmp_path))
     assert result.exit_code == 2 and "without a token" in result.stderr
+    assert not list(codefathom_home.glob("*/index.db"))  # refused before indexing anything
+    result = run_cli("ui", "--no-open", "-p", str(tmp_path / "nowhere"))
+    assert result.exit_code == 2 and "no such directory" in result.stderr
 
 
 def test_ui_command_indexes_a_new_project_then_serves_it(tmp_path: Path) -> None:

@@ -68,13 +68,14 @@ def ui_command(
       codefathom ui --http 0.0.0.0:8780 --token-file ~/.codefathom-token
     """
     from codefathom.mcp.http import parse_address
-    from codefathom.ui.app import UiBackend, bind, build_app, run_ui
+    from codefathom.ui.app import UiBackend, bind, build_app, require_token, run_ui
 
     secret = _token(token, token_file)
     address = parse_address(http_address)
+    require_token(address, secret)
     _index_first(path)
     backend = UiBackend(path)
-    app = build_app(backend, address, secret)  # refuses a non-loopback address without a token
+    app = build_app(backend, address, secret)
     sock = bind(address)
     url = address.url("/") + (f"?token={secret}" if secret else "")
     guard = "token required" if secret else "no token: anyone on this machine can open it"

@@ -38,7 +38,7 @@ from codefathom.service.lookups import LOOKUP_MODES, lookup
 from codefathom.service.project import inside_root, resolve_project
 from codefathom.service.snippets import query_terms
 
-__all__ = ["UiBackend", "build_app", "bind", "run_ui", "cookie_name", "STATIC"]
+__all__ = ["UiBackend", "build_app", "bind", "run_ui", "cookie_name", "require_token", "STATIC"]
 
 STATIC = Path(__file__).parent / "static"
 MODES = (*CHANNELS, *LOOKUP_MODES)
@@ -294,15 +294,20 @@ async def _no_route(request: Request) -> Response:
     return JSONResponse({"error": f"no such API route: {request.url.path}"}, status_code=404)
 
 
-def build_app(backend: UiBackend, address: Address, token: str | None = None) -> ASGIApp:
-    """The page and its API for `backend`, behind the rules of `serve --http`: with a token every request
-    must carry it (a browser: once as `?token=`, then a cookie); without one, Host and Origin must be
-    loopback ones (`LoopbackOnly`)."""
+def require_token(address: Address, token: str | None) -> None:
+    """Refuse an address other machines can reach without a token (before anything is indexed or bound)."""
     if not address.loopback and not token:
         raise UsageError(
             f"refusing to serve on {address.host}, which other machines can reach, without a token:"
             " pass --token TOKEN (or --token-file, or set CODEFATHOM_TOKEN), or bind to 127.0.0.1"
         )
+
+
+def build_app(backend: UiBackend, address: Address, token: str | None = None) -> ASGIApp:
+    """The page and its API for `backend`, behind the rules of `serve --http`: with a token every request
+    must carry it (a browser: once as `?token=`, then a cookie); without one, Host and Origin must be
+    loopback ones (`LoopbackOnly`)."""
+    require_token(address, token)
     api = Api(backend)
     routes: list[BaseRoute] = [Route("/", _page)]
     for name in ("status", "search", "symbol", "refs", "calls", "file", "deps", "map"):
