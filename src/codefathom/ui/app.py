@@ -13,7 +13,7 @@ import socket
 import sys
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +33,7 @@ from codefathom.errors import CodefathomError, NotFound, UsageError, exit_code, 
 from codefathom.mcp.http import Address, BearerTokenAuth, LoopbackOnly
 from codefathom.mcp.server import ServiceCache
 from codefathom.service import CHANNELS, Codefathom, render
-from codefathom.service.context import MIN_TOKENS
+from codefathom.service.context import MIN_TOKENS, OutlineFile
 from codefathom.service.lookups import LOOKUP_MODES, lookup
 from codefathom.service.project import inside_root, resolve_project
 from codefathom.service.snippets import query_terms
@@ -114,7 +114,7 @@ def _number(request: Request, name: str, default: int, low: int, high: int) -> i
     value = request.query_params.get(name)
     if value is None or value == "":
         return default
-    if not value.isdigit() or not low <= int(value) <= high:
+    if not (value.isascii() and value.isdigit() and len(value) <= 9) or not low <= int(value) <= high:
         raise UsageError(f"{name} must be a number from {low} to {high}, got {value[:20]!r}")
     return int(value)
 
@@ -233,7 +233,7 @@ def _stale(service: Codefathom) -> bool:
     return service.watch is None or not service.watch.clean()
 
 
-def _directory_map(root: str, prefix: str, files: Any, notices: list[str]) -> dict[str, Any]:
+def _directory_map(root: str, prefix: str, files: Iterable[OutlineFile], notices: list[str]) -> dict[str, Any]:
     entries: dict[str, dict[str, Any]] = {}
     languages: dict[str, Counter[str]] = {}
     tops: dict[str, list[tuple[float, str]]] = {}

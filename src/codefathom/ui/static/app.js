@@ -120,6 +120,8 @@ async function render() {
   if (pageTimer) { clearInterval(pageTimer); pageTimer = null; }
   for (const a of document.querySelectorAll("[data-nav]")) a.classList.toggle("on", a.dataset.nav === page);
   const view = PAGES[page] || PAGES.search;
+  const subject = params.get("name") || params.get("path") || params.get("q");
+  document.title = (subject ? subject + " · " : "") + (page in PAGES ? page : "search") + " · codefathom";
   const root = h("div", { class: "page page-" + page });
   main().replaceChildren(root);
   const alive = () => mine === generation;
@@ -661,6 +663,7 @@ function pill(st) {
 }
 
 async function pollPill() {
+  if (current().page === "map") return; // the map page polls status itself, more often
   try {
     const st = await api("status");
     statusCache = Promise.resolve(st);
@@ -679,6 +682,10 @@ document.addEventListener("DOMContentLoaded", () => {
     if (q) location.hash = route("search", { q });
   });
   window.addEventListener("hashchange", render);
+  document.addEventListener("keydown", (event) => { // "/" jumps to the search box, as on code hosts
+    const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
+    if (event.key === "/" && !typing) { event.preventDefault(); document.getElementById("quick-q").focus(); }
+  });
   pollPill();
   setInterval(pollPill, STATUS_EVERY_MS * 2);
   render();
