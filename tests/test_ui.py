@@ -203,7 +203,8 @@ def test_bad_search_input_is_a_400_that_names_its_cause(server: Running) -> None
     assert "glob" in server.api("/api/search?q=x&glob=" + quote("src/[z-a]"), 400)["error"]
     assert "give q" in server.api("/api/search", 400)["error"]
     assert "kinds" in server.api("/api/search?q=x&mode=literal&kind=function", 400)["error"]
-    assert "depth must be" in server.api("/api/calls?name=QuerySet.filter&depth=9", 400)["error"]
+    for depth in ("9", "%C2%B2", "9" * 5000, "-1"):  # out of range, a digit Python reads but int() refuses, huge
+        assert "depth must be" in server.api(f"/api/calls?name=QuerySet.filter&depth={depth}", 400)["error"]
     assert server.api("/api/nothing-here", 404)["error"].startswith("no such API route")
 
 
