@@ -138,3 +138,15 @@ def test_python_library_methods_protocols_and_overrides(dead: Callable[..., dict
     readable, hook = found["lib.client._Stream.readable"], found["lib.wrap.Wrapper._wrap_chunks"]
     assert readable["confidence"] == 0.3 and "the standard library calls" in readable["reason"]
     assert hook["confidence"] == 0.3 and "`TextWrapper`, which is outside the project" in hook["reason"]
+
+
+def test_typescript_constructors_accessors_and_values(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
+    found = dead("dead-ts")
+    assert "Cart.constructor" not in found  # runs on `new Cart()`
+    assert "toLabel" not in found  # handed to `map` as a callback
+    assert "_case" not in found  # `const _case = internal._case`, exported as `case`
+    assert found["Cart.labels"]["confidence"] == 0.6
+    assert "forgotten" in found
+    size, to_json = found["Cart.size"], found["Cart.toJSON"]
+    assert size["confidence"] == 0.3 and "an accessor is read as a property" in size["reason"]
+    assert to_json["confidence"] == 0.3 and "the standard library calls" in to_json["reason"]

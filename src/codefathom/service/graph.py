@@ -479,6 +479,9 @@ class DeadRules:
     # Methods a standard library calls on any object that has them (Python's file protocol:
     # `readable`, `read1`; `http.cookiejar`'s request): no base names them, so they are listed lower.
     protocol_methods: frozenset[str] = frozenset()
+    # What before the parameters makes a method an accessor (TypeScript's `get size()`): it is read as
+    # a property, which the graph does not follow, so it is never listed as certainly unused.
+    accessor_pattern: str = ""
 
 
 _DEFAULT_RULES = DeadRules(
@@ -639,6 +642,15 @@ DEAD_RULES: dict[str, DeadRules] = {
         ),
         declaration_bases=frozenset({"Protocol", "typing.Protocol", "typing_extensions.Protocol"}),
     ),
+    **{
+        language: replace(
+            _DEFAULT_RULES, entry_names=_DEFAULT_RULES.entry_names | {"constructor"},
+            accessor_pattern=r"^(?:(?:public|private|protected|static|override|readonly)\s+)*[gs]et\s",
+            dispatch="bases",  # a method of `class X extends Base` or `implements Set<T>` may be the base's
+            protocol_methods=frozenset({"toJSON", "toString", "valueOf", "then", "inspect"}),
+        )
+        for language in ("javascript", "typescript", "tsx")
+    },
     "rust": DeadRules(
         entry_names=frozenset({"main"}),
         test_markers=frozenset({"test", "bench", "rstest", "test_case", "quickcheck"}),
@@ -810,6 +822,9 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
     if outside:
         confidence = min(confidence, DISPATCH_OUTSIDE)
         reasons.append(f"it may implement or override a member of `{outside}`, which is outside the project")
+    elif symbol.kind == "method" and rules.accessor_pattern and re.match(rules.accessor_pattern, head):
+        confidence = min(confidence, DISPATCH_OUTSIDE)
+        reasons.append("an accessor is read as a property, which references here do not follow")
     elif symbol.kind == "method" and name in rules.protocol_methods:
         confidence = min(confidence, DISPATCH_OUTSIDE)
         reasons.append(f"`{name}` is a method the standard library calls on objects that have it")

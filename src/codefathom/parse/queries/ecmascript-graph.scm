@@ -10,6 +10,18 @@
 (new_expression
   constructor: (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.call
 
+; Names handed over as values: callbacks (`items.map(toLabel)`), table entries, aliases of a
+; namespace's member (`const _await = internal._await`), returns, and local exports (`export { a as b }`).
+(arguments (identifier) @name) @reference.read
+(arguments (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.read
+(pair value: (identifier) @name) @reference.read
+(array (identifier) @name) @reference.read
+(variable_declarator value: (identifier) @name) @reference.read
+(variable_declarator
+  value: (member_expression object: (identifier) @receiver property: (property_identifier) @name)) @reference.read
+(return_statement (identifier) @name) @reference.read
+(export_statement !source (export_clause (export_specifier name: (identifier) @name))) @reference.read
+
 ; Decorators, with or without arguments (`@Injectable()`, `@core.Component({...})`).
 (decorator (identifier) @name) @reference.decorator
 (decorator (member_expression object: (_) @receiver property: (property_identifier) @name)) @reference.decorator

@@ -39,6 +39,9 @@
 (pair value: (identifier) @name) @reference.read
 (list (identifier) @name) @reference.read
 (tuple (identifier) @name) @reference.read
+(return_statement (identifier) @name) @reference.read
+(default_parameter value: (identifier) @name) @reference.read
+(typed_default_parameter value: (identifier) @name) @reference.read
 (assignment right: (identifier) @name) @reference.read
 
 ; Imports: parsed by parse/hooks/python.py.
