@@ -8,12 +8,14 @@ from __future__ import annotations
 from codefathom.cli.commands import cli
 from codefathom.cli.health import duplicates_command
 from codefathom.cli.install import doctor_command, init_command, install_command, uninstall_command
+from codefathom.cli.summaries import summarize_command
 
 cli.add_command(install_command)
 cli.add_command(uninstall_command)
 cli.add_command(doctor_command)
 cli.add_command(init_command)
 cli.add_command(duplicates_command)
+cli.add_command(summarize_command)
 
 __all__ = ["cli", "main"]
 
