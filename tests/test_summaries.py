@@ -9,6 +9,7 @@ import json
 import shutil
 import sqlite3
 import threading
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -32,6 +33,7 @@ class Fake:
     def __init__(self) -> None:
         self.requests: list[tuple[str, dict[str, Any], dict[str, str]]] = []
         self.status = 200
+        self.delay = 0.0  # seconds before answering
         self.key = ""  # when set, requests must carry it
         self._lock = threading.Lock()
         fake = self
@@ -44,6 +46,8 @@ class Fake:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with fake._lock:
                     fake.requests.append((self.path, body, {k.lower(): v for k, v in self.headers.items()}))
+                if fake.delay:
+                    time.sleep(fake.delay)
                 given = self.headers.get("Authorization", "").removeprefix("Bearer ") or self.headers.get("x-api-key")
                 if fake.status != 200 or (fake.key and given != fake.key):
                     self._send(fake.status if fake.status != 200 else 401, {"error": {"message": "invalid api key"}})
@@ -214,6 +218,14 @@ def test_a_refused_key_is_one_line_with_the_status(
     sent = len(fake.requests)
     result = summarize(run_cli, shop)
     assert result.exit_code == 2 and "FAKE_KEY" in result.stderr and len(fake.requests) == sent
+
+
+def test_a_timeout_is_one_line(shop: Path, fake: Fake, run_cli: Callable[..., Result]) -> None:
+    fake.delay = 1.6
+    configure(shop, "ollama", fake.url, timeout=1, concurrency=1)
+    result = summarize(run_cli, shop, "--limit", "1")
+    assert result.exit_code == 3 and result.stderr.count("\n") == 1
+    assert "did not answer within 1 s" in result.stderr
 
 
 def test_a_failure_midway_keeps_what_was_written(shop: Path, fake: Fake, run_cli: Callable[..., Result]) -> None:
