@@ -7,7 +7,8 @@
     ├── NotIndexed           the project has no index yet and the call does not create one
     ├── IndexUnusable        the index file is unusable (corrupt, foreign, unreadable)
     │   └── EmbedderMismatch the index holds vectors of another embedder than the one configured
-    └── EmbedderUnavailable  the configured embedder cannot run (not installed, server down)
+    ├── EmbedderUnavailable  the configured embedder cannot run (not installed, server down)
+    └── SummarizerUnavailable the configured summary endpoint cannot answer (down, refused, 401)
 
 `input_error` names what went wrong when Python's own errors come from what a user gave (a path in a
 symlink loop, a number too large for SQLite, text nested too deeply to read): the shells report
@@ -20,7 +21,7 @@ import errno
 
 __all__ = [
     "CodefathomError", "UsageError", "PathOutsideRoot", "NotFound", "NotIndexed", "IndexUnusable", "EmbedderMismatch",
-    "EmbedderUnavailable", "input_error", "path_error", "shown", "exit_code",
+    "EmbedderUnavailable", "SummarizerUnavailable", "input_error", "path_error", "shown", "exit_code",
 ]
 
 
@@ -54,6 +55,10 @@ class EmbedderMismatch(IndexUnusable):
 
 class EmbedderUnavailable(CodefathomError):
     """The configured embedder cannot run here; search falls back to its lexical channels."""
+
+
+class SummarizerUnavailable(CodefathomError):
+    """The configured summary endpoint cannot answer (down, refused the key, timed out)."""
 
 
 def exit_code(error: CodefathomError) -> int:

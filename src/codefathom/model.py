@@ -195,3 +195,4 @@ class Hit:
     # The file line of each line of `content`, when they do not run on unbroken from start_line
     # (a class stored as its members' headers); None when they do.
     line_numbers: tuple[int, ...] | None = None
+    summary: str = ""  # its one-sentence summary (`codefathom summarize`), when one was written

@@ -8,6 +8,7 @@ from __future__ import annotations
 from codefathom.cli.commands import cli
 from codefathom.cli.health import conventions_command, duplicates_command
 from codefathom.cli.install import doctor_command, init_command, install_command, uninstall_command
+from codefathom.cli.summaries import summarize_command
 from codefathom.cli.ui import ui_command
 
 cli.add_command(install_command)
@@ -17,6 +18,7 @@ cli.add_command(init_command)
 cli.add_command(duplicates_command)
 cli.add_command(conventions_command)
 cli.add_command(ui_command)
+cli.add_command(summarize_command)
 
 __all__ = ["cli", "main"]
 

@@ -248,6 +248,10 @@ def index(
     with Codefathom(path, index_dir) as service:
         with _progress(enabled=not quiet and not as_json) as progress:
             report = service.index(progress, full=full)
+        if service.summaries_auto():  # `auto = true` in [summaries]: what is new gets its summary first
+            from codefathom.cli.summaries import summarize_after_index
+
+            summarize_after_index(service, quiet or as_json)
         embedded = None
         if not no_embed:
             embedded = _embed(service, quiet or as_json, embed_budget, re_embed)

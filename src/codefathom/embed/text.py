@@ -1,5 +1,6 @@
-"""The compact text a unit is embedded as: where it lives, what it is called, its signature and doc,
-then the start of its body, cut to 600 characters (about 150 tokens of e5's vocabulary).
+"""The compact text a unit is embedded as: where it lives, what it is called, its signature, doc and
+summary (when `codefathom summarize` wrote one), then the start of its body, cut to 600 characters
+(about 150 tokens of e5's vocabulary).
 
 Embedding cost grows with length faster than linearly, and the head of a unit says most of what it
 is for, so the body is cut, not the name or the doc.
@@ -18,8 +19,11 @@ MAX_TEXT_CHARS = 600
 MAX_DOC_CHARS = 300
 
 
-def unit_text(path: str, kind: str, qualified_name: str, signature: str, doc: str, content: str) -> str:
-    """One unit as the embedder reads it. Deterministic: its hash is the vector cache key."""
+def unit_text(
+    path: str, kind: str, qualified_name: str, signature: str, doc: str, content: str, summary: str = ""
+) -> str:
+    """One unit as the embedder reads it. Deterministic: its hash is the vector cache key. Without a
+    summary the text is what it was before summaries existed, so cached vectors still match."""
     head = [path]
     if qualified_name and kind not in ("chunk", "module"):
         head.append(f"{kind} {qualified_name}")
@@ -29,6 +33,9 @@ def unit_text(path: str, kind: str, qualified_name: str, signature: str, doc: st
     doc = " ".join(doc.split())
     if doc:
         head.append(doc[:MAX_DOC_CHARS])
+    summary = " ".join(summary.split())
+    if summary:
+        head.append(summary[:MAX_DOC_CHARS])
     text = "\n".join(head)
     body = _body_after_signature(content, signature)
     room = MAX_TEXT_CHARS - len(text) - 1

@@ -90,6 +90,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     # The source of the results only: the other candidates were ranked without theirs.
     units.update(store.units_by_id([s.unit_id for s in kept], with_rank=config.pagerank_weight > 0))
 
+    summaries = store.unit_summaries([s.unit_id for s in kept])  # {} when no summary was ever written
     hits = []
     for scored in kept:
         stored = units[scored.unit_id]
@@ -106,7 +107,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
                 path=stored.path, start_line=unit.start_line, end_line=unit.end_line, name=unit.name,
                 qualified_name=unit.qualified_name, kind=unit.kind, language=unit.language, parent=unit.parent,
                 score=round(scored.score, 6), content=content, truncated=truncated, signature=unit.signature,
-                debug=debug,
+                debug=debug, summary=summaries.get(scored.unit_id, ""),
             )
         )
     unit_ids = [scored.unit_id for scored in kept]

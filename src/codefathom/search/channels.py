@@ -14,8 +14,10 @@ from codefathom.tokens import name_key
 __all__ = ["Candidate", "lexical_channel", "name_channel", "FIELD_WEIGHTS", "NameMatch"]
 
 # BM25F field weights, in the column order of units_fts: name, qualified_name, signature, doc,
-# path, body. Names weigh most: a unit *called* what you typed beats one that mentions it.
-FIELD_WEIGHTS = (10.0, 5.0, 3.0, 2.0, 1.5, 1.0)
+# path, body, summary. Names weigh most: a unit *called* what you typed beats one that mentions it.
+# A summary (`codefathom summarize`) is prose about the unit, as its doc is, and weighs as a doc does;
+# a unit without one has an empty field, which changes no score.
+FIELD_WEIGHTS = (10.0, 5.0, 3.0, 2.0, 1.5, 1.0, 2.0)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from codefathom.service.locking import IndexLock
 from codefathom.service.lookups import LookupVerbs, located
 from codefathom.service.project import Project, resolve_project
 from codefathom.service.related import RelatedVerbs
+from codefathom.service.summaries import SummaryVerbs
 from codefathom.store import Store
 
 CHANNELS = ("hybrid", "lexical", "vector")  # what a ranked search reads: all channels, words and names, vectors
@@ -80,6 +81,7 @@ class IndexStatus:
     indexing: dict[str, object] | None = None  # progress of the indexing running now
     watch: dict[str, object] | None = None  # the server's file watcher on this project
     vectors: dict[str, object] | None = None  # the embedder and how much of the index has vectors
+    summaries: dict[str, object] | None = None  # unit summaries: model and coverage (when on, or any exist)
     notices: list[str] = field(default_factory=list)  # what is not done yet (references to bind)
     running: list[dict[str, object]] = field(default_factory=list)  # processes indexing or embedding it now
 
@@ -95,7 +97,9 @@ class IndexInfo:
     missing: bool = False  # the project's folder is gone (`clear` with its path deletes the index)
 
 
-class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, LookupVerbs, HealthVerbs, Freshness, Embedding):
+class Codefathom(
+    GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, LookupVerbs, HealthVerbs, SummaryVerbs, Freshness, Embedding
+):
     """One project's index and every question asked of it (graph verbs: service/graph.py; tests and
     co-change: service/related.py; change impact of a diff: service/changes.py; syncing before an
     answer: service/freshness.py; vectors: service/embedding.py; grep, files by path and reads:
@@ -259,6 +263,7 @@ class Codefathom(GraphVerbs, ContextVerbs, RelatedVerbs, ChangeVerbs, LookupVerb
             status.complete = bool(last) and not status.notices
             status.index_bytes = store.size_bytes()
         status.vectors = self.vector_status()
+        status.summaries = self.summary_status()
         return status
 
     def digest(self, parts: tuple[str, ...] | None = None) -> dict[str, str]:

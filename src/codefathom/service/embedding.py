@@ -327,7 +327,7 @@ def _cache_lookup(
 ) -> tuple[dict[int, str], dict[int, str], set[str]]:
     """(text, cache key) of each of `ids` still without a vector, and the keys the cache holds."""
     units = store.units_to_embed(ids)
-    texts = {u.id: unit_text(u.path, u.kind, u.qualified_name, u.signature, u.doc, u.content) for u in units}
+    texts = {u.id: unit_text(u.path, u.kind, u.qualified_name, u.signature, u.doc, u.content, u.summary) for u in units}
     keys = {uid: text_key(embedder_id, text) for uid, text in texts.items()}
     return texts, keys, set(store.cached_vectors(keys.values()))
 

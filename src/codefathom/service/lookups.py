@@ -39,6 +39,7 @@ from codefathom.service.languages import resolve_languages
 from codefathom.service.snippets import LINE_WIDTH, MAX_CONTEXT
 from codefathom.store import Store
 from codefathom.store import lookups as q
+from codefathom.store.summaries import definition_summary
 
 __all__ = [
     "LOOKUP_MODES", "RANKED_MODES", "lookup", "Lookup", "LookupVerbs", "GrepResponse", "GrepMatch", "FilesResponse",
@@ -177,6 +178,7 @@ class ReadResponse:
     asked_end: int = 0  # the range's last line as asked (more > 0)
     others: list[tuple[str, int, str]] = field(default_factory=list)  # other definitions of a name read
     notices: list[str] = field(default_factory=list)
+    summary: str = ""  # the innermost definition's summary (`codefathom summarize`), when it has one
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -187,6 +189,7 @@ class ReadResponse:
             **({"others": [{"path": p, "line": n, "qualified_name": name} for p, n, name in self.others]}
                if self.others else {}),
             **({"notices": self.notices} if self.notices else {}),
+            **({"summary": self.summary} if self.summary else {}),
         }
 
     def to_text(self) -> str:
@@ -195,6 +198,8 @@ class ReadResponse:
             head += "  in " + " < ".join(f"{k} {n} {s}-{e}" for k, n, s, e in self.around)
         lines = [f"# {n}" for n in self.notices]
         lines.append(head)
+        if self.summary:
+            lines.append(f"summary: {self.summary}")
         lines.extend(f"{self.start + i}: {text}".rstrip() for i, text in enumerate(self.lines))
         if self.more:
             lines.append(f"(+{self.more} more lines: read {self.path}:{self.end + 1}-{self.asked_end})")
@@ -366,9 +371,10 @@ class LookupVerbs:
         asked_end, more = end, max(0, end - start + 1 - READ_MAX_LINES)
         end -= more
         around = store.read(q.definitions_around, file_id, start, end)
+        summary = store.read(definition_summary, file_id, around[0][1], around[0][2]) if around else ""
         return ReadResponse(
             str(self.root), target, path, start, end, every[start - 1 : end], total, around, more, asked_end,
-            others, self._state_notices(),
+            others, self._state_notices(), summary,
         )
 
 
@@ -400,14 +406,16 @@ def located(store: Store, query: str, limit: int, within: str = "") -> tuple[lis
         return 1, min(abs(unit.start_line - line), abs(unit.end_line - line)), unit.start_line
 
     ranked = sorted(units.items(), key=order)[:limit]
+    summaries = store.unit_summaries([uid for uid, _ in ranked])
     hits = []
-    for rank, (_, stored) in enumerate(ranked):
+    for rank, (uid, stored) in enumerate(ranked):
         unit = stored.unit
         hits.append(
             Hit(
                 path=stored.path, start_line=unit.start_line, end_line=unit.end_line, name=unit.name,
                 qualified_name=unit.qualified_name, kind=unit.kind, language=unit.language, parent=unit.parent,
                 score=round(1.0 - rank / 100, 2), content=unit.content, truncated=False, signature=unit.signature,
+                summary=summaries.get(uid, ""),
             )
         )
     return hits, Location(path, location.start, location.end)

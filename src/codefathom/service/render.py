@@ -135,6 +135,8 @@ def hit_json(
         "qualified_name": hit.qualified_name, "kind": hit.kind, "language": hit.language, "parent": hit.parent,
         "score": hit.score, "signature": hit.signature,
     }
+    if hit.summary:  # written by `codefathom summarize`; the key is left out when there is none
+        data["summary"] = hit.summary
     if view.detail == "full" or hit.kind == "directory":  # a directory's content is its summary, already short
         data["content"] = hit.content
         data["truncated"] = hit.truncated
@@ -201,6 +203,8 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
         )
         if hit.expanded is not None:
             lines.append(f"    ^ {_NEIGHBOUR_OF[hit.expanded.via]} {hit.expanded.source}")
+        if hit.summary:
+            lines.append(_clip("    summary: " + hit.summary, LINE_WIDTH + 4))
         deps = [f"    {via}: {', '.join(names)}" for via, names in hit.deps or ()]
         if view.detail == "full":
             body = hit.content.split("\n")
@@ -327,6 +331,8 @@ def status_json(status: IndexStatus) -> dict[str, Any]:
         data["watch"] = status.watch
     if status.vectors is not None:
         data["vectors"] = status.vectors
+    if status.summaries is not None:
+        data["summaries"] = status.summaries
     if status.running:
         data["running"] = status.running
     if status.notices:
@@ -360,6 +366,8 @@ def status_text(status: IndexStatus) -> str:
     ]
     if status.vectors is not None:
         out.append(f"vectors: {_vectors_line(status.vectors)}")
+    if status.summaries is not None:
+        out.append(f"summaries: {_summaries_line(status.summaries)}")
     if indexing:
         out.append(indexing)
     elif status.last_sync is None:
@@ -368,6 +376,25 @@ def status_text(status: IndexStatus) -> str:
     for problem in status.problems:
         out.append(f"  {problem['status']}: {problem['path']}: {problem['error']}")
     return "\n".join(out)
+
+
+def _summaries_line(summaries: dict[str, Any]) -> str:
+    if "reason" in summaries:
+        return f"{summaries['state']}: {summaries['reason']}"
+    if summaries.get("state") == "not indexed":
+        return f"on ({summaries.get('model')}), none yet"
+    model = summaries.get("model")
+    line = (
+        f"{summaries.get('with_summary', 0):,} of {summaries.get('units', 0):,} units"
+        f" ({summaries.get('definitions', 0):,} classes, functions and methods)"
+        + (f" by {model}" if model else "")
+    )
+    configured = summaries.get("configured")
+    if summaries.get("state") == "off":
+        line += "; off in the config (`[summaries]`), shown as they are"
+    elif configured and configured != model:
+        line += f"; {configured} configured: `codefathom summarize` writes its own"
+    return line
 
 
 def indexes_json(indexes: list[IndexInfo]) -> dict[str, Any]:

@@ -14,18 +14,20 @@ from types import EllipsisType
 from typing import Any, TypeVar
 
 from codefathom.model import FileFacts, FileState, StoredUnit, Unit
-from codefathom.store import directories, graph, reads, vectors, writes
+from codefathom.store import directories, graph, reads, summaries, vectors, writes
 from codefathom.store.db import MMAP_BYTES, SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.digest import DIGEST_PARTS, index_digest
 from codefathom.store.directories import IsTest
 from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
 from codefathom.store.reads import IndexCounts, Scope
+from codefathom.store.summaries import NewSummary, SummaryCandidate, SummaryCoverage
 from codefathom.store.vectors import PendingUnit, VectorMatrix
 from codefathom.store.writes import FileRecord, PreparedUnits
 
 __all__ = [
     "Store", "Scope", "FileRecord", "PreparedUnits", "PreparedFacts", "prepare_facts", "IndexCounts",
-    "SCHEMA_VERSION", "fingerprint_of", "PendingUnit", "VectorMatrix",
+    "SCHEMA_VERSION", "fingerprint_of", "PendingUnit", "VectorMatrix", "NewSummary", "SummaryCandidate",
+    "SummaryCoverage",
 ]
 
 
@@ -249,6 +251,28 @@ class Store:
             if self._matrix is None or self._matrix.epoch != epoch or self._matrix.vectors.shape[1] != dims:
                 self._matrix = vectors.load_matrix(self._conn, dims)
             return self._matrix
+
+    # summaries (see store/summaries.py)
+    def summary_candidates(self, kinds: Sequence[str], model: str) -> list[SummaryCandidate]:
+        with self._lock:
+            return summaries.summary_candidates(self._conn, kinds, model)
+
+    def store_summaries(self, model: str, new: Sequence[NewSummary]) -> int:
+        """Cache summaries and make `model` the one shown, in a transaction of their own."""
+        with self.transaction():
+            refreshed = summaries.use_summary_model(self._conn, model)
+            taken = summaries.store_summaries(self._conn, model, new)
+        if refreshed or taken:
+            self._matrix = None
+        return taken
+
+    def unit_summaries(self, ids: Sequence[int]) -> dict[int, str]:
+        with self._lock:
+            return summaries.unit_summaries(self._conn, ids)
+
+    def summary_coverage(self, kinds: Sequence[str]) -> SummaryCoverage:
+        with self._lock:
+            return summaries.summary_coverage(self._conn, kinds)
 
     def size_bytes(self) -> int:
         return sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*") if p.is_file())

@@ -16,7 +16,7 @@ from codefathom.errors import IndexUnusable
 __all__ = ["connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql", "is_damaged"]
 
 APPLICATION = "codefathom"
-SCHEMA_VERSION = 8  # 0006: directory summaries, 0007: vectors, 0008: arguments of a call
+SCHEMA_VERSION = 9  # 0006: directory summaries, 0007: vectors, 0008: arguments of a call, 0009: unit summaries
 # Version 1 is schema.sql; `migrations/NNNN_*.sql` brings an index from version NNNN-1 to NNNN.
 # A new index is made by running them all, so the migrations are the only description of a change.
 

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from codefathom.store.reads import UNIT_RANK, UNIT_RANK_JOIN
+from codefathom.store.summaries import SUMMARY_OF_UNIT
 
 __all__ = [
     "pending_in_files",
@@ -34,6 +35,7 @@ class PendingUnit:
     signature: str
     doc: str
     content: str
+    summary: str = ""  # its one-sentence summary, when one was written (store/summaries.py)
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def pending_in_files(conn: sqlite3.Connection, file_ids: Sequence[int]) -> list[
 def units_to_embed(conn: sqlite3.Connection, ids: Sequence[int]) -> list[PendingUnit]:
     """The fields the embedding text is made of, for those of `ids` that still exist and need it."""
     sql = (
-        "SELECT u.id, f.path, u.kind, u.qualified_name, u.signature, u.doc, u.content"
+        f"SELECT u.id, f.path, u.kind, u.qualified_name, u.signature, u.doc, u.content, {SUMMARY_OF_UNIT}"
         " FROM units u JOIN files f ON f.id = u.file_id"
         " WHERE u.id IN (SELECT value FROM json_each(?)) AND u.embed_key IS NULL"
     )

@@ -7,6 +7,7 @@ so that the writer only inserts.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -17,14 +18,26 @@ from types import EllipsisType
 from codefathom.model import Unit
 from codefathom.tokens import name_key, searchable_text
 
-__all__ = ["FileRecord", "PreparedUnits", "prepare_units", "replace_file", "remove_files", "touch_file", "file_ids"]
+__all__ = [
+    "FileRecord", "PreparedUnits", "prepare_units", "summary_key", "replace_file", "remove_files", "touch_file",
+    "file_ids",
+]
 
 _INSERT_UNIT = (
     "INSERT INTO units(id, file_id, kind, name, name_key, qualified_name, parent, signature, doc,"
-    " language, start_line, end_line, part, content) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " language, start_line, end_line, part, content, summary_key)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _INSERT_FTS = (
-    "INSERT INTO units_fts(rowid, name, qualified_name, signature, doc, path, body) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO units_fts(rowid, name, qualified_name, signature, doc, path, body, summary)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, '')"
+)
+# Once summaries are in use (meta summary_model), a unit written again takes its cached summary,
+# found by its text's hash, as its seventh field.
+_INSERT_FTS_SUMMARY = (
+    "INSERT INTO units_fts(rowid, name, qualified_name, signature, doc, path, body, summary)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, coalesce((SELECT s.searchable FROM summaries s WHERE s.key = ?"
+    " AND s.model = (SELECT value FROM meta WHERE key = 'summary_model')), ''))"
 )
 
 
@@ -44,7 +57,7 @@ class PreparedUnits:
     """A file's units as rows ready to insert: the `units` columns after file_id, in order, and
     the `units_fts` columns after rowid. Plain tuples, so they cross process boundaries cheaply."""
 
-    units: tuple[tuple[object, ...], ...]
+    units: tuple[tuple[object, ...], ...]  # the last column is the summary key
     fts: tuple[tuple[str, ...], ...]
 
     def __len__(self) -> int:
@@ -61,6 +74,7 @@ def prepare_units(path: str, units: Sequence[Unit]) -> PreparedUnits:
             (
                 unit.kind, unit.name, name_key(unit.name), unit.qualified_name, unit.parent, unit.signature,
                 unit.doc, unit.language, unit.start_line, unit.end_line, unit.part, unit.content,
+                summary_key(unit.content),
             )
         )
         fts_rows.append(
@@ -70,6 +84,11 @@ def prepare_units(path: str, units: Sequence[Unit]) -> PreparedUnits:
             )
         )
     return PreparedUnits(tuple(unit_rows), tuple(fts_rows))
+
+
+def summary_key(content: str) -> str:
+    """The key a unit's summary is cached by: a hash of its text, wherever it lives."""
+    return hashlib.blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def file_ids(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:
@@ -153,4 +172,10 @@ def _insert_units(conn: sqlite3.Connection, file_id: int, prepared: PreparedUnit
     first = int(conn.execute("SELECT coalesce(max(id), 0) + 1 FROM units").fetchone()[0])
     ids = range(first, first + len(prepared.units))
     conn.executemany(_INSERT_UNIT, [(uid, file_id, *row) for uid, row in zip(ids, prepared.units, strict=True)])
-    conn.executemany(_INSERT_FTS, [(uid, *row) for uid, row in zip(ids, prepared.fts, strict=True)])
+    if conn.execute("SELECT 1 FROM meta WHERE key = 'summary_model'").fetchone() is None:
+        conn.executemany(_INSERT_FTS, [(uid, *row) for uid, row in zip(ids, prepared.fts, strict=True)])
+        return
+    conn.executemany(
+        _INSERT_FTS_SUMMARY,
+        [(uid, *row, unit[-1]) for uid, row, unit in zip(ids, prepared.fts, prepared.units, strict=True)],
+    )
