@@ -138,6 +138,8 @@ def test_python_library_methods_protocols_and_overrides(dead: Callable[..., dict
     readable, hook = found["lib.client._Stream.readable"], found["lib.wrap.Wrapper._wrap_chunks"]
     assert readable["confidence"] == 0.3 and "the standard library calls" in readable["reason"]
     assert hook["confidence"] == 0.3 and "`TextWrapper`, which is outside the project" in hook["reason"]
+    built = found["lib.client.Printer._print_str"]  # getattr(self, "_print_" + kind)
+    assert built["confidence"] == 0.3 and "names built from `_print_`" in built["reason"]
 
 
 def test_typescript_constructors_accessors_and_values(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:

@@ -281,6 +281,7 @@ class GraphVerbs:
                 continue
             confidence, reason, is_public = verdict
             (public if is_public else unused).append(DeadItem(symbol, confidence, reason))
+        unused = _built_names(store, unused)
         unused.sort(key=lambda d: (-d.confidence, d.symbol.path, d.symbol.start_line))
         cut = limit or None
         return DeadResponse(
@@ -482,6 +483,9 @@ class DeadRules:
     # What before the parameters makes a method an accessor (TypeScript's `get size()`): it is read as
     # a property, which the graph does not follow, so it is never listed as certainly unused.
     accessor_pattern: str = ""
+    # The language calls methods by names held in strings (`getattr(x, "_print_" + kind)`): a method
+    # whose name, or a head of it, is written in quotes is listed lower.
+    built_names: bool = False
 
 
 _DEFAULT_RULES = DeadRules(
@@ -628,6 +632,7 @@ DEAD_RULES: dict[str, DeadRules] = {
     "python": replace(
         _DEFAULT_RULES, dispatch="bases", library_markers=("pyproject.toml", "setup.py", "setup.cfg"),
         build_variants=True,  # `if WIN: def f(): ... else: def f(): ...`
+        built_names=True,
         protocol_methods=frozenset(
             # io's file objects, and what wraps them
             "read read1 readinto readinto1 readline readlines readall write writelines flush close closed "
@@ -647,6 +652,7 @@ DEAD_RULES: dict[str, DeadRules] = {
             _DEFAULT_RULES, entry_names=_DEFAULT_RULES.entry_names | {"constructor"},
             accessor_pattern=r"^(?:(?:public|private|protected|static|override|readonly)\s+)*[gs]et\s",
             dispatch="bases",  # a method of `class X extends Base` or `implements Set<T>` may be the base's
+            built_names=True,  # `obj[\`on${event}\`]()`
             protocol_methods=frozenset({"toJSON", "toString", "valueOf", "then", "inspect"}),
         )
         for language in ("javascript", "typescript", "tsx")
@@ -837,6 +843,38 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
         confidence *= 0.5
         reasons.append(f"{others} unbound reference(s) to `{name}` could mean it")
     return round(confidence, 2), "; ".join(reasons), public
+
+
+def _built_names(store: Store, items: list[DeadItem]) -> list[DeadItem]:
+    """The items, methods the code may call by a name written in a string listed lower: the whole
+    name in quotes (`printmethod = "_latex"`), or a head of it that the code builds names from
+    (`'_print_' + cls.__name__`, `f"visit_{node}"`, `"_eval_is_%s"`), as a dispatcher by name does."""
+    languages = [name for name, rules in DEAD_RULES.items() if rules.built_names]
+    methods = [item for item in items if item.symbol.kind == "method"]
+    if not methods:
+        return items
+    quoted = store.read(g.quoted_names, languages)
+    out = []
+    for item in items:
+        name = item.symbol.name
+        written = name if name in quoted else next((p for p in _prefixes(name) if p in quoted), None)
+        if item.symbol.kind == "method" and written is not None and item.confidence > DISPATCH_OUTSIDE:
+            how = "its name" if written == name else f"names built from `{written}`"
+            reason = f"{item.reason}; the code writes {how} in a string, as a call by name does"
+            item = DeadItem(item.symbol, DISPATCH_OUTSIDE, reason)
+        out.append(item)
+    return out
+
+
+def _prefixes(name: str) -> list[str]:
+    """The heads of a name up to each `_` inside it, with it and without (`_eval_is_real` ->
+    `_eval_`, `_eval`, `_eval_is_`, `_eval_is`): what a call by a built name may start from
+    (`'_print_' + kind`, `dispatch(self, '_eval_commutator', other)`)."""
+    heads = []
+    for i, c in enumerate(name):
+        if c == "_" and i < len(name) - 1 and len(name[:i].strip("_")) >= 2:
+            heads += [name[: i + 1], name[:i]]
+    return heads
 
 
 def _owners_public(symbol: SymbolInfo) -> bool:

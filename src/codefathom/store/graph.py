@@ -6,6 +6,7 @@ Like units, every row is owned by one file and replaced with it; bindings point 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from array import array
 from collections.abc import Iterable, Iterator
@@ -1396,7 +1397,7 @@ def _unit_of(conn: sqlite3.Connection, file_id: int, qualified: str, enclosing: 
 
 # -- Go's implicit interfaces (graph/gointerfaces.py) ------------------------------------------------------
 
-__all__ += ["interface_sources", "methods_by_owner", "generated_paths"]
+__all__ += ["interface_sources", "methods_by_owner", "generated_paths", "quoted_names"]
 
 
 def interface_sources(conn: sqlite3.Connection, language: str) -> list[tuple[str, str, str]]:
@@ -1412,6 +1413,23 @@ def interface_sources(conn: sqlite3.Connection, language: str) -> list[tuple[str
     for path, qualified, parent, name, content in rows:
         joined.setdefault((path, qualified), (parent or "", name, []))[2].append(content)
     return [(package, name, "\n".join(parts)) for package, name, parts in joined.values()]
+
+
+def quoted_names(conn: sqlite3.Connection, languages: Iterable[str]) -> set[str]:
+    """The names the code of these languages writes right after a quote, whole (`"_latex"`) or as
+    the head of a name it builds (`'_print_' + name`, `f"visit_{x}"`, `"_eval_is_%s"`)."""
+    found: set[str] = set()
+    rows = conn.execute(
+        "SELECT u.content FROM units u JOIN files f ON f.id = u.file_id"
+        " WHERE f.language IN (SELECT value FROM json_each(?)) AND u.kind != 'module'",
+        (json.dumps(sorted(set(languages))),),
+    )
+    for (content,) in rows:
+        found.update(_QUOTED_NAME.findall(content))
+    return found
+
+
+_QUOTED_NAME = re.compile(r"""['"]([A-Za-z_]\w*)""")
 
 
 def generated_paths(conn: sqlite3.Connection) -> list[str]:
