@@ -93,7 +93,7 @@ class GraphSpec:
     # command: a program on the PATH), not unbound.
     unknown_external: bool = False
     # A local is bound from its declaration on: the name called or written as a type on the line that
-    # declares it is the outer one (Go's `minType := minType(v)`, `var spec *spec`).
+    # declares it is the outer one (Go's `minType := minType(v)`, `var spec *spec`; Rust's `let x = x();`).
     declared_before_use: bool = False
 
 
@@ -340,6 +340,7 @@ GRAPH_SPECS["rust"] = GraphSpec(
     builtins=_RUST_BUILTINS,
     primitive_types=_RUST_PRIMITIVES,
     module_system="rust",
+    declared_before_use=True,  # `let level_range = level_range(self.level);`
     common_methods=_RUST_COMMON_METHODS,
     builtin_constructors=_RUST_BUILTINS,
     sequence_types=_RUST_SEQUENCES,

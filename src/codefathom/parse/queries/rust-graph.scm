@@ -19,6 +19,15 @@
   (#not-eq? @name "Self"))
 (struct_expression name: (scoped_type_identifier path: (_) @receiver name: (type_identifier) @name)) @reference.call
 
+; Functions named as values: passed (`and_then(convert_address)`, `VTable::new(clone, drop)`), set in a
+; struct (`read: read_output::<T>`), returned or bound.
+(arguments (identifier) @name) @reference.read
+(arguments (scoped_identifier path: (_) @receiver name: (identifier) @name)) @reference.read
+(arguments (generic_function function: (identifier) @name)) @reference.read
+(field_initializer value: (identifier) @name) @reference.read
+(field_initializer value: (generic_function function: (identifier) @name)) @reference.read
+(let_declaration value: (identifier) @name) @reference.read
+
 ; Macro invocations: a `macro_rules!` of the project, or a builtin or external macro.
 (macro_invocation macro: (identifier) @name) @reference.call
 (macro_invocation macro: (scoped_identifier path: (_) @receiver name: (identifier) @name)) @reference.call
