@@ -142,6 +142,27 @@ def test_python_library_methods_protocols_and_overrides(dead: Callable[..., dict
     assert built["confidence"] == 0.3 and "names built from `_print_`" in built["reason"]
 
 
+def test_orphaned_files_and_coupling(run_cli: Callable[..., Result], tmp_path: Path) -> None:
+    root = tmp_path / "dead-python"
+    shutil.copytree(FIXTURES / "repos" / "dead-python", root)
+    # A library: a module of public names nothing in it imports is still its users' to import.
+    assert "src/lib/leftover.py" not in json.loads(run_cli("dead", "-p", str(root), "--json").stdout)["orphan_files"]
+    (root / "pyproject.toml").unlink()  # an application: nothing imports leftover.py, so nothing runs it
+    data = json.loads(run_cli("dead", "-p", str(root), "--json").stdout)
+    assert "src/lib/leftover.py" in data["orphan_files"]
+    assert "src/lib/tool.py" not in data["orphan_files"]  # run as a script (`__main__`)
+    assert data["total_orphan_files"] == len(data["orphan_files"])
+    text = run_cli("dead", "-p", str(root)).stdout
+    assert "files nothing else imports or uses, no entry point" in text and "  src/lib/leftover.py" in text
+
+    go = tmp_path / "dead-go"
+    shutil.copytree(FIXTURES / "repos" / "dead-go", go)
+    data = json.loads(run_cli("dead", "-p", str(go), "--json").stdout)
+    # exported names are the package's API; validate_fast.go another build's copy; cmd/app/main.go a program
+    assert data["orphan_files"] == []
+    assert [c["path"] for c in data["coupling"]] == []  # one package: nothing crosses a directory
+
+
 def test_typescript_constructors_accessors_and_values(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
     found = dead("dead-ts")
     assert "Cart.constructor" not in found  # runs on `new Cart()`
@@ -152,3 +173,23 @@ def test_typescript_constructors_accessors_and_values(dead: Callable[..., dict[s
     size, to_json = found["Cart.size"], found["Cart.toJSON"]
     assert size["confidence"] == 0.3 and "an accessor is read as a property" in size["reason"]
     assert to_json["confidence"] == 0.3 and "the standard library calls" in to_json["reason"]
+
+
+def test_coupling_counts_other_directories(run_cli: Callable[..., Result], tmp_path: Path) -> None:
+    root = tmp_path / "app"
+    files = {
+        "app/core/util.py": "def helper() -> int:\n    return 1\n",
+        "app/api/views.py": "from app.core.util import helper\n\n\ndef view() -> int:\n    return helper()\n",
+        "app/jobs/run.py": "from app.core.util import helper\nfrom app.api.views import view\n\n\n"
+                           "def job() -> int:\n    return helper() + view()\n\n\n"
+                           "if __name__ == '__main__':\n    job()\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    data = json.loads(run_cli("dead", "-p", str(root), "--json").stdout)
+    coupling = {c["path"]: (c["fan_in"], c["fan_out"]) for c in data["coupling"]}
+    assert coupling["app/core/util.py"] == (2, 0)  # used from app/api and app/jobs
+    assert coupling["app/jobs/run.py"] == (0, 2)
+    assert coupling["app/api/views.py"] == (1, 1)
+    assert "used from / uses" in run_cli("dead", "-p", str(root)).stdout

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -125,6 +126,13 @@ class DeadItem:
     reason: str
 
 
+@dataclass(frozen=True)
+class Coupling:
+    path: str
+    fan_in: int  # other directories whose files use it
+    fan_out: int  # other directories whose files it uses
+
+
 @dataclass
 class DeadResponse:
     project_root: str
@@ -134,6 +142,10 @@ class DeadResponse:
     total_unused: int = 0  # before the limit
     total_public_api: int = 0
     limit: int = 0  # per list; 0: none
+    # Files that define something nothing in another file uses or imports, and are no entry point.
+    orphan_files: list[str] = field(default_factory=list)
+    total_orphan_files: int = 0
+    coupling: list[Coupling] = field(default_factory=list)  # the files tied to the most other directories
 
 
 class ServiceBase(Protocol):
@@ -283,10 +295,13 @@ class GraphVerbs:
             (public if is_public else unused).append(DeadItem(symbol, confidence, reason))
         unused = _built_names(store, unused)
         unused.sort(key=lambda d: (-d.confidence, d.symbol.path, d.symbol.start_line))
+        links = store.read(g.file_links)
+        orphans = _keep_paths(_orphan_files(store, links, wanted, self.root), self.within)
         cut = limit or None
         return DeadResponse(
             str(self.root), unused[:cut], public[:cut], total_unused=len(unused), total_public_api=len(public),
-            limit=limit,
+            limit=limit, orphan_files=orphans[:cut], total_orphan_files=len(orphans),
+            coupling=[c for c in _coupling(links) if _inside(c.path, self.within)][:COUPLING_LIMIT],
         )
 
 
@@ -486,6 +501,9 @@ class DeadRules:
     # The language calls methods by names held in strings (`getattr(x, "_print_" + kind)`): a method
     # whose name, or a head of it, is written in quotes is listed lower.
     built_names: bool = False
+    # The files of one directory are one package, imported and built together (Go): a file is used
+    # when its package is used from another directory.
+    package_files: bool = False
 
 
 _DEFAULT_RULES = DeadRules(
@@ -496,7 +514,7 @@ _DEFAULT_RULES = DeadRules(
 # called through it once its type has all of that interface's methods.
 _GO_RULES = replace(
     _DEFAULT_RULES, entry_names=_DEFAULT_RULES.entry_names | {"init"}, dispatch="interfaces", exported_by_case=True,
-    build_variants=True,
+    build_variants=True, package_files=True,
 )
 # C and C++ (a `.h` may be either): `main` runs; constructors, destructors and operators are called
 # by the language; a `virtual` method or an `override` is reached through its base.
@@ -666,6 +684,14 @@ DEAD_RULES: dict[str, DeadRules] = {
     ),
 }
 DISPATCH_OUTSIDE = 0.3  # a method that may implement or override a member of a base outside the project
+COUPLING_LIMIT = 10  # files of the coupling list
+# Files a runtime or a tool starts from, by name: nothing imports them, and they are not orphaned.
+ENTRY_FILES = frozenset(
+    """__init__.py __main__.py conftest.py setup.py manage.py wsgi.py asgi.py noxfile.py fabfile.py
+    main.go main.rs lib.rs build.rs mod.rs main.c main.cpp Program.cs Startup.cs index.js index.ts index.tsx
+    index.mjs main.js main.ts cli.js server.js app.js vite.config.ts vite.config.js webpack.config.js
+    rollup.config.js jest.config.js jest.config.ts eslint.config.js Main.java Main.kt Rakefile""".split()
+)
 GENERATED_BYTES = 20_000_000  # of the generated files read for the names they use
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # Languages whose non-static functions link by name, once per build: a namesake that is used
@@ -718,8 +744,7 @@ class _DeadContext:
         return self._generated.get(name, "")
 
     def is_library(self, rules: DeadRules) -> bool:
-        """Whether the project is packaged as a library, by the rules' marker files at its root."""
-        return any((self.root / marker).is_file() for marker in rules.library_markers)
+        return _is_library(self.root, rules)
 
     def language(self, symbol: SymbolInfo) -> str:
         return self.languages.get(symbol.path) or language_name(symbol.path)
@@ -843,6 +868,97 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
         confidence *= 0.5
         reasons.append(f"{others} unbound reference(s) to `{name}` could mean it")
     return round(confidence, 2), "; ".join(reasons), public
+
+
+def _orphan_files(
+    store: Store, links: set[tuple[str, str]], wanted: frozenset[str] | set[str], context_root: Path
+) -> list[str]:
+    """Files of the graph's languages that define something, that no other file imports or uses,
+    and that are no entry point: not a test, example or vendored copy, no file a runtime starts from
+    (`__init__.py`, `main.go`, `index.ts`: ENTRY_FILES), none defining an entry point of its language
+    (`main`, Go's `init`), none run as a script (`if __name__ == "__main__"`, a `#!` line), none
+    another build's copy of files that define the same names (`//go:build`)."""
+    languages = [language for language in graph_languages() if not wanted or language in wanted]
+    defined = store.read(g.defining_files, languages)
+    used = {to for source, to in links} | _python_modules_imported(store, defined)
+    used_packages = {to.rpartition("/")[0] for source, to in links
+                     if source.rpartition("/")[0] != to.rpartition("/")[0]}
+    started = store.read(g.files_containing, "__main__") | store.read(g.script_paths, languages)
+    defined_in = Counter(qualified for _, names in defined.values() for _, qualified in names)
+    found = []
+    for path, (language, names) in defined.items():
+        if path in used or path in started or path_role(path) != "source" or path.rsplit("/", 1)[-1] in ENTRY_FILES:
+            continue
+        rules = DEAD_RULES.get(language, _DEFAULT_RULES)
+        if {name for name, _ in names} & rules.entry_names:
+            continue
+        if rules.package_files and path.rpartition("/")[0] in used_packages:
+            continue  # its package is used from elsewhere, and it is built with it
+        if _public_module(names, rules, _is_library(context_root, rules)):
+            continue  # a library's public names: other projects import them
+        if all(defined_in[qualified] > 1 for _, qualified in names):
+            continue  # every name it defines is defined again elsewhere: a build's copy
+        found.append(path)
+    return sorted(found)
+
+
+def _is_library(root: Path, rules: DeadRules) -> bool:
+    """Whether the project is packaged as a library, by the rules' marker files at its root."""
+    return any((root / marker).is_file() for marker in rules.library_markers)
+
+
+def _public_module(names: set[tuple[str, str]], rules: DeadRules, library: bool) -> bool:
+    """Whether a file defines public API another project may import: an exported Go name outside a
+    `main` package, a public name of a Python library's module."""
+    if rules.exported_by_case:
+        return any(name[:1].isupper() and not qualified.startswith("main.") for name, qualified in names)
+    return library and any(not name.startswith("_") for name, _ in names)
+
+
+def _python_modules_imported(store: Store, defined: dict[str, tuple[str, set[tuple[str, str]]]]) -> set[str]:
+    """Python files some import names as a module (`from .handlers.calculus import X` runs
+    handlers/calculus.py even when X is defined elsewhere and the binding follows it there)."""
+    paths = {path for path, (language, _) in defined.items() if language == "python"}
+    by_suffix: dict[str, list[str]] = {}
+    for path in paths:
+        stem = path[: -len("/__init__.py")] if path.endswith("/__init__.py") else path.rsplit(".", 1)[0]
+        parts = stem.split("/")
+        for start in range(len(parts)):
+            by_suffix.setdefault("/".join(parts[start:]), []).append(path)
+    found: set[str] = set()
+    for importer, _, module, level, _, language in store.read(g.import_modules):
+        if language != "python" or not module:
+            continue
+        written = module.replace(".", "/")
+        if level:
+            base = importer.split("/")[:-level]
+            found.update(p for p in by_suffix.get("/".join([*base, written]), ()) if p != importer)
+        else:
+            found.update(p for p in by_suffix.get(written, ()) if p != importer)
+    return found
+
+
+def _coupling(links: set[tuple[str, str]]) -> list[Coupling]:
+    """Files by how many other directories use them and they use, the most tied first; only those
+    that cross into another directory at all, tests and examples left out."""
+    fan_in: dict[str, set[str]] = {}
+    fan_out: dict[str, set[str]] = {}
+    for source, target in links:
+        here, there = source.rpartition("/")[0], target.rpartition("/")[0]
+        if here == there or path_role(source) != "source" or path_role(target) != "source":
+            continue
+        fan_in.setdefault(target, set()).add(here)
+        fan_out.setdefault(source, set()).add(there)
+    found = [Coupling(p, len(fan_in.get(p, ())), len(fan_out.get(p, ()))) for p in fan_in.keys() | fan_out.keys()]
+    return sorted(found, key=lambda c: (-(c.fan_in + c.fan_out), -c.fan_in, c.path))
+
+
+def _keep_paths(paths: list[str], within: str) -> list[str]:
+    return [p for p in paths if _inside(p, within)]
+
+
+def _inside(path: str, within: str) -> bool:
+    return not within or path == within or path.startswith(within.rstrip("/") + "/")
 
 
 def _built_names(store: Store, items: list[DeadItem]) -> list[DeadItem]:

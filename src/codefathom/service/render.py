@@ -608,6 +608,8 @@ def dead_json(response: DeadResponse) -> dict[str, Any]:
         "unused": [_dead_item_json(d) for d in response.unused],
         "public_api": [_dead_item_json(d) for d in response.public_api],
         "total_unused": response.total_unused, "total_public_api": response.total_public_api,
+        "orphan_files": response.orphan_files, "total_orphan_files": response.total_orphan_files,
+        "coupling": [{"path": c.path, "fan_in": c.fan_in, "fan_out": c.fan_out} for c in response.coupling],
         "limit": response.limit, "languages_checked": sorted(graph_languages()),
     }
 
@@ -616,8 +618,8 @@ def dead_json(response: DeadResponse) -> dict[str, Any]:
 def dead_text(response: DeadResponse) -> str:
     """Unused definitions, then unused public API: per confidence and reason, `path:line  kind  qualified_name`."""
     languages = ", ".join(sorted(graph_languages()))
-    if not response.unused and not response.public_api:
-        return f"No unused definitions found (only {languages} files are checked)."
+    if not response.unused and not response.public_api and not response.orphan_files:
+        return f"No unused definitions found (only {languages} files are checked).\n" + _coupling_text(response)
     lines = []
     lists = (
         ("unused", response.unused, response.total_unused),
@@ -636,7 +638,24 @@ def dead_text(response: DeadResponse) -> str:
                          for d in group)
         if total > len(items):
             lines.append(f"  (+{total - len(items):,} more: a higher limit, or 0, lists them)")
+    if response.orphan_files:
+        lines.append(f"files nothing else imports or uses, no entry point ({response.total_orphan_files}):")
+        lines.extend(f"  {path}" for path in response.orphan_files)
+        if response.total_orphan_files > len(response.orphan_files):
+            lines.append(f"  (+{response.total_orphan_files - len(response.orphan_files):,} more)")
+    coupling = _coupling_text(response)
+    if coupling:
+        lines.append(coupling)
     lines.append(f"# only {languages} files are checked; confidence is how sure it is unused")
+    return "\n".join(lines)
+
+
+def _coupling_text(response: DeadResponse) -> str:
+    """The files tied to the most other directories: `path  used from N dirs, uses M`."""
+    if not response.coupling:
+        return ""
+    lines = ["coupling: files tied to the most other directories (used from / uses):"]
+    lines.extend(f"  {c.path}  {c.fan_in} / {c.fan_out}" for c in response.coupling)
     return "\n".join(lines)
 
 

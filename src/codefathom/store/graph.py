@@ -1397,7 +1397,8 @@ def _unit_of(conn: sqlite3.Connection, file_id: int, qualified: str, enclosing: 
 
 # -- Go's implicit interfaces (graph/gointerfaces.py) ------------------------------------------------------
 
-__all__ += ["interface_sources", "methods_by_owner", "generated_paths", "quoted_names"]
+__all__ += ["interface_sources", "methods_by_owner", "generated_paths", "quoted_names", "file_links", "defining_files",
+            "files_containing"]
 
 
 def interface_sources(conn: sqlite3.Connection, language: str) -> list[tuple[str, str, str]]:
@@ -1430,6 +1431,42 @@ def quoted_names(conn: sqlite3.Connection, languages: Iterable[str]) -> set[str]
 
 
 _QUOTED_NAME = re.compile(r"""['"]([A-Za-z_]\w*)""")
+
+
+def file_links(conn: sqlite3.Connection) -> set[tuple[str, str]]:
+    """(from, to) paths of files one of which uses the other: a reference bound to a definition of
+    the other, or an import resolved to it."""
+    rows = conn.execute(
+        "SELECT DISTINCT a.path, b.path FROM refs r JOIN symbols s ON s.id = r.target_id"
+        " JOIN files a ON a.id = r.file_id JOIN files b ON b.id = s.file_id WHERE r.file_id != s.file_id"
+        " UNION SELECT a.path, b.path FROM imports i JOIN files a ON a.id = i.file_id"
+        " JOIN files b ON b.id = i.target_file_id WHERE i.file_id != i.target_file_id"
+    )
+    return {(row[0], row[1]) for row in rows}
+
+
+def defining_files(conn: sqlite3.Connection, languages: Iterable[str]) -> dict[str, tuple[str, set[tuple[str, str]]]]:
+    """Files of these languages that define something: their language and the (name, qualified
+    name) of each definition."""
+    rows = conn.execute(
+        "SELECT f.path, f.language, s.name, s.qualified_name FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE f.status != 'skipped' AND s.kind != 'module' AND f.language IN (SELECT value FROM json_each(?))",
+        (json.dumps(sorted(set(languages))),),
+    )
+    found: dict[str, tuple[str, set[tuple[str, str]]]] = {}
+    for path, language, name, qualified in rows:
+        found.setdefault(path, (language, set()))[1].add((name, qualified))
+    return found
+
+
+def files_containing(conn: sqlite3.Connection, needle: str) -> set[str]:
+    """Paths of the files some unit of which holds `needle` as written (`__main__`)."""
+    escaped = needle.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    rows = conn.execute(
+        "SELECT DISTINCT f.path FROM units u JOIN files f ON f.id = u.file_id WHERE u.content LIKE ? ESCAPE '\\'",
+        (f"%{escaped}%",),
+    )
+    return {row[0] for row in rows}
 
 
 def generated_paths(conn: sqlite3.Connection) -> list[str]:
