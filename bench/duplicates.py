@@ -5,7 +5,8 @@
     python bench/duplicates.py --corpus bench/.corpora/quality/src/cobra-1.6.1 --language go
     python bench/duplicates.py --corpus bench/.corpora/quality/src/gson-9835b6f --language java
 
-A copy of the corpus gets `--clones` copies of its own functions (8+ lines, picked with a fixed seed)
+A copy of the corpus gets `--clones` copies of its own functions (8+ lines and at least the verb's
+floor of 40 tokens, `--min-tokens`; picked with a fixed seed)
 in new files, each one changed as a person copying code would: every name renamed consistently
 (Python's tokenizer, so the copy still parses), every number and string changed, and in every
 second copy one line of the body deleted and one added. Then the copy is indexed and
@@ -35,6 +36,8 @@ import tempfile
 import time
 import tokenize
 from pathlib import Path
+
+from codefathom.graph.clones import tokens
 
 BENCH = Path(__file__).resolve().parent
 DEFAULT = BENCH / ".corpora" / "quality" / "src" / "urllib3-2.2.3"
@@ -161,9 +164,11 @@ def disguise_any(text: str, language: str, number: int, edit: bool, rng: random.
     return changed
 
 
-def plant_any(root: Path, language: str, clones: int, rng: random.Random) -> dict[str, tuple[str, int, bool]]:
+def plant_any(
+    root: Path, language: str, clones: int, rng: random.Random, min_tokens: int
+) -> dict[str, tuple[str, int, bool]]:
     """Planted copies beside their originals: clone path -> (original path, first line, edited)."""
-    picked = rng.sample(units_of(root, language), clones)
+    picked = rng.sample([u for u in units_of(root, language) if len(tokens(u[3])) >= min_tokens], clones)
     planted = {}
     for number, (path, line, kind, text) in enumerate(picked):
         edit = number % 2 == 1
@@ -185,6 +190,8 @@ def main() -> None:
     parser.add_argument("--clones", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--similarity", default="0.9", help="passed to `duplicates --similarity`")
+    parser.add_argument("--min-tokens", type=int, default=40,
+                        help="copy only functions of this many tokens or more (the verb's floor: 40; 0: any)")
     parser.add_argument("--language", default="python", choices=["python", *EXTENSIONS],
                         help="the language whose functions are copied (python: the original tokenizer-based copies)")
     args = parser.parse_args()
@@ -196,9 +203,11 @@ def main() -> None:
         shutil.copytree(args.corpus, root, ignore=shutil.ignore_patterns(".git"))
         planted = {}
         if args.language != "python":
-            planted = plant_any(root, args.language, args.clones, rng)
+            planted = plant_any(root, args.language, args.clones, rng, args.min_tokens)
         else:
-            for number, (path, node, text) in enumerate(rng.sample(functions(root), args.clones)):
+            # functions under the verb's floor cannot be found, by design: they are left out
+            pool = [f for f in functions(root) if len(tokens(f[2])) >= args.min_tokens]
+            for number, (path, node, text) in enumerate(rng.sample(pool, args.clones)):
                 edit = number % 2 == 1
                 target = root / "planted" / f"clone_{number}.py"
                 target.parent.mkdir(exist_ok=True)
@@ -218,12 +227,15 @@ def main() -> None:
 
     groups = json.loads(result.stdout)["groups"] if result.stdout else []
     found = {True: 0, False: 0}
+    missed = []
     for clone, (original, line, edit) in planted.items():
         for group in groups:
             paths = {(u["path"], u["start_line"]) for u in group["units"]}
             if any(p == clone for p, _ in paths) and any(p == original and s <= line <= s + 2 for p, s in paths):
                 found[edit] += 1
                 break
+        else:
+            missed.append(f"{clone} (of {original}:{line}{', edited' if edit else ''})")
     own = [g for g in groups if not any(u["path"] in planted for u in g["units"])]
     half = args.clones // 2
     print(f"corpus {args.corpus.name}, {args.clones} clones planted (seed {args.seed}), similarity {args.similarity},"
@@ -231,6 +243,8 @@ def main() -> None:
     print(f"  renamed, literals changed:            {found[False]}/{args.clones - half}")
     print(f"  ... and one line dropped, one added:  {found[True]}/{half}")
     print(f"  recall {sum(found.values()) / args.clones:.2f}; groups without a planted clone: {len(own)}")
+    for miss in missed:
+        print(f"    missed {miss}")
     for group in own:
         units = ", ".join(f"{u['path']}:{u['start_line']} {u['name'].rsplit('.', 1)[-1]}" for u in group["units"])
         print(f"    {group['copies']} x {group['lines']} lines, {group['similarity']:.2f}: {units}")
