@@ -43,3 +43,23 @@ def test_an_index_from_a_newer_release_is_refused(shop_repo: Path, tmp_path: Pat
     result = run_cli("status", str(shop_repo), "--index-dir", str(index_dir))
     assert result.exit_code == 3  # neither not found (1) nor a usage error (2)
     assert "newer codefathom" in result.stderr
+
+
+def test_an_index_of_other_parsers_answers_from_what_it_holds_until_parsed_again(
+    shop_repo: Path, tmp_path: Path, run_cli
+) -> None:
+    index_dir = tmp_path / "index"
+    assert run_cli("index", str(shop_repo), "--index-dir", str(index_dir)).exit_code == 0
+    clean = run_cli("status", str(shop_repo), "--index-dir", str(index_dir), "--digest", "--json")
+    with sqlite3.connect(index_dir / "index.db") as conn:  # as after an upgrade that changed a query file
+        conn.execute("UPDATE meta SET value = 'an older release' WHERE key = 'fingerprint'")
+    # Answered without a sync: from the facts the index holds, said to be waiting, not from an empty index.
+    stale = run_cli("search", "Stack.push", "-p", str(shop_repo), "--index-dir", str(index_dir), "--no-sync", "--json")
+    assert stale.exit_code == 0, stale.output
+    reply = json.loads(stale.stdout)
+    assert reply["results"] and reply["results"][0]["path"] == "shop/stack.py"
+    assert any("parsed again" in notice for notice in reply.get("notices", [])), reply.get("notices")
+    # The next sync parses every file again and the index is as a clean one.
+    assert run_cli("index", str(shop_repo), "--index-dir", str(index_dir)).exit_code == 0
+    again = run_cli("status", str(shop_repo), "--index-dir", str(index_dir), "--digest", "--json")
+    assert json.loads(again.stdout)["digest"] == json.loads(clean.stdout)["digest"]

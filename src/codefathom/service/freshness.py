@@ -70,6 +70,10 @@ INDEX_ROLE = "codefathom index"
 STOP_PATIENCE_S = 5.0  # how long `stop` waits for SIGTERM before SIGKILL
 # Said by every answer (and `status`) from an index whose last sync wrote files and has not bound
 # their references: a sync stopped (Ctrl-C, kill) before its last transaction, or one still running.
+REPARSE_NOTICE = (
+    "{files} files were indexed by another version of codefathom's parsers and wait to be parsed again;"
+    " answers come from what they held until the next sync"
+)
 UNBOUND_NOTICE = (
     "references not bound yet: the code graph and ranks may miss the files written by the last sync;"
     " the next sync binds them"
@@ -422,12 +426,16 @@ class Freshness:
         return progress
 
     def _state_notices(self) -> list[str]:
-        """What an answer must say about the index it comes from: references written, not yet bound."""
+        """What an answer must say about the index it comes from: files waiting to be parsed again by
+        this version, references written, not yet bound."""
         try:
-            due = self._open(create=False).get_meta(BINDING_DUE) == "1"
+            store = self._open(create=False)
+            due = store.get_meta(BINDING_DUE) == "1"
+            waiting = store.waiting_reparse()
         except (IndexUnusable, NotIndexed, sqlite3.DatabaseError):
             return []
-        return [UNBOUND_NOTICE] if due else []
+        notices = [REPARSE_NOTICE.format(files=waiting)] if waiting else []
+        return notices + ([UNBOUND_NOTICE] if due else [])
 
     # -- after a query -----------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from codefathom.model import FileFacts, FileState, StoredUnit, Unit
 from codefathom.store import directories, graph, reads, summaries, vectors, writes
-from codefathom.store.db import MMAP_BYTES, SCHEMA_VERSION, connect, fingerprint_of
+from codefathom.store.db import MMAP_BYTES, REPARSE_HASH, SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.digest import DIGEST_PARTS, index_digest
 from codefathom.store.directories import IsTest
 from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
@@ -198,6 +198,12 @@ class Store:
         """Run one of the typed read functions of `store.graph` (`query(conn, ...)`) under the lock."""
         with self._lock:
             return query(self._conn, *args, **kwargs)
+
+    def waiting_reparse(self) -> int:
+        """Files whose facts came from another version's parsers and wait to be parsed again."""
+        with self._lock:
+            row = self._conn.execute("SELECT count(*) FROM files WHERE content_hash = ?", (REPARSE_HASH,)).fetchone()
+            return int(row[0])
 
     def counts(self) -> IndexCounts:
         with self._lock:

@@ -13,7 +13,11 @@ from pathlib import Path
 
 from codefathom.errors import IndexUnusable
 
-__all__ = ["connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql", "is_damaged"]
+__all__ = [
+    "connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql", "is_damaged", "REPARSE_HASH"
+]
+
+REPARSE_HASH = "reparse"  # a file's hash while it waits to be parsed again by this version (never a hex digest)
 
 APPLICATION = "codefathom"
 SCHEMA_VERSION = 9  # 0006: directory summaries, 0007: vectors, 0008: arguments of a call, 0009: unit summaries
@@ -125,7 +129,7 @@ def _ensure_schema(conn: sqlite3.Connection, fingerprint: str) -> str | None:
         _in_transaction(conn, _migration(step))
     if meta.get("fingerprint") != fingerprint:
         # Queries, tokenizer or schema changed: every stored fact is suspect, so parse again.
-        _in_transaction(conn, lambda c: _forget_files(c, fingerprint))
+        _in_transaction(conn, lambda c: _mark_for_reparse(c, fingerprint))
         return "the index was made by another version of codefathom's parsers and is being rebuilt"
     return None
 
@@ -146,12 +150,12 @@ def _create(conn: sqlite3.Connection, fingerprint: str) -> None:
     conn.executescript("BEGIN IMMEDIATE;" + schema_sql() + inserts + "COMMIT;")
 
 
-def _forget_files(conn: sqlite3.Connection, fingerprint: str) -> None:
-    conn.execute("DELETE FROM directories_fts")
-    conn.execute("DELETE FROM directories")
-    conn.execute("DELETE FROM units_fts")
-    conn.execute("DELETE FROM units")
-    conn.execute("DELETE FROM files")
+def _mark_for_reparse(conn: sqlite3.Connection, fingerprint: str) -> None:
+    """Every file to be parsed again, its facts kept until then: a reader meanwhile (`--no-sync`, a
+    search during a long re-parse) gets the old answers with a notice, not an empty index. A file's
+    hash and mtime no longer match anything on disk, and no sweep may vouch for the last listing."""
+    conn.execute("UPDATE files SET content_hash = ?, mtime_ns = -1", (REPARSE_HASH,))
+    _set(conn, "sweep_token", "")
     _set(conn, "fingerprint", fingerprint)
 
 
