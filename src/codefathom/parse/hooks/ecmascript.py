@@ -176,8 +176,8 @@ def typescript_parser_input(data: bytes) -> bytes:
     return bytes(masked) if masked is not None else data
 
 
-_GENERIC_MEMBER = re.compile(rb"\n([ \t])[ \t]*<[A-Za-z_$]")
-_TYPE_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$>])")
+_GENERIC_MEMBER = re.compile(rb"\n([ \t])[ \t]*<\s*[A-Za-z_$]")
+_TYPE_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$>])}")
 
 
 def _ends_a_type(data: bytes, end: int) -> bool:
@@ -195,18 +195,26 @@ def _ends_a_type(data: bytes, end: int) -> bool:
         if data[line_start:end].lstrip().startswith(b"//"):
             end = line_start
             continue
+        if data.endswith(b"=>", 0, end):  # an arrow whose body is a generic arrow on the next line
+            return False
         return end > 0 and data[end - 1] in _TYPE_END
 
 
 def _variance_spans(data: bytes, position: int) -> list[tuple[int, int]]:
-    """Where `in`/`out` modifiers are in the type parameter list whose `<` ends before `position`."""
+    """Where `in`/`out` modifiers are in the type parameter list whose `<` ends before `position`
+    (comments in the list skipped: `/** @ts-ignore */ out Shape`)."""
     spans, depth, expecting = [], 1, True  # expecting: a parameter starts here
-    for index in range(position, min(len(data), position + _MAX_PARAMETERS)):
+    index, stop = position, min(len(data), position + _MAX_PARAMETERS)
+    while index < stop:
+        comment = _COMMENT.match(data, index)
+        if comment is not None and comment.end() > index:
+            index = comment.end()
+            continue
         if expecting:
             found = _VARIANCE.match(data, index)
             if found is not None:
                 spans.append(found.span(1))
-            expecting = False
+            expecting = found is None and data[index : index + 1].isspace()
         char = data[index : index + 1]
         if char == b"<":
             depth += 1
@@ -216,4 +224,8 @@ def _variance_spans(data: bytes, position: int) -> list[tuple[int, int]]:
                 return spans
         elif char == b"," and depth == 1:
             expecting = True
+        index += 1
     return []  # no end found: leave it as written
+
+
+_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)
