@@ -2,8 +2,9 @@
 `extends` and `super`, import aliases, `import * as`, default imports, re-exports through an
 index.ts, a directory's index file, `.js` specifiers of `.ts` files, CommonJS `require`, typed
 fields and constructor parameter properties, `new Foo().m()`, return types, a module constant made
-by a call, interface members, parameters of callbacks typed by the callee's signature, and members
-of primitives (`string[]`, `any`) never guessed."""
+by a call, interface members, parameters of callbacks typed by the callee's signature, `for...of`
+over typed arrays, destructuring, `x!`, `as` casts, `Partial<T>`, and members of primitives
+(`string[]`, `any`) never guessed."""
 
 from __future__ import annotations
 
@@ -48,6 +49,12 @@ EXPECTED = {
     ("src/usage.ts", 26): ((MODELS, "User.find"), "high"),  # another arrow's `user`, same function
     ("src/usage.ts", 31): (("src/lib/visit.ts", "shoutOut"), "exact"),  # `export var x = make() as (...) => T`
     ("src/usage.ts", 35): ((LIB, "Store.find"), "high"),  # through `type SizedStore = Store & {...}`
+    ("src/flow.ts", 14): (("src/flow.ts", "Listener.notify"), "high"),  # for (const x of this.xs), xs: Listener[]
+    ("src/flow.ts", 17): (("src/flow.ts", "Listener.notify"), "high"),  # const { pending } = this; Partial<Listener>
+    ("src/flow.ts", 18): ((MODELS, "User.touch"), "exact"),  # const { users: all } = this; all[0]
+    ("src/flow.ts", 19): ((MODELS, "User.touch"), "exact"),  # this.users.shift()!: readonly User[]
+    ("src/flow.ts", 21): ((MODELS, "User.touch"), "high"),  # const first = this.users[0]!
+    ("src/flow.ts", 23): ((MODELS, "User.touch"), "high"),  # const cast = given as User
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
@@ -55,7 +62,10 @@ NEVER_BOUND = {
     ("src/service.ts", 31),  # names.find: `string[]`
     ("src/usage.ts", 27),  # loose((order) => order.find()): `order: any`, though other arrows' `order` is an Order
 }
-DECOYS = {(MODELS, "Base.find"), (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find")}
+DECOYS = {
+    ("src/flow.ts", "Listener.notify"), (MODELS, "Base.find"), (MODELS, "User.find"), (MODELS, "Order.find"),
+    (REPO, "Repo.find"),
+}
 
 
 @pytest.fixture

@@ -166,6 +166,9 @@ _ECMASCRIPT = GraphSpec(
     builtin_constructors=frozenset("String Number Boolean Array Object Symbol BigInt parseInt parseFloat".split()),
     sequence_types=_ECMASCRIPT_SEQUENCES,
     mapping_types=_ECMASCRIPT_MAPPINGS,
+    # `xs.shift()!.complete()`: an element; `xs.slice(1)`: the same elements
+    element_methods=frozenset("shift pop at find findLast".split()),
+    iter_methods=frozenset("slice filter concat reverse sort splice toReversed toSorted values".split()),
 )
 
 _GO_BUILTINS = frozenset(

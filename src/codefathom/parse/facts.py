@@ -107,6 +107,7 @@ LOCAL_READ_KINDS = frozenset({"read", "maybe_call"})  # references dropped when 
 SCOPE_KINDS = DEFINITION_KINDS
 ECMASCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _NEW = re.compile(r"^new\s+")
+_NON_NULL = re.compile(r"(?<=[\w$)\]])!(?!=)")  # TypeScript's `x!`, `f()!`, `a[0]!`: not `!=`
 # Languages whose namespace blocks scope what is written in them (not symbols: units of kind module).
 NAMESPACE_LANGUAGES = frozenset({"cpp"})
 # Nodes a namespace block may sit in: `extern "C" {`, `#ifdef` blocks.
@@ -524,6 +525,18 @@ def _hint(
         line = captures["variable"][0].start_point.row + 1
         site = callback_site(captures["variable"][0], captures["type"][0])
         return TypeHint(scopes.name(line), variable, site or "?", line, "callback" if site else "local")
+    if kind == "property":  # `const { a, b: c } = expr`: expr.a, expr.b
+        value = captures["type"][0]
+        text = " ".join(_text(value).split())
+        function = value.child_by_field_name("function") if value.type == "call_expression" else None
+        if len(text) > MAX_CALL_TEXT and function is not None:  # `f(<long arguments>)`: f()
+            text = " ".join(_text(function).split()) + "()"
+        text = _ecmascript_expression(text)
+        if value.type not in ("identifier", "member_expression", "call_expression", "this", "subscript_expression"):
+            text = f"({text})"
+        key = _text(captures["key"][0]) if "key" in captures else variable
+        line = captures["variable"][0].start_point.row + 1
+        return TypeHint(scopes.name(line), variable, f"{text}.{key}", line, "assign")
     if kind == "attribute_literal":
         kind = "attribute"
         type_name = "literal"
@@ -540,7 +553,7 @@ def _hint(
         constructor = type_node.child_by_field_name("constructor") if node_type == "new_expression" else None
         if constructor is not None:  # `new Foo(...)`: a call of the class, `Foo()`
             type_name = " ".join(_text(constructor).split()) + "()"
-        elif ecmascript and kind in ("assign", "alias", "attribute", "attribute_alias"):
+        elif ecmascript and kind in ("assign", "alias", "attribute", "attribute_alias", "element"):
             type_name = _ecmascript_expression(type_name)
         elif ecmascript:
             type_name = _ecmascript_type(type_name)
@@ -560,19 +573,78 @@ def _hint(
 
 def _ecmascript_expression(text: str) -> str:
     """A JavaScript expression as the binder reads expressions: `new Foo().bar` -> `Foo().bar`,
-    `a?.b!.c` -> `a.b.c`."""
+    `a?.b!.c` -> `a.b.c`, `xs.shift()!` -> `xs.shift()`."""
     if text.startswith("new"):  # (a regex pass costs more than looking)
         text = _NEW.sub("", text)
-    return text.replace("?.", ".").replace("!.", ".")
+    text = text.replace("?.", ".")
+    return _NON_NULL.sub("", text) if "!" in text else text
 
 
 def _ecmascript_type(text: str) -> str:
     """A TypeScript type as the binder reads types: `Array<Foo>` -> `Array[Foo]`, `Foo[]` ->
-    `Array[Foo]`; function types are left as they are (the binder reads nothing of them)."""
+    `Array[Foo]`, `Observer<T>[]` -> `Array[Observer[T]]`; function types are left as they are
+    (the binder reads nothing of them)."""
     if "=>" in text:
         return text
     text = text.replace("<", "[").replace(">", "]")
-    return _ARRAY_TYPE.sub(r"Array[\1]", text) if "[]" in text else text
+    if text.startswith("readonly "):
+        text = text[9:]
+    for _ in range(4):  # `Partial<Foo>`, `Readonly<Foo>`: Foo's members
+        wrapper = _SAME_MEMBERS.search(text)
+        if wrapper is None:
+            break
+        close = _closing(text, wrapper.end() - 1)
+        if close is None:
+            break
+        text = f"{text[:wrapper.start()]}{text[wrapper.end():close]}{text[close + 1:]}"
+    if "[]" not in text:
+        return text
+    text = _ARRAY_TYPE.sub(r"Array[\1]", text)
+    for _ in range(8):  # a generic or parenthesized element type: `Foo[T][]`, `(A | B)[]`
+        found = text.find("[]")
+        if found <= 0:
+            break
+        start = _term_start(text, found)
+        if start is None:
+            break
+        text = f"{text[:start]}Array[{text[start:found]}]{text[found + 2:]}"
+    return text
+
+
+_SAME_MEMBERS = re.compile(r"(?<![\w$.])(?:Partial|Required|Readonly|NonNullable)\[")
+
+
+def _closing(text: str, start: int) -> int | None:
+    """The index of the bracket that closes the one at `start`."""
+    depth = 0
+    for position in range(start, len(text)):
+        if text[position] in "[(":
+            depth += 1
+        elif text[position] in "])":
+            depth -= 1
+            if depth == 0:
+                return position
+    return None
+
+
+def _term_start(text: str, end: int) -> int | None:
+    """Where the type that ends at `end` starts: a name with its brackets (`Foo[T]`, `a.B[C[D]]`)
+    or a parenthesized type."""
+    position, depth = end, 0
+    while position > 0:
+        char = text[position - 1]
+        if char in "])":
+            depth += 1
+        elif char in "[(":
+            depth -= 1
+            if depth < 0:
+                return None
+            if depth == 0 and char == "(":
+                return position - 1
+        elif depth == 0 and not (char.isalnum() or char in "_$."):
+            break
+        position -= 1
+    return position if position < end and depth == 0 else None
 
 
 def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[str | None, str, int, bool]]:

@@ -45,10 +45,22 @@
 ; Type evidence: `const x = new Foo()`, `const x = make()`, `const x = y`, literals, and on `this`
 ; in methods.
 (variable_declarator name: (identifier) @variable value: [(new_expression) (call_expression)] @type) @hint.assign
-(variable_declarator name: (identifier) @variable value: [(identifier) (member_expression)] @type) @hint.alias
+(variable_declarator
+  name: (identifier) @variable value: [(identifier) (member_expression) (subscript_expression)] @type) @hint.alias
 (variable_declarator
   name: (identifier) @variable
   value: [(string) (template_string) (number) (true) (false) (array) (object) (regex)] @type) @hint.literal
+; `const { a, b: c } = expr`: `expr.a` and `expr.b` (not `require()`, an import).
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @variable)
+  value: (_) @type
+  (#not-match? @type "^require[ (]")) @hint.property
+(variable_declarator
+  name: (object_pattern (pair_pattern key: (property_identifier) @key value: (identifier) @variable))
+  value: (_) @type
+  (#not-match? @type "^require[ (]")) @hint.property
+; `for (const x of xs)`: what iterating xs gives.
+(for_in_statement left: (identifier) @variable operator: "of" right: (_) @type) @hint.element
 (assignment_expression
   left: (member_expression object: (this) @object property: (property_identifier) @variable)
   right: [(new_expression) (call_expression)] @type) @hint.attribute

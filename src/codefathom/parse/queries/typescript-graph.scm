@@ -25,6 +25,16 @@
 
 ; Type evidence from annotations.
 (variable_declarator name: (identifier) @variable type: (type_annotation (_) @type)) @hint.annotation
+; `const x = y as Foo` (not `as const`): declared like an annotation; `const x = y!`: what y is.
+(variable_declarator
+  name: (identifier) @variable !type
+  value: (as_expression (_) [(type_identifier) (generic_type) (nested_type_identifier)] @type .)) @hint.annotation
+(variable_declarator
+  name: (identifier) @variable !type
+  value: (non_null_expression [(identifier) (member_expression) (subscript_expression)] @type)) @hint.alias
+(variable_declarator
+  name: (identifier) @variable !type
+  value: (non_null_expression [(call_expression) (new_expression)] @type)) @hint.assign
 (required_parameter pattern: (identifier) @variable type: (type_annotation (_) @type)) @hint.parameter
 (optional_parameter pattern: (identifier) @variable type: (type_annotation (_) @type)) @hint.parameter
 (public_field_definition
