@@ -3,8 +3,8 @@
 index.ts, a directory's index file, `.js` specifiers of `.ts` files, CommonJS `require`, typed
 fields and constructor parameter properties, `new Foo().m()`, return types, a module constant made
 by a call, interface members, parameters of callbacks typed by the callee's signature, `for...of`
-over typed arrays, destructuring, `x!`, `as` casts, `Partial<T>`, and members of primitives
-(`string[]`, `any`) never guessed."""
+over typed arrays, destructuring, `x!`, `as` casts, `Partial<T>`, constructor parameter properties,
+typed interface properties, and members of primitives (`string[]`, `any`) never guessed."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ EXPECTED = {
     ("src/flow.ts", 19): ((MODELS, "User.touch"), "exact"),  # this.users.shift()!: readonly User[]
     ("src/flow.ts", 21): ((MODELS, "User.touch"), "high"),  # const first = this.users[0]!
     ("src/flow.ts", 23): ((MODELS, "User.touch"), "high"),  # const cast = given as User
+    ("src/flow.ts", 38): (("src/flow.ts", "Worker.onDone"), "exact"),  # a constructor parameter property
+    ("src/flow.ts", 39): (("src/flow.ts", "Listener.notify"), "high"),  # an interface's property: its type
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
@@ -63,8 +65,8 @@ NEVER_BOUND = {
     ("src/usage.ts", 27),  # loose((order) => order.find()): `order: any`, though other arrows' `order` is an Order
 }
 DECOYS = {
-    ("src/flow.ts", "Listener.notify"), (MODELS, "Base.find"), (MODELS, "User.find"), (MODELS, "Order.find"),
-    (REPO, "Repo.find"),
+    ("src/flow.ts", "Listener.notify"), ("src/flow.ts", "Worker.onDone"), (MODELS, "Base.find"),
+    (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find"),
 }
 
 

@@ -812,6 +812,15 @@ def _member(
     class field. `bare`: the language's top-level names are not qualified by their file (C, C++: a
     macro `MAX` is `MAX`, in a namespace `ns.MAX`; JavaScript and TypeScript, like their functions)."""
     node = captures[f"definition.{kind}"][0]
+    if kind == "parameter_field":  # `constructor(private repo: Repo)`: a field of the class
+        cls = scopes.enclosing_class(node.start_point.row + 1)
+        if cls is None:
+            return None
+        name = plain(_text(captures["name"][0]))
+        signature = " ".join(_text(node).split())[:160]
+        line = node.start_point.row + 1
+        return Symbol("field", name, f"{cls.qualified_name}.{name}", line, node.end_point.row + 1, cls.qualified_name,
+                      signature)
     around = _nearest_definition(node, context.around)
     if around is not None and around.type in context.functions:
         return None  # a local variable: most matches, so before anything else is read

@@ -43,7 +43,11 @@
   name: (property_identifier) @variable value: [(new_expression) (call_expression)] @type) @hint.assign
 ; `constructor(private repo: Repo)`: a field of the instance.
 (required_parameter
-  (accessibility_modifier) pattern: (identifier) @variable type: (type_annotation (_) @type)) @hint.attribute_annotation
+  [(accessibility_modifier) "readonly"] pattern: (identifier) @variable type: (type_annotation (_) @type)) @hint.attribute_annotation
+(optional_parameter
+  [(accessibility_modifier) "readonly"] pattern: (identifier) @variable type: (type_annotation (_) @type)) @hint.attribute_annotation
+; An interface's property: `observer.next` on an `Observer` whose `next: (value: T) => void`, `init.progressSubscriber`.
+(interface_body (property_signature name: (property_identifier) @variable type: (type_annotation (_) @type)) @hint.annotation)
 (method_definition name: (property_identifier) @variable return_type: (type_annotation (_) @type)) @hint.returns
 (function_declaration name: (identifier) @variable return_type: (type_annotation (_) @type)) @hint.returns
 
@@ -85,3 +89,10 @@
 (interface_body (property_signature name: (property_identifier) @name) @definition.field)
 (class_body (public_field_definition name: (property_identifier) @name) @definition.field)
 (class_body (abstract_method_signature name: (property_identifier) @name) @definition.field)
+; Constructor parameter properties (`constructor(private onFinalize?: () => void)`): fields of the class.
+(method_definition
+  name: (property_identifier) @_constructor
+  parameters: (formal_parameters
+    [(required_parameter [(accessibility_modifier) "readonly"] pattern: (identifier) @name)
+     (optional_parameter [(accessibility_modifier) "readonly"] pattern: (identifier) @name)] @definition.parameter_field)
+  (#eq? @_constructor "constructor"))
