@@ -116,3 +116,11 @@ def test_dead_checks_typescript(service: Codefathom) -> None:
     assert ("src/models.ts", "Order.archive") in names  # nothing calls it
     called = {("src/models.ts", "User.touch"), ("src/models.ts", "Order.find"), (REPO, "makeUser")}
     assert not (called | {("src/models.ts", "Order.validate")}) & names  # validate: by a callback's parameter only
+
+
+def test_typescript_parameters_hide_module_names_outside_functions_and_when_destructured(service: Codefathom) -> None:
+    service.index()
+    response = service.refs("announce", fresh=False)
+    ids = {s.id for s in response.symbols if s.path == "src/flow.ts"}
+    lines = {ref.line for ref in response.references if ref.target_id in ids and ref.kind == "call"}
+    assert lines == {53}  # not 51 (a parameter of an arrow passed to run()) nor 52 (`({ announce }) =>`)

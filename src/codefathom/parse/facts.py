@@ -263,7 +263,6 @@ def extract_facts(
     c_family = spec.name in C_FAMILY
     arities: dict[tuple[int, int], tuple[int, str]] | None = {} if spec.name in ARITY_LANGUAGES else None
     typer = ARGUMENT_TYPES.get(spec.name)
-    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name), arities, typer)
     imports: list[ImportSite] = []
     parse_import = IMPORT_PARSERS.get(spec.name)
     if parse_import is not None:
@@ -292,6 +291,15 @@ def extract_facts(
                 member = _member(kind, captures, scopes, module_name, around, plain, bare=bare, package=package)
                 if member is not None:
                     extra.append(member)
+    # names a function binds that also name a definition of the file or an import: a bare one in an
+    # anonymous function that binds it (`export const f = dual(2, (self, f) => f(self))`) means that
+    # local, not what the binder would find
+    shadowing = (
+        ({h.variable for h in hints} | {b[1] for b in bindings})
+        & ({s.name for s in symbols} | {s.name for s in extra} | {site.alias for site in imports})
+    ) if ecmascript else None
+    refs = _references(
+        buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name), arities, typer, shadowing)
     hints.extend(_untyped(bindings, hints))
     if c_family:
         conditionals = [captures["conditional"][0] for _, captures in buckets[_CONDITIONALS]]
@@ -311,11 +319,13 @@ def extract_facts(
 def _references(
     matches: list[tuple[str, dict[str, list[Node]]]], scopes: _ScopeMap, ecmascript: bool, rewrite: Rewriter | None,
     plain: Callable[[str], str] | None = None, arities: dict[tuple[int, int], tuple[int, str]] | None = None,
-    typer: Callable[[Node], str] | None = None,
+    typer: Callable[[Node], str] | None = None, shadowing: set[str] | None = None,
 ) -> dict[tuple[int, int], _Ref]:
     """The references by position: one name written once is one reference, of the most specific
     kind the patterns that match it say; `plain` reads a name written in quotes. `arities`, when
-    given, is filled with the arguments each call passes, by position."""
+    given, is filled with the arguments each call passes, by position. `shadowing` (JavaScript and
+    TypeScript): names some function binds; one written outside any unit, without a receiver, in
+    an anonymous function that binds it, is left out."""
     refs: dict[tuple[int, int], _Ref] = {}
     names, last = scopes.names, len(scopes.names)
     for kind, captures in matches:
@@ -337,6 +347,10 @@ def _references(
                 receiver = _ecmascript_expression(receiver)
             elif rewrite is not None and receiver:
                 receiver = rewrite(receiver_nodes[0], receiver, False)
+        if shadowing is not None and receiver_nodes is None:
+            text = (name.text or b"").decode("utf-8", errors="replace")
+            if text in shadowing and _bound_around(name, text, line >= last or names[line] is None):
+                continue
         key = (line, column)
         old = refs.get(key)
         if old is None or _REF_PRIORITY.get(kind, 9) < _REF_PRIORITY.get(old[1], 9) or (
@@ -350,6 +364,73 @@ def _references(
             if arities is not None and call is not None:
                 arities[key] = _arity(call[0], typer)
     return refs
+
+
+_ES_FUNCTIONS = frozenset({
+    "arrow_function", "function_expression", "function", "generator_function", "function_declaration",
+    "generator_function_declaration", "method_definition",
+})
+_ES_PATTERN_NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+_ES_PATTERN_PARTS = frozenset({
+    "required_parameter", "optional_parameter", "object_pattern", "array_pattern", "pair_pattern", "rest_pattern",
+    "object_assignment_pattern", "assignment_pattern",
+})
+
+
+def _bound_around(name: Node, text: str, outside_units: bool) -> bool:
+    """Whether a function around `name` binds `text` as a parameter, or (`outside_units`: the name
+    is written outside any unit, where locals are not scoped) by a declaration written directly in
+    its body (JavaScript and TypeScript)."""
+    node = name.parent
+    while node is not None:
+        if node.type in _ES_FUNCTIONS:
+            parameters = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+            if parameters is not None and _pattern_binds(parameters, text):
+                return True
+            body = node.child_by_field_name("body") if outside_units else None
+            if body is not None and body.type == "statement_block" and _declares(body, text):
+                return True
+        node = node.parent
+    return False
+
+
+def _pattern_binds(node: Node, text: str) -> bool:
+    """Whether a parameter list (or one parameter, or a pattern) binds the name `text`; default
+    values and types are not looked in."""
+    if node.type in _ES_PATTERN_NAMES:
+        return node.text == text.encode()
+    if node.type == "formal_parameters":
+        return any(_pattern_binds(child, text) for child in node.named_children)
+    if node.type not in _ES_PATTERN_PARTS:
+        return False
+    if node.type in ("required_parameter", "optional_parameter"):
+        pattern = node.child_by_field_name("pattern")
+        return pattern is not None and _pattern_binds(pattern, text)
+    if node.type == "pair_pattern":
+        value = node.child_by_field_name("value")
+        return value is not None and _pattern_binds(value, text)
+    if node.type in ("object_assignment_pattern", "assignment_pattern"):
+        left = node.child_by_field_name("left")
+        return left is not None and _pattern_binds(left, text)
+    return any(_pattern_binds(child, text) for child in node.named_children)
+
+
+def _declares(block: Node, text: str) -> bool:
+    """Whether a statement written directly in `block` declares `text`."""
+    wanted = text.encode()
+    for statement in block.named_children:
+        kind = statement.type
+        if kind in ("lexical_declaration", "variable_declaration"):
+            for declarator in statement.named_children:
+                target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+                if target is not None and (target.text == wanted if target.type == "identifier"
+                                           else _pattern_binds(target, text)):
+                    return True
+        elif kind in ("function_declaration", "generator_function_declaration", "class_declaration"):
+            declared = statement.child_by_field_name("name")
+            if declared is not None and declared.text == wanted:
+                return True
+    return False
 
 
 def _is_block(symbol: Symbol, blocks: set[tuple[int, int]]) -> bool:
@@ -674,7 +755,8 @@ def _target_names(node: Node) -> list[Node]:
     """The identifiers (and `obj.attr` nodes) a target binds."""
     # (a type parameter too; PHP's `$x` is a `name` in a `variable_name`)
     node_type = node.type
-    if node_type in ("identifier", "attribute", "type_identifier", "implicit_parameter", "name"):
+    if node_type in ("identifier", "attribute", "type_identifier", "implicit_parameter", "name",
+                     "shorthand_property_identifier_pattern"):
         return [node]
     if node_type in PARAMETER_LISTS:
         names = []

@@ -68,6 +68,12 @@
 
 (required_parameter pattern: (identifier) @variable) @binding
 (optional_parameter pattern: (identifier) @variable) @binding
+; Destructured parameters: `({ left, right: r }: Options)`, `([first, second]: Pair)`.
+(required_parameter pattern: (object_pattern (shorthand_property_identifier_pattern) @variable)) @binding
+(required_parameter pattern: (object_pattern (pair_pattern value: (identifier) @variable))) @binding
+(required_parameter
+  pattern: (object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @variable))) @binding
+(required_parameter pattern: (array_pattern (identifier) @variable)) @binding
 
 ; Module constants whose value is a cast or an assertion (`export const x = make() as Foo`, and
 ; with `var`: `export var isObservableMap = createInstanceofPredicate(...) as (x: any) => boolean`).
