@@ -57,6 +57,7 @@ EXPECTED = {
     ("src/flow.ts", 23): ((MODELS, "User.touch"), "high"),  # const cast = given as User
     ("src/flow.ts", 38): (("src/flow.ts", "Worker.onDone"), "exact"),  # a constructor parameter property
     ("src/flow.ts", 39): (("src/flow.ts", "Listener.notify"), "high"),  # an interface's property: its type
+    ("src/flow.ts", 58): (("src/aliases.ts", "try_"), "exact"),  # `export { try_ as attempt }`, both ways in
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
@@ -66,7 +67,7 @@ NEVER_BOUND = {
 }
 DECOYS = {
     ("src/flow.ts", "Listener.notify"), ("src/flow.ts", "Worker.onDone"), (MODELS, "Base.find"),
-    (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find"),
+    (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find"), ("src/aliases.ts", "String$"),
 }
 
 
@@ -97,6 +98,7 @@ def test_typescript_references_bind_to_the_definition_they_mean(service: Codefat
     wrong = {site: found[site] for site in NEVER_BOUND if any(name == "find" for *_, name in found.get(site, ()))}
     assert not wrong, wrong
     assert ("src/usage.ts", 13) not in found  # a local `const trim = () => ...` hides the module's `trim`
+    assert ("src/aliases.ts", 7) not in found  # String(1) in the file exporting `String$ as String` is the builtin
 
 
 def test_typescript_imports_resolve_to_files_and_packages_are_external(service: Codefathom) -> None:
@@ -124,3 +126,11 @@ def test_typescript_parameters_hide_module_names_outside_functions_and_when_dest
     ids = {s.id for s in response.symbols if s.path == "src/flow.ts"}
     lines = {ref.line for ref in response.references if ref.target_id in ids and ref.kind == "call"}
     assert lines == {53}  # not 51 (a parameter of an arrow passed to run()) nor 52 (`({ announce }) =>`)
+
+
+def test_typescript_names_exported_under_an_alias_bind_from_importers_only(service: Codefathom) -> None:
+    service.index()
+    response = service.refs("try_", fresh=False)
+    ids = {s.id for s in response.symbols if s.path == "src/aliases.ts"}
+    calls = [(r.path, r.line, r.name) for r in response.references if r.target_id in ids and r.kind == "call"]
+    assert sorted(calls) == [("src/flow.ts", 58, "attempt"), ("src/flow.ts", 58, "attempt")]

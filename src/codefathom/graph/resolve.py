@@ -307,6 +307,8 @@ class Binder:
                 if row.alias == "*":
                     stars.append(target)
                     continue
+                if system == "ecmascript" and not row.module:
+                    continue  # `export { a as b }`: a name for importers; the file itself calls it `a`
                 if system == "python" and row.name is None and "." in row.module \
                         and row.alias == row.module.split(".")[0]:
                     # `import a.b` binds `a`, the package

@@ -34,6 +34,10 @@ def parse_import(node: Node) -> list[ImportSite]:
     if node.type in ("lexical_declaration", "variable_declaration"):
         return _require(node, line)
     source = node.child_by_field_name("source")
+    if source is None and node.type == "export_statement":  # `export { try_ as try }`: this file's own name
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        sites = _specifiers(clause, "export_specifier", "", line) if clause is not None else []
+        return [site for site in sites if site.alias != site.name]
     module = _string(source)
     if module is None:
         return []

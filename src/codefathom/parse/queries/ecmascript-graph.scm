@@ -33,6 +33,8 @@
 ; Imports: `import ... from`, `export ... from`, `const x = require("x")`; parsed by parse/hooks/ecmascript.py.
 (import_statement) @import
 (export_statement source: (string)) @import
+; `export { try_ as try }`: the file's `try_` under another name (module "": the file itself).
+(export_statement !source (export_clause (export_specifier alias: (_)))) @import
 (lexical_declaration
   (variable_declarator
     value: (call_expression function: (identifier) @_require arguments: (arguments . (string) .)))
