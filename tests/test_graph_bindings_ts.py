@@ -58,6 +58,8 @@ EXPECTED = {
     ("src/flow.ts", 38): (("src/flow.ts", "Worker.onDone"), "exact"),  # a constructor parameter property
     ("src/flow.ts", 39): (("src/flow.ts", "Listener.notify"), "high"),  # an interface's property: its type
     ("src/flow.ts", 58): (("src/aliases.ts", "try_"), "exact"),  # `export { try_ as attempt }`, both ways in
+    ("src/flow.ts", 64): (("src/clock.ts", "Clock.sleep"), "high"),  # `clock.Clock`: the interface, not the const
+    ("src/flow.ts", 65): (("src/clock.ts", "Clock.sleep"), "high"),  # `import type { Clock }`: the same
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
@@ -68,6 +70,7 @@ NEVER_BOUND = {
 DECOYS = {
     ("src/flow.ts", "Listener.notify"), ("src/flow.ts", "Worker.onDone"), (MODELS, "Base.find"),
     (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find"), ("src/aliases.ts", "String$"),
+    ("src/clock.ts", "Tag.sleep"),
 }
 
 

@@ -995,6 +995,10 @@ class Binder:
             return None
         if bare in spec.primitive_types or self._typing_name(file_id, scope, bare, spec):
             return self._container(file_id, scope, bare, arguments, spec)
+        if spec.type_namesakes:
+            named_type = self._type_namesake(file_id, scope, bare, spec)
+            if named_type is not None:
+                return named_type
         if "." not in bare:  # a type variable or an alias: `T = TypeVar("T")`, `Renderable = Union[...]`
             named = self._name(file_id, scope, bare, spec).target
             if named is not None and named.kind in VARIABLE_KINDS and not spec.types_apart:
@@ -1007,6 +1011,29 @@ class Binder:
         if value.kind == "symbol" and value.symbol is not None and value.symbol.kind in CLASS_KINDS:
             return _Value("instance", value.symbol, value.confidence)
         return value if value.kind in ("builtin", "external") else None
+
+    def _type_namesake(self, file_id: int, scope: str | None, bare: str, spec: GraphSpec) -> _Value | None:
+        """An instance of the class or interface a written type names when a value of the same
+        name, in the same file, would be found first (`interface Clock` and `const Clock`; `Scope.Scope`
+        through `import * as Scope`)."""
+        head, _, last = bare.rpartition(".")
+        if not head:
+            found = self._name(file_id, scope, bare, spec)
+            target, confidence = found.target, found.confidence
+        else:
+            module = self._evaluate(file_id, scope, head, spec)
+            if module is None or module.kind != "symbol" or module.symbol is None or module.symbol.kind != "module":
+                return None
+            member = member_of_module(self.lookup, module.symbol.qualified_name, module.symbol.file_id, last)
+            target = self._import_found(member).target if member is not None else None
+            confidence = module.confidence
+        if target is None or target.kind not in VARIABLE_KINDS or target.parent is None:
+            return None
+        types = [
+            s for s in self.lookup.members(target.parent, target.name)
+            if s.kind in CLASS_KINDS and s.file_id == target.file_id
+        ]
+        return _Value("instance", _last(types), confidence) if types else None
 
     def _typing_name(self, file_id: int, scope: str | None, bare: str, spec: GraphSpec) -> bool:
         """`t.List`, `typing.Optional`, `cabc.Iterable`: a builtin type reached through a module
