@@ -60,6 +60,8 @@ EXPECTED = {
     ("src/flow.ts", 58): (("src/aliases.ts", "try_"), "exact"),  # `export { try_ as attempt }`, both ways in
     ("src/flow.ts", 64): (("src/clock.ts", "Clock.sleep"), "high"),  # `clock.Clock`: the interface, not the const
     ("src/flow.ts", 65): (("src/clock.ts", "Clock.sleep"), "high"),  # `import type { Clock }`: the same
+    ("src/flow.ts", 72): ((MODELS, "Order.validate"), "exact"),  # const queue = [new Order()]
+    ("src/flow.ts", 73): (("src/flow.ts", "isArray"), "exact"),  # const { isArray } = Array: a module constant
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
@@ -101,6 +103,8 @@ def test_typescript_references_bind_to_the_definition_they_mean(service: Codefat
     wrong = {site: found[site] for site in NEVER_BOUND if any(name == "find" for *_, name in found.get(site, ()))}
     assert not wrong, wrong
     assert ("src/usage.ts", 13) not in found  # a local `const trim = () => ...` hides the module's `trim`
+    # a parameter of a function chosen by a conditional, passed to `new Task(...)`
+    assert ((MODELS, "Order.find"), "high", "find") in found[("src/flow.ts", 73)]
     assert ("src/aliases.ts", 7) not in found  # String(1) in the file exporting `String$ as String` is the builtin
 
 

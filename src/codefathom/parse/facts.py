@@ -618,6 +618,10 @@ def _hint(
         key = _text(captures["key"][0]) if "key" in captures else variable
         line = captures["variable"][0].start_point.row + 1
         return TypeHint(scopes.name(line), variable, f"{text}.{key}", line, "assign")
+    if kind == "array_of":  # `[new Foo(), ...]`: declared as `Array[Foo]`
+        line = captures["variable"][0].start_point.row + 1
+        written = " ".join(_text(captures["type"][0]).split())
+        return TypeHint(scopes.name(line), variable, f"Array[{written}]", line, "annotation")
     if kind == "attribute_literal":
         kind = "attribute"
         type_name = "literal"

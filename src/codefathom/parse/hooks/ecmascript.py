@@ -27,6 +27,7 @@ from codefathom.parse.hooks.common import node_text as _text
 __all__ = ["parse_import", "callback_site", "without_variance", "typescript_parser_input"]
 
 _PARAMETERS = ("required_parameter", "optional_parameter")
+_CHOOSING = ("ternary_expression", "parenthesized_expression")
 
 
 def parse_import(node: Node) -> list[ImportSite]:
@@ -132,13 +133,16 @@ def callback_site(variable: Node, callee: Node) -> str | None:
         position = next((i for i, c in enumerate(siblings) if c == holder), None)
     else:  # `a => ...`
         function, position = holder, 0
-    arguments = function.parent if function is not None else None
+    passed = function  # the argument: the function, or a conditional choosing it (`s ? (x) => ... : g`)
+    while passed is not None and passed.parent is not None and passed.parent.type in _CHOOSING:
+        passed = passed.parent
+    arguments = passed.parent if passed is not None else None
     if function is None or arguments is None or arguments.type != "arguments" or position is None:
         return None
     written = [c for c in arguments.named_children if c.type != "comment"]
     if any(c.type == "spread_element" for c in written):
         return None
-    argument = next((i for i, c in enumerate(written) if c == function), None)
+    argument = next((i for i, c in enumerate(written) if c == passed), None)
     if argument is None:
         return None
     callee_text = " ".join(_text(callee).split()).replace("?.", ".").replace("!.", ".")

@@ -52,6 +52,10 @@
 (variable_declarator
   name: (identifier) @variable
   value: [(string) (template_string) (number) (true) (false) (array) (object) (regex)] @type) @hint.literal
+; `let windows = [new Subject<T>()]`: an array of what its first element is.
+(variable_declarator
+  name: (identifier) @variable
+  value: (array . (new_expression constructor: [(identifier) (member_expression)] @type))) @hint.array_of
 ; `const { a, b: c } = expr`: `expr.a` and `expr.b` (not `require()`, an import).
 (variable_declarator
   name: (object_pattern (shorthand_property_identifier_pattern) @variable)
@@ -105,6 +109,15 @@
         value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
                    (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
                    (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant)))
+; Module constants taken apart from a value (`const { isArray } = Array`, `const { keys: getKeys } = Object`).
+(program
+  (_ (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name) value: (_) @_value)
+    @definition.constant)
+  (#not-match? @_value "^require[ (]"))
+(program
+  (_ (variable_declarator name: (object_pattern (pair_pattern value: (identifier) @name)) value: (_) @_value)
+    @definition.constant)
+  (#not-match? @_value "^require[ (]"))
 (program
   (_ (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant)
   (#not-eq? @_callee "require"))

@@ -65,6 +65,21 @@
     [(arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
      (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
      (arrow_function parameter: (identifier) @variable)])) @hint.callback
+; ... and chosen by a conditional (`new Observable(scheduler ? (subscriber) => ... : (subscriber) => ...)`).
+(call_expression
+  function: (_) @type
+  arguments: (arguments
+    (ternary_expression
+      [(arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
+       (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
+       (arrow_function parameter: (identifier) @variable)]))) @hint.callback
+(new_expression
+  constructor: (_) @type
+  arguments: (arguments
+    (ternary_expression
+      [(arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
+       (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @variable !type)))
+       (arrow_function parameter: (identifier) @variable)]))) @hint.callback
 
 (required_parameter pattern: (identifier) @variable) @binding
 (optional_parameter pattern: (identifier) @variable) @binding
