@@ -4,7 +4,8 @@ index.ts, a directory's index file, `.js` specifiers of `.ts` files, CommonJS `r
 fields and constructor parameter properties, `new Foo().m()`, return types, a module constant made
 by a call, interface members, parameters of callbacks typed by the callee's signature, `for...of`
 over typed arrays, destructuring, `x!`, `as` casts, `Partial<T>`, constructor parameter properties,
-typed interface properties, and members of primitives (`string[]`, `any`) never guessed."""
+typed interface properties, narrowing by `instanceof` and type guards, and members of primitives
+(`string[]`, `any`) never guessed."""
 
 from __future__ import annotations
 
@@ -62,6 +63,8 @@ EXPECTED = {
     ("src/flow.ts", 65): (("src/clock.ts", "Clock.sleep"), "high"),  # `import type { Clock }`: the same
     ("src/flow.ts", 72): ((MODELS, "Order.validate"), "exact"),  # const queue = [new Order()]
     ("src/flow.ts", 73): (("src/flow.ts", "isArray"), "exact"),  # const { isArray } = Array: a module constant
+    ("src/flow.ts", 84): ((MODELS, "User.touch"), "high"),  # if (isUser(value)): `value is User`
+    ("src/flow.ts", 86): ((MODELS, "Order.validate"), "high"),  # if (other instanceof Order)
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
@@ -105,6 +108,7 @@ def test_typescript_references_bind_to_the_definition_they_mean(service: Codefat
     assert ("src/usage.ts", 13) not in found  # a local `const trim = () => ...` hides the module's `trim`
     # a parameter of a function chosen by a conditional, passed to `new Task(...)`
     assert ((MODELS, "Order.find"), "high", "find") in found[("src/flow.ts", 73)]
+    assert ("src/flow.ts", 87) not in found  # `value: any` where no test narrows it
     assert ("src/aliases.ts", 7) not in found  # String(1) in the file exporting `String$ as String` is the builtin
 
 

@@ -897,9 +897,17 @@ class Binder:
             return None
         self._active.add(key)
         try:
+            hints = self._hints_at(file_id, level, name)
+            narrowed = [(type_name, line) for type_name, kind, line in hints
+                        if kind == "narrowed" and before is not None and _covers(type_name, line, before)]
+            if narrowed:  # read where a test narrowed it (the innermost test first)
+                site, line = max(narrowed, key=lambda item: item[1])
+                value = self._narrowed(file_id, level, site, spec, line)
+                if value is not None:
+                    return _capped(value, VARIABLE)
             evidence = [
                 (level, type_name, kind, line)
-                for type_name, kind, line in self._hints_at(file_id, level, name)
+                for type_name, kind, line in hints
                 # a comprehension's `for` clause is written after the use, on the same line
                 if before is None or (line < before and kind != "callback") or kind == "parameter"
                 or (line == before and kind == "element") or (kind == "callback" and _covers(type_name, line, before))
@@ -948,6 +956,34 @@ class Binder:
                 return None
             values.append(value)
         return _agreed(values)
+
+    def _narrowed(self, file_id: int, scope: str | None, site: str, spec: GraphSpec, line: int) -> _Value | None:
+        """What a test says a variable is where it holds (`test#how#last line`): an instance of the
+        class of `x instanceof Foo`, or of the type a guard's `x is Foo` names."""
+        test, how, _ = site.rsplit("#", 2)
+        head, _, last = test.rpartition(".")
+        if head:  # `models.Foo`, `Predicate.isString`
+            owner = self._evaluate(file_id, scope, head, spec, line)
+            found = self._member_of(owner, last, spec, file_id) if owner is not None else _UNBOUND
+        else:
+            found = self._name(file_id, scope, test, spec)
+        symbol = found.target
+        if symbol is None:
+            return None
+        if how == "instanceof":
+            return _Value("instance", symbol, found.confidence) if symbol.kind in CLASS_KINDS else None
+        if symbol.kind in FUNCTION_KINDS:
+            level: str | None = symbol.qualified_name
+        elif symbol.kind in VARIABLE_KINDS:  # `export var isMap = make() as (x: any) => x is Map`
+            module = self.lookup.module_of(symbol.file_id)
+            top = module is not None and symbol.parent == module.qualified_name
+            level = None if top or self._scope_row(symbol.file_id, symbol.parent) is None else symbol.parent
+        else:
+            return None
+        for written, kind, _ in self._hints_at(symbol.file_id, level, symbol.name):
+            if kind == "guards":
+                return _capped(self._type_value(symbol.file_id, level, written, spec), found.confidence)
+        return None
 
     def _callback(self, file_id: int, scope: str | None, site: str, spec: GraphSpec, line: int) -> _Value | None:
         """A parameter of a function passed as an argument (`callee#argument#parameter`, see the

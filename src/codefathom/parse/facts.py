@@ -618,6 +618,13 @@ def _hint(
         key = _text(captures["key"][0]) if "key" in captures else variable
         line = captures["variable"][0].start_point.row + 1
         return TypeHint(scopes.name(line), variable, f"{text}.{key}", line, "assign")
+    if kind == "narrowed":  # `x` inside `if (x instanceof Foo) ...` or `if (isFoo(x)) ...`: test#how#last line
+        line = captures["variable"][0].start_point.row + 1
+        test = captures["type"][0]
+        how = "instanceof" if test.parent is not None and test.parent.type == "binary_expression" else "guard"
+        written = _ecmascript_expression(" ".join(_text(test).split()))
+        last = captures["narrowed"][0].end_point.row + 1
+        return TypeHint(scopes.name(line), variable, f"{written}#{how}#{last}", line, "narrowed")
     if kind == "array_of":  # `[new Foo(), ...]`: declared as `Array[Foo]`
         line = captures["variable"][0].start_point.row + 1
         written = " ".join(_text(captures["type"][0]).split())

@@ -56,6 +56,26 @@
 (variable_declarator
   name: (identifier) @variable
   value: (array . (new_expression constructor: [(identifier) (member_expression)] @type))) @hint.array_of
+; Narrowing: inside `if (x instanceof Foo) ...`, `if (isFoo(x)) ...`, `isFoo(x) ? ... : ...` and
+; `isFoo(x) && ...`, x is a Foo (a guard is a function whose return type says `x is Foo`).
+(if_statement
+  condition: (parenthesized_expression
+    (binary_expression left: (identifier) @variable operator: "instanceof" right: [(identifier) (member_expression)] @type))
+  consequence: (_) @narrowed) @hint.narrowed
+(if_statement
+  condition: (parenthesized_expression
+    (call_expression function: [(identifier) (member_expression)] @type arguments: (arguments . (identifier) @variable)))
+  consequence: (_) @narrowed) @hint.narrowed
+(ternary_expression
+  condition: [(binary_expression left: (identifier) @variable operator: "instanceof" right: [(identifier) (member_expression)] @type)
+              (call_expression function: [(identifier) (member_expression)] @type arguments: (arguments . (identifier) @variable))]
+  consequence: (_) @narrowed) @hint.narrowed
+(binary_expression
+  left: [(binary_expression left: (identifier) @variable operator: "instanceof" right: [(identifier) (member_expression)] @type)
+         (call_expression function: [(identifier) (member_expression)] @type arguments: (arguments . (identifier) @variable))]
+  operator: "&&"
+  right: (_) @narrowed) @hint.narrowed
+
 ; `const { a, b: c } = expr`: `expr.a` and `expr.b` (not `require()`, an import).
 (variable_declarator
   name: (object_pattern (shorthand_property_identifier_pattern) @variable)

@@ -50,6 +50,18 @@
 (interface_body (property_signature name: (property_identifier) @variable type: (type_annotation (_) @type)) @hint.annotation)
 (method_definition name: (property_identifier) @variable return_type: (type_annotation (_) @type)) @hint.returns
 (function_declaration name: (identifier) @variable return_type: (type_annotation (_) @type)) @hint.returns
+; Type guards: what a call that returned true says of its first argument (`isFoo(x): x is Foo`).
+(function_declaration
+  name: (identifier) @variable return_type: (type_predicate_annotation (type_predicate type: (_) @type))) @hint.guards
+(variable_declarator
+  name: (identifier) @variable
+  value: (arrow_function return_type: (type_predicate_annotation (type_predicate type: (_) @type)))) @hint.guards
+(variable_declarator
+  name: (identifier) @variable
+  type: (type_annotation (function_type return_type: (type_predicate type: (_) @type)))) @hint.guards
+(variable_declarator
+  name: (identifier) @variable
+  value: (as_expression (_) (function_type return_type: (type_predicate type: (_) @type)) .)) @hint.guards
 
 ; Untyped parameters of a function passed to a call or `new`, typed by the callee's signature
 ; (`operate((source, subscriber) => ...)`, `new Observable((subscriber) => ...)`).
