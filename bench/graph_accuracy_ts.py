@@ -36,7 +36,8 @@ The oracle's answers are cached per corpus, TypeScript version and cache format
 (bench/.corpora/<corpus>.typescript-<version>.v<format>.json), so a re-run after a change to the
 binder only re-indexes; `--no-cache` asks again. Mismatches and misses, grouped by pattern (label,
 shape of the call, what the oracle answered: where the declaration sits and its kind) with
-examples, go to the JSON file (--json, default bench/results/graph-accuracy-ts.json).
+examples, go to the JSON file (--json, default bench/results/graph-accuracy-ts.json; `--examples 0
+--patterns 0` keeps every one).
 """
 
 from __future__ import annotations
@@ -502,7 +503,7 @@ def matches(call: Call, answers: list[Answer]) -> bool:
 
 def score(
     calls: list[Call], oracle: dict[tuple[str, int, int], list[Answer] | None], symbols: Symbols,
-    partial: set[str],
+    partial: set[str], examples: int = EXAMPLES_PER_PATTERN, top: int = TOP_PATTERNS,
 ) -> dict[str, Any]:
     """Counts per label, precision, recall, recall by the oracle's kind of declaration, and the
     mismatches grouped by pattern. `partial`: files tree-sitter parsed with errors."""
@@ -590,8 +591,8 @@ def score(
         "missed_oracle_in_partial_file": recall["missed_in_partial_file"],
         "in_project_by_category": dict(sorted(by_category.items(), key=lambda item: -item[1]["in_project"])),
         "patterns": [
-            {"pattern": key, "count": len(items), "examples": items[:EXAMPLES_PER_PATTERN]}
-            for key, items in ordered[:TOP_PATTERNS]
+            {"pattern": key, "count": len(items), "examples": items[:examples]}
+            for key, items in ordered[:top]
         ],
     }
 
@@ -626,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="check only N call refs, spread over the corpus")
     parser.add_argument("--json", type=Path, default=RESULTS / "graph-accuracy-ts.json", help="where results go")
     parser.add_argument("--no-cache", action="store_true", help="ask the oracle again instead of reading its cache")
+    parser.add_argument("--examples", type=int, default=EXAMPLES_PER_PATTERN,
+                        help="examples kept per pattern in the JSON file (0: all)")
+    parser.add_argument("--patterns", type=int, default=TOP_PATTERNS, help="patterns kept in the JSON file (0: all)")
     args = parser.parse_args(argv)
 
     output: dict[str, Any] = {"typescript": TYPESCRIPT, "python": sys.version.split()[0], "corpora": {}}
@@ -645,7 +649,8 @@ def main(argv: list[str] | None = None) -> int:
         oracle, meta = ask_oracle(root, files, calls, cache)
         info.update(meta)
         info["oracle_seconds"] = round(time.perf_counter() - started, 1)
-        result = score(calls, oracle, symbols, set(info["partial_files"]))
+        result = score(calls, oracle, symbols, set(info["partial_files"]),
+                       args.examples or len(calls), args.patterns or len(calls))
         print_report(label, info, result)
         output["corpora"][label] = {**info, **result}
     write_results(args.json, output)

@@ -2,8 +2,10 @@
 `extends` and `super`, import aliases, `import * as`, default imports, re-exports through an
 index.ts, a directory's index file, `.js` specifiers of `.ts` files, CommonJS `require`, typed
 fields and constructor parameter properties, `new Foo().m()`, return types, a module constant made
-by a call, interface members, parameters of callbacks typed by the callee's signature, and members
-of primitives (`string[]`, `any`) never guessed."""
+by a call, interface members, parameters of callbacks typed by the callee's signature, `for...of`
+over typed arrays, destructuring, `x!`, `as` casts, `Partial<T>`, constructor parameter properties,
+typed interface properties, narrowing by `instanceof` and type guards, and members of primitives
+(`string[]`, `any`) never guessed."""
 
 from __future__ import annotations
 
@@ -48,6 +50,21 @@ EXPECTED = {
     ("src/usage.ts", 26): ((MODELS, "User.find"), "high"),  # another arrow's `user`, same function
     ("src/usage.ts", 31): (("src/lib/visit.ts", "shoutOut"), "exact"),  # `export var x = make() as (...) => T`
     ("src/usage.ts", 35): ((LIB, "Store.find"), "high"),  # through `type SizedStore = Store & {...}`
+    ("src/flow.ts", 14): (("src/flow.ts", "Listener.notify"), "high"),  # for (const x of this.xs), xs: Listener[]
+    ("src/flow.ts", 17): (("src/flow.ts", "Listener.notify"), "high"),  # const { pending } = this; Partial<Listener>
+    ("src/flow.ts", 18): ((MODELS, "User.touch"), "exact"),  # const { users: all } = this; all[0]
+    ("src/flow.ts", 19): ((MODELS, "User.touch"), "exact"),  # this.users.shift()!: readonly User[]
+    ("src/flow.ts", 21): ((MODELS, "User.touch"), "high"),  # const first = this.users[0]!
+    ("src/flow.ts", 23): ((MODELS, "User.touch"), "high"),  # const cast = given as User
+    ("src/flow.ts", 38): (("src/flow.ts", "Worker.onDone"), "exact"),  # a constructor parameter property
+    ("src/flow.ts", 39): (("src/flow.ts", "Listener.notify"), "high"),  # an interface's property: its type
+    ("src/flow.ts", 58): (("src/aliases.ts", "try_"), "exact"),  # `export { try_ as attempt }`, both ways in
+    ("src/flow.ts", 64): (("src/clock.ts", "Clock.sleep"), "high"),  # `clock.Clock`: the interface, not the const
+    ("src/flow.ts", 65): (("src/clock.ts", "Clock.sleep"), "high"),  # `import type { Clock }`: the same
+    ("src/flow.ts", 72): ((MODELS, "Order.validate"), "exact"),  # const queue = [new Order()]
+    ("src/flow.ts", 73): (("src/flow.ts", "isArray"), "exact"),  # const { isArray } = Array: a module constant
+    ("src/flow.ts", 84): ((MODELS, "User.touch"), "high"),  # if (isUser(value)): `value is User`
+    ("src/flow.ts", 86): ((MODELS, "Order.validate"), "high"),  # if (other instanceof Order)
 }
 NEVER_BOUND = {
     ("src/service.ts", 25),  # helper(key).find: helper returns a string (its call binds, not .find)
@@ -55,7 +72,11 @@ NEVER_BOUND = {
     ("src/service.ts", 31),  # names.find: `string[]`
     ("src/usage.ts", 27),  # loose((order) => order.find()): `order: any`, though other arrows' `order` is an Order
 }
-DECOYS = {(MODELS, "Base.find"), (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find")}
+DECOYS = {
+    ("src/flow.ts", "Listener.notify"), ("src/flow.ts", "Worker.onDone"), (MODELS, "Base.find"),
+    (MODELS, "User.find"), (MODELS, "Order.find"), (REPO, "Repo.find"), ("src/aliases.ts", "String$"),
+    ("src/clock.ts", "Tag.sleep"),
+}
 
 
 @pytest.fixture
@@ -85,6 +106,10 @@ def test_typescript_references_bind_to_the_definition_they_mean(service: Codefat
     wrong = {site: found[site] for site in NEVER_BOUND if any(name == "find" for *_, name in found.get(site, ()))}
     assert not wrong, wrong
     assert ("src/usage.ts", 13) not in found  # a local `const trim = () => ...` hides the module's `trim`
+    # a parameter of a function chosen by a conditional, passed to `new Task(...)`
+    assert ((MODELS, "Order.find"), "high", "find") in found[("src/flow.ts", 73)]
+    assert ("src/flow.ts", 87) not in found  # `value: any` where no test narrows it
+    assert ("src/aliases.ts", 7) not in found  # String(1) in the file exporting `String$ as String` is the builtin
 
 
 def test_typescript_imports_resolve_to_files_and_packages_are_external(service: Codefathom) -> None:
@@ -104,3 +129,19 @@ def test_dead_checks_typescript(service: Codefathom) -> None:
     assert ("src/models.ts", "Order.archive") in names  # nothing calls it
     called = {("src/models.ts", "User.touch"), ("src/models.ts", "Order.find"), (REPO, "makeUser")}
     assert not (called | {("src/models.ts", "Order.validate")}) & names  # validate: by a callback's parameter only
+
+
+def test_typescript_parameters_hide_module_names_outside_functions_and_when_destructured(service: Codefathom) -> None:
+    service.index()
+    response = service.refs("announce", fresh=False)
+    ids = {s.id for s in response.symbols if s.path == "src/flow.ts"}
+    lines = {ref.line for ref in response.references if ref.target_id in ids and ref.kind == "call"}
+    assert lines == {53}  # not 51 (a parameter of an arrow passed to run()) nor 52 (`({ announce }) =>`)
+
+
+def test_typescript_names_exported_under_an_alias_bind_from_importers_only(service: Codefathom) -> None:
+    service.index()
+    response = service.refs("try_", fresh=False)
+    ids = {s.id for s in response.symbols if s.path == "src/aliases.ts"}
+    calls = [(r.path, r.line, r.name) for r in response.references if r.target_id in ids and r.kind == "call"]
+    assert sorted(calls) == [("src/flow.ts", 58, "attempt"), ("src/flow.ts", 58, "attempt")]

@@ -76,6 +76,42 @@ def test_typescript_the_grammar_cannot_read_is_parsed_whole_and_kept_as_written(
     assert "".join(u.content for u in parsed.units if u.name == "Queue").startswith("export class Queue<out T> {")
 
 
+def test_typescript_generic_signatures_after_any_type_and_generic_arrows_as_bodies_parse_whole() -> None:
+    # effect 3.10.0 and zod: a generic call signature whose `<` ends its line, one after a member
+    # whose type ends in `}`, a curried arrow whose generic body starts the next line, and a
+    # variance annotation behind a comment. 17 of effect's 18 files parsed in part came from these.
+    text = (
+        "export interface ZodObject<\n"
+        "  /** @ts-ignore Cast variance */\n"
+        "  out Shape extends Record<string, unknown> = {},\n"
+        "> {\n"
+        "  readonly shape: Shape\n"
+        "}\n"
+        "export const hasProperty: {\n"
+        "  <P extends PropertyKey>(property: P): (self: unknown) => self is { [K in P]: unknown }\n"
+        "  <P extends PropertyKey>(self: unknown, property: P): self is { [K in P]: unknown }\n"
+        "} = dual(2, check)\n"
+        "export const around: {\n"
+        "  (that: number): <R>(self: R) => R\n"
+        "  <\n"
+        "    R\n"
+        "  >(self: R, that: number): R\n"
+        "} = dual(2, pick)\n"
+        "export const fromServices =\n"
+        "  <S extends Array<unknown>>(...services: S) =>\n"
+        "  <R>(\n"
+        "    self: R\n"
+        "  ): R => provide(self, services)\n"
+        "export function after(): number {\n"
+        "  return 1\n"
+        "}\n"
+    )
+    parsed = parse("src/Predicate.ts", text)
+    assert (parsed.status, parsed.error) == ("ok", None)
+    names = {(u.kind, u.name) for u in parsed.units if u.kind != "module"}
+    assert {("class", "ZodObject"), ("function", "fromServices"), ("function", "after")} <= names
+
+
 def test_a_function_keeps_the_locals_it_names_and_drops_the_others() -> None:
     # Untyped locals serve to drop reads of them; one nothing in the function names again (its
     # references and other hints) is not kept. Module variables always are: other files read them.

@@ -52,7 +52,10 @@ def is_relative(specifier: str) -> bool:
 
 def resolve_specifier(lookup: GraphLookup, importer: int, specifier: str) -> int | None:
     """The file any specifier names from the importing file: relative, or bare through tsconfig
-    `paths` and `baseUrl`, then the project's packages; None when no indexed file answers."""
+    `paths` and `baseUrl`, then the project's packages; None when no indexed file answers. The
+    empty specifier is the importing file itself (`export { a as b }` imports its own `a`)."""
+    if not specifier:
+        return importer
     directory = posixpath.dirname(lookup.path_of(importer))
     known = _configs(lookup).specifiers
     key = (directory, specifier)

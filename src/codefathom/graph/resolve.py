@@ -307,6 +307,8 @@ class Binder:
                 if row.alias == "*":
                     stars.append(target)
                     continue
+                if system == "ecmascript" and not row.module:
+                    continue  # `export { a as b }`: a name for importers; the file itself calls it `a`
                 if system == "python" and row.name is None and "." in row.module \
                         and row.alias == row.module.split(".")[0]:
                     # `import a.b` binds `a`, the package
@@ -895,9 +897,17 @@ class Binder:
             return None
         self._active.add(key)
         try:
+            hints = self._hints_at(file_id, level, name)
+            narrowed = [(type_name, line) for type_name, kind, line in hints
+                        if kind == "narrowed" and before is not None and _covers(type_name, line, before)]
+            if narrowed:  # read where a test narrowed it (the innermost test first)
+                site, line = max(narrowed, key=lambda item: item[1])
+                value = self._narrowed(file_id, level, site, spec, line)
+                if value is not None:
+                    return _capped(value, VARIABLE)
             evidence = [
                 (level, type_name, kind, line)
-                for type_name, kind, line in self._hints_at(file_id, level, name)
+                for type_name, kind, line in hints
                 # a comprehension's `for` clause is written after the use, on the same line
                 if before is None or (line < before and kind != "callback") or kind == "parameter"
                 or (line == before and kind == "element") or (kind == "callback" and _covers(type_name, line, before))
@@ -947,6 +957,34 @@ class Binder:
             values.append(value)
         return _agreed(values)
 
+    def _narrowed(self, file_id: int, scope: str | None, site: str, spec: GraphSpec, line: int) -> _Value | None:
+        """What a test says a variable is where it holds (`test#how#last line`): an instance of the
+        class of `x instanceof Foo`, or of the type a guard's `x is Foo` names."""
+        test, how, _ = site.rsplit("#", 2)
+        head, _, last = test.rpartition(".")
+        if head:  # `models.Foo`, `Predicate.isString`
+            owner = self._evaluate(file_id, scope, head, spec, line)
+            found = self._member_of(owner, last, spec, file_id) if owner is not None else _UNBOUND
+        else:
+            found = self._name(file_id, scope, test, spec)
+        symbol = found.target
+        if symbol is None:
+            return None
+        if how == "instanceof":
+            return _Value("instance", symbol, found.confidence) if symbol.kind in CLASS_KINDS else None
+        if symbol.kind in FUNCTION_KINDS:
+            level: str | None = symbol.qualified_name
+        elif symbol.kind in VARIABLE_KINDS:  # `export var isMap = make() as (x: any) => x is Map`
+            module = self.lookup.module_of(symbol.file_id)
+            top = module is not None and symbol.parent == module.qualified_name
+            level = None if top or self._scope_row(symbol.file_id, symbol.parent) is None else symbol.parent
+        else:
+            return None
+        for written, kind, _ in self._hints_at(symbol.file_id, level, symbol.name):
+            if kind == "guards":
+                return _capped(self._type_value(symbol.file_id, level, written, spec), found.confidence)
+        return None
+
     def _callback(self, file_id: int, scope: str | None, site: str, spec: GraphSpec, line: int) -> _Value | None:
         """A parameter of a function passed as an argument (`callee#argument#parameter`, see the
         `callback` hint): an instance of what the called function's (or constructor's) signature
@@ -993,6 +1031,10 @@ class Binder:
             return None
         if bare in spec.primitive_types or self._typing_name(file_id, scope, bare, spec):
             return self._container(file_id, scope, bare, arguments, spec)
+        if spec.type_namesakes:
+            named_type = self._type_namesake(file_id, scope, bare, spec)
+            if named_type is not None:
+                return named_type
         if "." not in bare:  # a type variable or an alias: `T = TypeVar("T")`, `Renderable = Union[...]`
             named = self._name(file_id, scope, bare, spec).target
             if named is not None and named.kind in VARIABLE_KINDS and not spec.types_apart:
@@ -1005,6 +1047,29 @@ class Binder:
         if value.kind == "symbol" and value.symbol is not None and value.symbol.kind in CLASS_KINDS:
             return _Value("instance", value.symbol, value.confidence)
         return value if value.kind in ("builtin", "external") else None
+
+    def _type_namesake(self, file_id: int, scope: str | None, bare: str, spec: GraphSpec) -> _Value | None:
+        """An instance of the class or interface a written type names when a value of the same
+        name, in the same file, would be found first (`interface Clock` and `const Clock`; `Scope.Scope`
+        through `import * as Scope`)."""
+        head, _, last = bare.rpartition(".")
+        if not head:
+            found = self._name(file_id, scope, bare, spec)
+            target, confidence = found.target, found.confidence
+        else:
+            module = self._evaluate(file_id, scope, head, spec)
+            if module is None or module.kind != "symbol" or module.symbol is None or module.symbol.kind != "module":
+                return None
+            member = member_of_module(self.lookup, module.symbol.qualified_name, module.symbol.file_id, last)
+            target = self._import_found(member).target if member is not None else None
+            confidence = module.confidence
+        if target is None or target.kind not in VARIABLE_KINDS or target.parent is None:
+            return None
+        types = [
+            s for s in self.lookup.members(target.parent, target.name)
+            if s.kind in CLASS_KINDS and s.file_id == target.file_id
+        ]
+        return _Value("instance", _last(types), confidence) if types else None
 
     def _typing_name(self, file_id: int, scope: str | None, bare: str, spec: GraphSpec) -> bool:
         """`t.List`, `typing.Optional`, `cabc.Iterable`: a builtin type reached through a module

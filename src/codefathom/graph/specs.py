@@ -71,6 +71,9 @@ class GraphSpec:
     # A written type names a type, never a field or method of that name: in C#'s
     # `Color Color { get; }` a `Color` elsewhere in the class is still the type.
     types_apart: bool = False
+    # A written type may share its name with a value of the same file (TypeScript's `interface
+    # Clock` and `const Clock: Tag<Clock>`): in a type, the name means the class or interface.
+    type_namesakes: bool = False
     # A class may be written with its package and no import (`java.util.Objects.hash(x)`): a dotted
     # name whose head means nothing is the project's class of that qualified name.
     full_type_names: bool = False
@@ -166,6 +169,10 @@ _ECMASCRIPT = GraphSpec(
     builtin_constructors=frozenset("String Number Boolean Array Object Symbol BigInt parseInt parseFloat".split()),
     sequence_types=_ECMASCRIPT_SEQUENCES,
     mapping_types=_ECMASCRIPT_MAPPINGS,
+    # `xs.shift()!.complete()`: an element; `xs.slice(1)`: the same elements
+    element_methods=frozenset("shift pop at find findLast".split()),
+    type_namesakes=True,
+    iter_methods=frozenset("slice filter concat reverse sort splice toReversed toSorted values".split()),
 )
 
 _GO_BUILTINS = frozenset(

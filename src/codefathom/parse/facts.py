@@ -107,6 +107,7 @@ LOCAL_READ_KINDS = frozenset({"read", "maybe_call"})  # references dropped when 
 SCOPE_KINDS = DEFINITION_KINDS
 ECMASCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _NEW = re.compile(r"^new\s+")
+_NON_NULL = re.compile(r"(?<=[\w$)\]])!(?!=)")  # TypeScript's `x!`, `f()!`, `a[0]!`: not `!=`
 # Languages whose namespace blocks scope what is written in them (not symbols: units of kind module).
 NAMESPACE_LANGUAGES = frozenset({"cpp"})
 # Nodes a namespace block may sit in: `extern "C" {`, `#ifdef` blocks.
@@ -262,7 +263,6 @@ def extract_facts(
     c_family = spec.name in C_FAMILY
     arities: dict[tuple[int, int], tuple[int, str]] | None = {} if spec.name in ARITY_LANGUAGES else None
     typer = ARGUMENT_TYPES.get(spec.name)
-    refs = _references(buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name), arities, typer)
     imports: list[ImportSite] = []
     parse_import = IMPORT_PARSERS.get(spec.name)
     if parse_import is not None:
@@ -291,6 +291,15 @@ def extract_facts(
                 member = _member(kind, captures, scopes, module_name, around, plain, bare=bare, package=package)
                 if member is not None:
                     extra.append(member)
+    # names a function binds that also name a definition of the file or an import: a bare one in an
+    # anonymous function that binds it (`export const f = dual(2, (self, f) => f(self))`) means that
+    # local, not what the binder would find
+    shadowing = (
+        ({h.variable for h in hints} | {b[1] for b in bindings})
+        & ({s.name for s in symbols} | {s.name for s in extra} | {site.alias for site in imports})
+    ) if ecmascript else None
+    refs = _references(
+        buckets[_REFS], scopes, ecmascript, rewrite, REFERENCE_NAMES.get(spec.name), arities, typer, shadowing)
     hints.extend(_untyped(bindings, hints))
     if c_family:
         conditionals = [captures["conditional"][0] for _, captures in buckets[_CONDITIONALS]]
@@ -310,11 +319,13 @@ def extract_facts(
 def _references(
     matches: list[tuple[str, dict[str, list[Node]]]], scopes: _ScopeMap, ecmascript: bool, rewrite: Rewriter | None,
     plain: Callable[[str], str] | None = None, arities: dict[tuple[int, int], tuple[int, str]] | None = None,
-    typer: Callable[[Node], str] | None = None,
+    typer: Callable[[Node], str] | None = None, shadowing: set[str] | None = None,
 ) -> dict[tuple[int, int], _Ref]:
     """The references by position: one name written once is one reference, of the most specific
     kind the patterns that match it say; `plain` reads a name written in quotes. `arities`, when
-    given, is filled with the arguments each call passes, by position."""
+    given, is filled with the arguments each call passes, by position. `shadowing` (JavaScript and
+    TypeScript): names some function binds; one written outside any unit, without a receiver, in
+    an anonymous function that binds it, is left out."""
     refs: dict[tuple[int, int], _Ref] = {}
     names, last = scopes.names, len(scopes.names)
     for kind, captures in matches:
@@ -336,6 +347,10 @@ def _references(
                 receiver = _ecmascript_expression(receiver)
             elif rewrite is not None and receiver:
                 receiver = rewrite(receiver_nodes[0], receiver, False)
+        if shadowing is not None and receiver_nodes is None:
+            text = (name.text or b"").decode("utf-8", errors="replace")
+            if text in shadowing and _bound_around(name, text, line >= last or names[line] is None):
+                continue
         key = (line, column)
         old = refs.get(key)
         if old is None or _REF_PRIORITY.get(kind, 9) < _REF_PRIORITY.get(old[1], 9) or (
@@ -349,6 +364,73 @@ def _references(
             if arities is not None and call is not None:
                 arities[key] = _arity(call[0], typer)
     return refs
+
+
+_ES_FUNCTIONS = frozenset({
+    "arrow_function", "function_expression", "function", "generator_function", "function_declaration",
+    "generator_function_declaration", "method_definition",
+})
+_ES_PATTERN_NAMES = frozenset({"identifier", "shorthand_property_identifier_pattern"})
+_ES_PATTERN_PARTS = frozenset({
+    "required_parameter", "optional_parameter", "object_pattern", "array_pattern", "pair_pattern", "rest_pattern",
+    "object_assignment_pattern", "assignment_pattern",
+})
+
+
+def _bound_around(name: Node, text: str, outside_units: bool) -> bool:
+    """Whether a function around `name` binds `text` as a parameter, or (`outside_units`: the name
+    is written outside any unit, where locals are not scoped) by a declaration written directly in
+    its body (JavaScript and TypeScript)."""
+    node = name.parent
+    while node is not None:
+        if node.type in _ES_FUNCTIONS:
+            parameters = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+            if parameters is not None and _pattern_binds(parameters, text):
+                return True
+            body = node.child_by_field_name("body") if outside_units else None
+            if body is not None and body.type == "statement_block" and _declares(body, text):
+                return True
+        node = node.parent
+    return False
+
+
+def _pattern_binds(node: Node, text: str) -> bool:
+    """Whether a parameter list (or one parameter, or a pattern) binds the name `text`; default
+    values and types are not looked in."""
+    if node.type in _ES_PATTERN_NAMES:
+        return node.text == text.encode()
+    if node.type == "formal_parameters":
+        return any(_pattern_binds(child, text) for child in node.named_children)
+    if node.type not in _ES_PATTERN_PARTS:
+        return False
+    if node.type in ("required_parameter", "optional_parameter"):
+        pattern = node.child_by_field_name("pattern")
+        return pattern is not None and _pattern_binds(pattern, text)
+    if node.type == "pair_pattern":
+        value = node.child_by_field_name("value")
+        return value is not None and _pattern_binds(value, text)
+    if node.type in ("object_assignment_pattern", "assignment_pattern"):
+        left = node.child_by_field_name("left")
+        return left is not None and _pattern_binds(left, text)
+    return any(_pattern_binds(child, text) for child in node.named_children)
+
+
+def _declares(block: Node, text: str) -> bool:
+    """Whether a statement written directly in `block` declares `text`."""
+    wanted = text.encode()
+    for statement in block.named_children:
+        kind = statement.type
+        if kind in ("lexical_declaration", "variable_declaration"):
+            for declarator in statement.named_children:
+                target = declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+                if target is not None and (target.text == wanted if target.type == "identifier"
+                                           else _pattern_binds(target, text)):
+                    return True
+        elif kind in ("function_declaration", "generator_function_declaration", "class_declaration"):
+            declared = statement.child_by_field_name("name")
+            if declared is not None and declared.text == wanted:
+                return True
+    return False
 
 
 def _is_block(symbol: Symbol, blocks: set[tuple[int, int]]) -> bool:
@@ -524,6 +606,29 @@ def _hint(
         line = captures["variable"][0].start_point.row + 1
         site = callback_site(captures["variable"][0], captures["type"][0])
         return TypeHint(scopes.name(line), variable, site or "?", line, "callback" if site else "local")
+    if kind == "property":  # `const { a, b: c } = expr`: expr.a, expr.b
+        value = captures["type"][0]
+        text = " ".join(_text(value).split())
+        function = value.child_by_field_name("function") if value.type == "call_expression" else None
+        if len(text) > MAX_CALL_TEXT and function is not None:  # `f(<long arguments>)`: f()
+            text = " ".join(_text(function).split()) + "()"
+        text = _ecmascript_expression(text)
+        if value.type not in ("identifier", "member_expression", "call_expression", "this", "subscript_expression"):
+            text = f"({text})"
+        key = _text(captures["key"][0]) if "key" in captures else variable
+        line = captures["variable"][0].start_point.row + 1
+        return TypeHint(scopes.name(line), variable, f"{text}.{key}", line, "assign")
+    if kind == "narrowed":  # `x` inside `if (x instanceof Foo) ...` or `if (isFoo(x)) ...`: test#how#last line
+        line = captures["variable"][0].start_point.row + 1
+        test = captures["type"][0]
+        how = "instanceof" if test.parent is not None and test.parent.type == "binary_expression" else "guard"
+        written = _ecmascript_expression(" ".join(_text(test).split()))
+        last = captures["narrowed"][0].end_point.row + 1
+        return TypeHint(scopes.name(line), variable, f"{written}#{how}#{last}", line, "narrowed")
+    if kind == "array_of":  # `[new Foo(), ...]`: declared as `Array[Foo]`
+        line = captures["variable"][0].start_point.row + 1
+        written = " ".join(_text(captures["type"][0]).split())
+        return TypeHint(scopes.name(line), variable, f"Array[{written}]", line, "annotation")
     if kind == "attribute_literal":
         kind = "attribute"
         type_name = "literal"
@@ -540,7 +645,7 @@ def _hint(
         constructor = type_node.child_by_field_name("constructor") if node_type == "new_expression" else None
         if constructor is not None:  # `new Foo(...)`: a call of the class, `Foo()`
             type_name = " ".join(_text(constructor).split()) + "()"
-        elif ecmascript and kind in ("assign", "alias", "attribute", "attribute_alias"):
+        elif ecmascript and kind in ("assign", "alias", "attribute", "attribute_alias", "element"):
             type_name = _ecmascript_expression(type_name)
         elif ecmascript:
             type_name = _ecmascript_type(type_name)
@@ -560,19 +665,78 @@ def _hint(
 
 def _ecmascript_expression(text: str) -> str:
     """A JavaScript expression as the binder reads expressions: `new Foo().bar` -> `Foo().bar`,
-    `a?.b!.c` -> `a.b.c`."""
+    `a?.b!.c` -> `a.b.c`, `xs.shift()!` -> `xs.shift()`."""
     if text.startswith("new"):  # (a regex pass costs more than looking)
         text = _NEW.sub("", text)
-    return text.replace("?.", ".").replace("!.", ".")
+    text = text.replace("?.", ".")
+    return _NON_NULL.sub("", text) if "!" in text else text
 
 
 def _ecmascript_type(text: str) -> str:
     """A TypeScript type as the binder reads types: `Array<Foo>` -> `Array[Foo]`, `Foo[]` ->
-    `Array[Foo]`; function types are left as they are (the binder reads nothing of them)."""
+    `Array[Foo]`, `Observer<T>[]` -> `Array[Observer[T]]`; function types are left as they are
+    (the binder reads nothing of them)."""
     if "=>" in text:
         return text
     text = text.replace("<", "[").replace(">", "]")
-    return _ARRAY_TYPE.sub(r"Array[\1]", text) if "[]" in text else text
+    if text.startswith("readonly "):
+        text = text[9:]
+    for _ in range(4):  # `Partial<Foo>`, `Readonly<Foo>`: Foo's members
+        wrapper = _SAME_MEMBERS.search(text)
+        if wrapper is None:
+            break
+        close = _closing(text, wrapper.end() - 1)
+        if close is None:
+            break
+        text = f"{text[:wrapper.start()]}{text[wrapper.end():close]}{text[close + 1:]}"
+    if "[]" not in text:
+        return text
+    text = _ARRAY_TYPE.sub(r"Array[\1]", text)
+    for _ in range(8):  # a generic or parenthesized element type: `Foo[T][]`, `(A | B)[]`
+        found = text.find("[]")
+        if found <= 0:
+            break
+        start = _term_start(text, found)
+        if start is None:
+            break
+        text = f"{text[:start]}Array[{text[start:found]}]{text[found + 2:]}"
+    return text
+
+
+_SAME_MEMBERS = re.compile(r"(?<![\w$.])(?:Partial|Required|Readonly|NonNullable)\[")
+
+
+def _closing(text: str, start: int) -> int | None:
+    """The index of the bracket that closes the one at `start`."""
+    depth = 0
+    for position in range(start, len(text)):
+        if text[position] in "[(":
+            depth += 1
+        elif text[position] in "])":
+            depth -= 1
+            if depth == 0:
+                return position
+    return None
+
+
+def _term_start(text: str, end: int) -> int | None:
+    """Where the type that ends at `end` starts: a name with its brackets (`Foo[T]`, `a.B[C[D]]`)
+    or a parenthesized type."""
+    position, depth = end, 0
+    while position > 0:
+        char = text[position - 1]
+        if char in "])":
+            depth += 1
+        elif char in "[(":
+            depth -= 1
+            if depth < 0:
+                return None
+            if depth == 0 and char == "(":
+                return position - 1
+        elif depth == 0 and not (char.isalnum() or char in "_$."):
+            break
+        position -= 1
+    return position if position < end and depth == 0 else None
 
 
 def _bindings(statement: Node, target: Node, scopes: _ScopeMap) -> list[tuple[str | None, str, int, bool]]:
@@ -602,7 +766,8 @@ def _target_names(node: Node) -> list[Node]:
     """The identifiers (and `obj.attr` nodes) a target binds."""
     # (a type parameter too; PHP's `$x` is a `name` in a `variable_name`)
     node_type = node.type
-    if node_type in ("identifier", "attribute", "type_identifier", "implicit_parameter", "name"):
+    if node_type in ("identifier", "attribute", "type_identifier", "implicit_parameter", "name",
+                     "shorthand_property_identifier_pattern"):
         return [node]
     if node_type in PARAMETER_LISTS:
         names = []
@@ -740,6 +905,15 @@ def _member(
     class field. `bare`: the language's top-level names are not qualified by their file (C, C++: a
     macro `MAX` is `MAX`, in a namespace `ns.MAX`; JavaScript and TypeScript, like their functions)."""
     node = captures[f"definition.{kind}"][0]
+    if kind == "parameter_field":  # `constructor(private repo: Repo)`: a field of the class
+        cls = scopes.enclosing_class(node.start_point.row + 1)
+        if cls is None:
+            return None
+        name = plain(_text(captures["name"][0]))
+        signature = " ".join(_text(node).split())[:160]
+        line = node.start_point.row + 1
+        return Symbol("field", name, f"{cls.qualified_name}.{name}", line, node.end_point.row + 1, cls.qualified_name,
+                      signature)
     around = _nearest_definition(node, context.around)
     if around is not None and around.type in context.functions:
         return None  # a local variable: most matches, so before anything else is read

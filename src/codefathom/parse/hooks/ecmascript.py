@@ -27,6 +27,7 @@ from codefathom.parse.hooks.common import node_text as _text
 __all__ = ["parse_import", "callback_site", "without_variance", "typescript_parser_input"]
 
 _PARAMETERS = ("required_parameter", "optional_parameter")
+_CHOOSING = ("ternary_expression", "parenthesized_expression")
 
 
 def parse_import(node: Node) -> list[ImportSite]:
@@ -34,6 +35,10 @@ def parse_import(node: Node) -> list[ImportSite]:
     if node.type in ("lexical_declaration", "variable_declaration"):
         return _require(node, line)
     source = node.child_by_field_name("source")
+    if source is None and node.type == "export_statement":  # `export { try_ as try }`: this file's own name
+        clause = next((c for c in node.named_children if c.type == "export_clause"), None)
+        sites = _specifiers(clause, "export_specifier", "", line) if clause is not None else []
+        return [site for site in sites if site.alias != site.name]
     module = _string(source)
     if module is None:
         return []
@@ -128,13 +133,16 @@ def callback_site(variable: Node, callee: Node) -> str | None:
         position = next((i for i, c in enumerate(siblings) if c == holder), None)
     else:  # `a => ...`
         function, position = holder, 0
-    arguments = function.parent if function is not None else None
+    passed = function  # the argument: the function, or a conditional choosing it (`s ? (x) => ... : g`)
+    while passed is not None and passed.parent is not None and passed.parent.type in _CHOOSING:
+        passed = passed.parent
+    arguments = passed.parent if passed is not None else None
     if function is None or arguments is None or arguments.type != "arguments" or position is None:
         return None
     written = [c for c in arguments.named_children if c.type != "comment"]
     if any(c.type == "spread_element" for c in written):
         return None
-    argument = next((i for i, c in enumerate(written) if c == function), None)
+    argument = next((i for i, c in enumerate(written) if c == passed), None)
     if argument is None:
         return None
     callee_text = " ".join(_text(callee).split()).replace("?.", ".").replace("!.", ".")
@@ -176,8 +184,8 @@ def typescript_parser_input(data: bytes) -> bytes:
     return bytes(masked) if masked is not None else data
 
 
-_GENERIC_MEMBER = re.compile(rb"\n([ \t])[ \t]*<[A-Za-z_$]")
-_TYPE_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$>])")
+_GENERIC_MEMBER = re.compile(rb"\n([ \t])[ \t]*<\s*[A-Za-z_$]")
+_TYPE_END = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$>])}")
 
 
 def _ends_a_type(data: bytes, end: int) -> bool:
@@ -195,18 +203,26 @@ def _ends_a_type(data: bytes, end: int) -> bool:
         if data[line_start:end].lstrip().startswith(b"//"):
             end = line_start
             continue
+        if data.endswith(b"=>", 0, end):  # an arrow whose body is a generic arrow on the next line
+            return False
         return end > 0 and data[end - 1] in _TYPE_END
 
 
 def _variance_spans(data: bytes, position: int) -> list[tuple[int, int]]:
-    """Where `in`/`out` modifiers are in the type parameter list whose `<` ends before `position`."""
+    """Where `in`/`out` modifiers are in the type parameter list whose `<` ends before `position`
+    (comments in the list skipped: `/** @ts-ignore */ out Shape`)."""
     spans, depth, expecting = [], 1, True  # expecting: a parameter starts here
-    for index in range(position, min(len(data), position + _MAX_PARAMETERS)):
+    index, stop = position, min(len(data), position + _MAX_PARAMETERS)
+    while index < stop:
+        comment = _COMMENT.match(data, index)
+        if comment is not None and comment.end() > index:
+            index = comment.end()
+            continue
         if expecting:
             found = _VARIANCE.match(data, index)
             if found is not None:
                 spans.append(found.span(1))
-            expecting = False
+            expecting = found is None and data[index : index + 1].isspace()
         char = data[index : index + 1]
         if char == b"<":
             depth += 1
@@ -216,4 +232,8 @@ def _variance_spans(data: bytes, position: int) -> list[tuple[int, int]]:
                 return spans
         elif char == b"," and depth == 1:
             expecting = True
+        index += 1
     return []  # no end found: leave it as written
+
+
+_COMMENT = re.compile(rb"/\*.*?\*/|//[^\n]*", re.DOTALL)

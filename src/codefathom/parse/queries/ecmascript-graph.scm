@@ -33,6 +33,8 @@
 ; Imports: `import ... from`, `export ... from`, `const x = require("x")`; parsed by parse/hooks/ecmascript.py.
 (import_statement) @import
 (export_statement source: (string)) @import
+; `export { try_ as try }`: the file's `try_` under another name (module "": the file itself).
+(export_statement !source (export_clause (export_specifier alias: (_)))) @import
 (lexical_declaration
   (variable_declarator
     value: (call_expression function: (identifier) @_require arguments: (arguments . (string) .)))
@@ -45,10 +47,46 @@
 ; Type evidence: `const x = new Foo()`, `const x = make()`, `const x = y`, literals, and on `this`
 ; in methods.
 (variable_declarator name: (identifier) @variable value: [(new_expression) (call_expression)] @type) @hint.assign
-(variable_declarator name: (identifier) @variable value: [(identifier) (member_expression)] @type) @hint.alias
+(variable_declarator
+  name: (identifier) @variable value: [(identifier) (member_expression) (subscript_expression)] @type) @hint.alias
 (variable_declarator
   name: (identifier) @variable
   value: [(string) (template_string) (number) (true) (false) (array) (object) (regex)] @type) @hint.literal
+; `let windows = [new Subject<T>()]`: an array of what its first element is.
+(variable_declarator
+  name: (identifier) @variable
+  value: (array . (new_expression constructor: [(identifier) (member_expression)] @type))) @hint.array_of
+; Narrowing: inside `if (x instanceof Foo) ...`, `if (isFoo(x)) ...`, `isFoo(x) ? ... : ...` and
+; `isFoo(x) && ...`, x is a Foo (a guard is a function whose return type says `x is Foo`).
+(if_statement
+  condition: (parenthesized_expression
+    (binary_expression left: (identifier) @variable operator: "instanceof" right: [(identifier) (member_expression)] @type))
+  consequence: (_) @narrowed) @hint.narrowed
+(if_statement
+  condition: (parenthesized_expression
+    (call_expression function: [(identifier) (member_expression)] @type arguments: (arguments . (identifier) @variable)))
+  consequence: (_) @narrowed) @hint.narrowed
+(ternary_expression
+  condition: [(binary_expression left: (identifier) @variable operator: "instanceof" right: [(identifier) (member_expression)] @type)
+              (call_expression function: [(identifier) (member_expression)] @type arguments: (arguments . (identifier) @variable))]
+  consequence: (_) @narrowed) @hint.narrowed
+(binary_expression
+  left: [(binary_expression left: (identifier) @variable operator: "instanceof" right: [(identifier) (member_expression)] @type)
+         (call_expression function: [(identifier) (member_expression)] @type arguments: (arguments . (identifier) @variable))]
+  operator: "&&"
+  right: (_) @narrowed) @hint.narrowed
+
+; `const { a, b: c } = expr`: `expr.a` and `expr.b` (not `require()`, an import).
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @variable)
+  value: (_) @type
+  (#not-match? @type "^require[ (]")) @hint.property
+(variable_declarator
+  name: (object_pattern (pair_pattern key: (property_identifier) @key value: (identifier) @variable))
+  value: (_) @type
+  (#not-match? @type "^require[ (]")) @hint.property
+; `for (const x of xs)`: what iterating xs gives.
+(for_in_statement left: (identifier) @variable operator: "of" right: (_) @type) @hint.element
 (assignment_expression
   left: (member_expression object: (this) @object property: (property_identifier) @variable)
   right: [(new_expression) (call_expression)] @type) @hint.attribute
@@ -91,6 +129,15 @@
         value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
                    (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
                    (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant)))
+; Module constants taken apart from a value (`const { isArray } = Array`, `const { keys: getKeys } = Object`).
+(program
+  (_ (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name) value: (_) @_value)
+    @definition.constant)
+  (#not-match? @_value "^require[ (]"))
+(program
+  (_ (variable_declarator name: (object_pattern (pair_pattern value: (identifier) @name)) value: (_) @_value)
+    @definition.constant)
+  (#not-match? @_value "^require[ (]"))
 (program
   (_ (variable_declarator name: (identifier) @name value: (call_expression function: (_) @_callee)) @definition.constant)
   (#not-eq? @_callee "require"))
