@@ -285,8 +285,10 @@ def _run(
             except Exception as exc:  # noqa: BLE001 - reported by the main thread, which owns the error
                 answers.put((i, SummarizerUnavailable(f"the summary request failed: {exc!r}")))
 
-    for _ in range(min(config.concurrency, len(todo))):
-        threading.Thread(target=worker, name="codefathom-summarize", daemon=True).start()
+    workers = [threading.Thread(target=worker, name="codefathom-summarize", daemon=True)
+               for _ in range(min(config.concurrency, len(todo)))]
+    for thread in workers:
+        thread.start()
     pending: list[NewSummary] = []
     received = 0
 
@@ -328,5 +330,9 @@ def _run(
         halt.set()
         commit()
     if report.stopped and report.stopped != "stopped":
+        # The endpoint refused or failed: let the requests already sent end (they take no new work),
+        # so none is still going out once this returns.
+        for thread in workers:
+            thread.join(timeout=config.timeout + 1)
         kept = f" ({report.written:,} summaries written before it are kept)" if report.written else ""
         raise SummarizerUnavailable(report.stopped + kept)
