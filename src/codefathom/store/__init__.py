@@ -18,6 +18,7 @@ from codefathom.store import directories, graph, reads, summaries, vectors, writ
 from codefathom.store.db import MMAP_BYTES, SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.digest import DIGEST_PARTS, index_digest
 from codefathom.store.directories import IsTest
+from codefathom.store.errors import StoreError, backend_errors
 from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
 from codefathom.store.reads import IndexCounts, Scope
 from codefathom.store.summaries import NewSummary, SummaryCandidate, SummaryCoverage
@@ -27,7 +28,7 @@ from codefathom.store.writes import FileRecord, PreparedUnits
 __all__ = [
     "Store", "Scope", "FileRecord", "PreparedUnits", "PreparedFacts", "prepare_facts", "IndexCounts",
     "SCHEMA_VERSION", "fingerprint_of", "PendingUnit", "VectorMatrix", "NewSummary", "SummaryCandidate",
-    "SummaryCoverage",
+    "SummaryCoverage", "StoreError",
 ]
 
 
@@ -46,11 +47,18 @@ class Store:
 
     @classmethod
     def open(cls, path: Path, fingerprint: str, *, create: bool = True) -> Store:
-        conn, rebuilt = connect(path, fingerprint, create=create)
+        with backend_errors():
+            conn, rebuilt = connect(path, fingerprint, create=create)
         return cls(conn, path, rebuilt)
 
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """Hold the connection; SQLite's errors raised meanwhile come out as StoreError."""
+        with self._lock, backend_errors():
+            yield
+
     def close(self) -> None:
-        with self._lock:
+        with self._locked():
             self._conn.close()
 
     def __enter__(self) -> Store:
@@ -66,7 +74,7 @@ class Store:
         `check_keys=False` skips foreign-key enforcement, for filling an index that held no files
         when the sync began: every row then points at rows the same sync wrote, and nothing it
         deletes has dependents (a sixth of the graph's writing time on Django goes to the checks)."""
-        with self._lock:
+        with self._locked():
             if not check_keys:
                 self._conn.execute("PRAGMA foreign_keys = OFF")  # a no-op once BEGIN has run
             try:
@@ -86,12 +94,12 @@ class Store:
         """Read through SQLite's page cache (bounded), not the memory map, while inside: a sync reads
         most of a large index (binding, directory nodes), and every page read through the map stays
         in this process's memory, up to MMAP_BYTES (Django's sdist: 188 MB of a peak of 490)."""
-        with self._lock:
+        with self._locked():
             self._conn.execute("PRAGMA mmap_size = 0")
         try:
             yield
         finally:
-            with self._lock:
+            with self._locked():
                 # The page cache filled up meanwhile: emptied, or the map's pages come on top of it.
                 self._conn.execute("PRAGMA shrink_memory")
                 self._conn.execute(f"PRAGMA mmap_size = {MMAP_BYTES}")
@@ -100,32 +108,36 @@ class Store:
     def replace_file(
         self, record: FileRecord, units: Sequence[Unit] | PreparedUnits, file_id: int | None | EllipsisType = ...
     ) -> int:
-        return writes.replace_file(self._conn, record, units, file_id)
+        with backend_errors():
+            return writes.replace_file(self._conn, record, units, file_id)
 
     def file_ids(self, paths: Iterable[str]) -> dict[str, int]:
         """Row ids of those of `paths` the index has; inside a transaction, exact for its duration."""
-        with self._lock:
+        with self._locked():
             return writes.file_ids(self._conn, paths)
 
     def replace_facts(self, file_id: int, facts: FileFacts | PreparedFacts, lookup: GraphLookup | None = None) -> None:
         """The file's graph rows; a `lookup` that follows the writes (GraphLookup.follow) takes them."""
-        graph.replace_facts(self._conn, file_id, facts, lookup)
+        with backend_errors():
+            graph.replace_facts(self._conn, file_id, facts, lookup)
 
     def symbol_names_of(self, file_ids: Iterable[int]) -> set[str]:
-        with self._lock:
+        with self._locked():
             return graph.symbol_names_of(self._conn, file_ids)
 
     def missing_ref_indexes(self) -> list[str]:
-        with self._lock:
+        with self._locked():
             return graph.missing_ref_indexes(self._conn)
 
     def drop_ref_indexes(self) -> None:
         """Inside transaction(): see graph.REF_INDEXES."""
-        graph.drop_ref_indexes(self._conn)
+        with backend_errors():
+            graph.drop_ref_indexes(self._conn)
 
     def create_ref_indexes(self) -> None:
         """Inside transaction(): see graph.REF_INDEXES."""
-        graph.create_ref_indexes(self._conn)
+        with backend_errors():
+            graph.create_ref_indexes(self._conn)
 
     def graph_lookup(self) -> GraphLookup:
         """Reads for binding; use inside transaction() so the index holds still meanwhile."""
@@ -133,96 +145,99 @@ class Store:
 
     def refresh_directories(self, file_ids: Iterable[int] | None, removed: Iterable[str], is_test: IsTest) -> int:
         """Rebuild the directory nodes of these changed files (all when None); inside transaction()."""
-        return directories.refresh_directories(self._conn, file_ids, removed, is_test)
+        with backend_errors():
+            return directories.refresh_directories(self._conn, file_ids, removed, is_test)
 
     def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
-        writes.touch_file(self._conn, path, mtime_ns, size)
+        with backend_errors():
+            writes.touch_file(self._conn, path, mtime_ns, size)
 
     def remove_files(self, paths: Iterable[str]) -> int:
-        return writes.remove_files(self._conn, paths)
+        with backend_errors():
+            return writes.remove_files(self._conn, paths)
 
     def set_meta(self, key: str, value: str) -> None:
-        with self._lock:
+        with self._locked():
             self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
 
     # reads
     def get_meta(self, key: str) -> str | None:
-        with self._lock:
+        with self._locked():
             row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def file_states(self, paths: Iterable[str] | None = None) -> dict[str, FileState]:
-        with self._lock:
+        with self._locked():
             return reads.file_states(self._conn, paths)
 
     def has_files(self) -> bool:
-        with self._lock:
+        with self._locked():
             return self._conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
 
     def file_stats(self) -> list[tuple[str, int, int]]:
         """(path, size, mtime_ns) of every file, as last seen on disk."""
-        with self._lock:
+        with self._locked():
             return reads.file_stats(self._conn)
 
     def file_paths(self) -> list[tuple[int, str]]:
-        with self._lock:
+        with self._locked():
             return reads.file_paths(self._conn)
 
     def definition_units(self, kinds: Sequence[str]) -> list[tuple[int, str, str, int, int, str, str]]:
-        with self._lock:
+        with self._locked():
             return reads.definition_units(self._conn, kinds)
 
     def term_units(self, term: str, cap: int) -> int:
-        with self._lock:
+        with self._locked():
             return reads.term_units(self._conn, term, cap)
 
     def fts_candidates(
         self, match: str, weights: Sequence[float], scope: Scope, limit: int
     ) -> list[tuple[int, float]]:
-        with self._lock:
+        with self._locked():
             return reads.fts_candidates(self._conn, match, weights, scope, limit)
 
     def name_candidates(
         self, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
     ) -> list[tuple[int, str, str, str]]:
-        with self._lock:
+        with self._locked():
             return reads.name_candidates(self._conn, keys, scope, limit, prefix)
 
     def units_by_id(
         self, ids: Iterable[int], with_rank: bool = False, with_content: bool = True
     ) -> dict[int, StoredUnit]:
-        with self._lock:
+        with self._locked():
             return reads.units_by_id(self._conn, ids, with_rank, with_content)
 
     def read(self, query: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run one of the typed read functions of `store.graph` (`query(conn, ...)`) under the lock."""
-        with self._lock:
+        with self._locked():
             return query(self._conn, *args, **kwargs)
 
     def counts(self) -> IndexCounts:
-        with self._lock:
+        with self._locked():
             return reads.counts(self._conn)
 
     def digest(self, parts: tuple[str, ...] = DIGEST_PARTS) -> dict[str, str]:
         """What the index holds, part by part, independent of row ids (see store/digest.py)."""
-        with self._lock:
+        with self._locked():
             return index_digest(self._conn, parts)
 
     # vectors (see store/vectors.py)
     def pending_units(self) -> list[tuple[int, str, str, float]]:
-        with self._lock:
+        with self._locked():
             return vectors.pending_units(self._conn)
 
     def pending_in_files(self, file_ids: Sequence[int]) -> list[int]:
-        with self._lock:
+        with self._locked():
             return vectors.pending_in_files(self._conn, file_ids)
 
     def units_to_embed(self, ids: Sequence[int]) -> list[PendingUnit]:
-        with self._lock:
+        with self._locked():
             return vectors.units_to_embed(self._conn, ids)
 
     def cached_vectors(self, keys: Iterable[str]) -> set[str]:
-        with self._lock:
+        with self._locked():
             return vectors.cached_vectors(self._conn, keys)
 
     def store_vectors(self, new: dict[str, Any], links: Sequence[tuple[int, str]]) -> None:
@@ -241,12 +256,12 @@ class Store:
 
     def vector_coverage(self) -> tuple[int, int]:
         """(units with a vector, all units)."""
-        with self._lock:
+        with self._locked():
             return vectors.coverage(self._conn)
 
     def vector_matrix(self, dims: int) -> VectorMatrix:
         """Every stored vector as one matrix, read again only when vectors or files changed."""
-        with self._lock:
+        with self._locked():
             epoch = vectors.vector_epoch(self._conn)
             if self._matrix is None or self._matrix.epoch != epoch or self._matrix.vectors.shape[1] != dims:
                 self._matrix = vectors.load_matrix(self._conn, dims)
@@ -254,7 +269,7 @@ class Store:
 
     # summaries (see store/summaries.py)
     def summary_candidates(self, kinds: Sequence[str], model: str) -> list[SummaryCandidate]:
-        with self._lock:
+        with self._locked():
             return summaries.summary_candidates(self._conn, kinds, model)
 
     def store_summaries(self, model: str, new: Sequence[NewSummary]) -> int:
@@ -267,11 +282,11 @@ class Store:
         return taken
 
     def unit_summaries(self, ids: Sequence[int]) -> dict[int, str]:
-        with self._lock:
+        with self._locked():
             return summaries.unit_summaries(self._conn, ids)
 
     def summary_coverage(self, kinds: Sequence[str]) -> SummaryCoverage:
-        with self._lock:
+        with self._locked():
             return summaries.summary_coverage(self._conn, kinds)
 
     def size_bytes(self) -> int:
