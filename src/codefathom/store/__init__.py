@@ -13,12 +13,13 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any, TypeVar
 
-from codefathom.model import FileFacts, FileState, StoredUnit, Unit
+from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
 from codefathom.store import directories, graph, reads, summaries, vectors, writes
 from codefathom.store.db import MMAP_BYTES, SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.digest import DIGEST_PARTS, index_digest
-from codefathom.store.directories import IsTest
+from codefathom.store.directories import DirectoryRow, IsTest
 from codefathom.store.errors import StoreError, backend_errors
+from codefathom.store.fts import match_expression, quoted
 from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
 from codefathom.store.reads import IndexCounts, Scope
 from codefathom.store.summaries import NewSummary, SummaryCandidate, SummaryCoverage
@@ -28,7 +29,7 @@ from codefathom.store.writes import FileRecord, PreparedUnits
 __all__ = [
     "Store", "Scope", "FileRecord", "PreparedUnits", "PreparedFacts", "prepare_facts", "IndexCounts",
     "SCHEMA_VERSION", "fingerprint_of", "PendingUnit", "VectorMatrix", "NewSummary", "SummaryCandidate",
-    "SummaryCoverage", "StoreError",
+    "SummaryCoverage", "StoreError", "match_expression",
 ]
 
 
@@ -192,10 +193,11 @@ class Store:
             return reads.term_units(self._conn, term, cap)
 
     def fts_candidates(
-        self, match: str, weights: Sequence[float], scope: Scope, limit: int
+        self, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int
     ) -> list[tuple[int, float]]:
+        """Unit ids and BM25F scores (higher is better) of the units matching any of `terms`."""
         with self._locked():
-            return reads.fts_candidates(self._conn, match, weights, scope, limit)
+            return reads.fts_candidates(self._conn, match_expression(terms), weights, scope, limit)
 
     def name_candidates(
         self, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
@@ -208,6 +210,32 @@ class Store:
     ) -> dict[int, StoredUnit]:
         with self._locked():
             return reads.units_by_id(self._conn, ids, with_rank, with_content)
+
+    # directory nodes (see store/directories.py)
+    def directory_candidates(
+        self, terms: Sequence[MatchTerm], weights: Sequence[float], limit: int
+    ) -> list[tuple[int, float]]:
+        """Directory ids and BM25F scores (higher is better) of the directories matching any of `terms`."""
+        with self._locked():
+            return directories.directory_candidates(self._conn, match_expression(terms), weights, limit)
+
+    def directories_by_id(self, ids: Iterable[int]) -> dict[int, DirectoryRow]:
+        with self._locked():
+            return directories.directories_by_id(self._conn, ids)
+
+    def directory_count(self) -> int:
+        with self._locked():
+            return directories.directory_count(self._conn)
+
+    def directories_holding(self, word: str, *, in_name: bool = False) -> set[int]:
+        """Every directory whose text (with `in_name`, whose name) holds `word`."""
+        with self._locked():
+            return directories.directories_matching(self._conn, ("name : " if in_name else "") + quoted(word))
+
+    def units_holding(self, word: str, ids: Sequence[int]) -> list[int]:
+        """Those of the units `ids` whose text holds `word`."""
+        with self._locked():
+            return directories.rows_matching(self._conn, "units_fts", quoted(word), ids)
 
     def read(self, query: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run one of the typed read functions of `store.graph` (`query(conn, ...)`) under the lock."""
