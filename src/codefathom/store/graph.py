@@ -8,13 +8,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from codefathom.model import FileFacts
+from codefathom.store.errors import backend_errors
 
 __all__ = [
     "replace_facts", "SymbolRow", "RefRow", "ImportRow", "Binding", "BOUND_LABELS", "symbol_names_of",
@@ -365,7 +367,9 @@ class GraphLookup:
         """Take each file's rows as `replace_facts` writes them, on an index without graph rows yet
         (a first index): then `preload` reads nothing back, and the references to bind are at hand
         (`written_refs`, while there are few). Does nothing on an index that has graph rows."""
-        if self.conn.execute("SELECT 1 FROM symbols UNION ALL SELECT 1 FROM imports LIMIT 1").fetchone() is None:
+        with backend_errors():  # (called outside a transaction)
+            row = self.conn.execute("SELECT 1 FROM symbols UNION ALL SELECT 1 FROM imports LIMIT 1").fetchone()
+        if row is None:
             self.following = True
             self.written_refs = []
 
@@ -642,6 +646,131 @@ class GraphLookup:
         for file_id, rows in self._imports.items():
             if any(row.id in by_id for row in rows):
                 self._imports[file_id] = [_resolved_row(row, by_id.get(row.id)) for row in rows]
+
+    # -- a binding run's reads and writes through this lookup's connection --------------------
+
+    @classmethod
+    def read_only(cls, database: str) -> GraphLookup:
+        """A lookup of the committed index at `database` (a path), on a read-only connection of its own."""
+        return cls(_read_only(database))
+
+    def reconnect_read_only(self, database: str) -> None:
+        """Read through a read-only connection of its own from now on (a forked child: the connection
+        it inherited is its parent's)."""
+        self.conn = _read_only(database)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def database(self) -> str:
+        """The path of the index file this lookup reads."""
+        return str(self.conn.execute("PRAGMA database_list").fetchone()[2])
+
+    def refs_to_rebind(
+        self, file_ids: Iterable[int] | None, names: Iterable[str], within: Iterable[int] = ()
+    ) -> list[RefRow]:
+        """See the function refs_to_rebind."""
+        return refs_to_rebind(self.conn, file_ids, names, within)
+
+    def ref_spans(self) -> list[RefSpan]:
+        """Every file's run of reference ids (see RefSpan), in id order."""
+        return ref_spans(self.conn)
+
+    def refs_between(self, first: int, last: int) -> list[RefRow]:
+        """The references with ids from `first` to `last`, in id order."""
+        return refs_between(self.conn, first, last)
+
+    def bound_edges(self, first: int, last: int) -> list[BoundRef]:
+        """(file, scope, target, confidence) of the bound references with ids from `first` to `last`."""
+        return bound_edges(self.conn, first, last)
+
+    def save_bindings(self, bindings: Iterable[BindingRow]) -> None:
+        save_bindings(self.conn, bindings)
+
+    def save_import_targets(self, targets: Iterable[ImportResolution]) -> None:
+        save_import_targets(self.conn, targets)
+
+    def drop_local_reads(self) -> None:
+        """See the function drop_local_reads."""
+        drop_local_reads(self.conn)
+
+    def rank_inputs(self) -> RankInputs:
+        """Nodes and weighted edges of the file and symbol graphs, read from the bound references."""
+        return rank_inputs(self.conn)
+
+    def save_ranks(self, files: dict[int, float], symbols: dict[int, float]) -> None:
+        save_ranks(self.conn, files, symbols)
+
+    # -- what a module system reads of the whole project (graph/<module system>.py) ------------
+
+    def parents_in(self, languages: Sequence[str]) -> list[tuple[str | None, str, str]]:
+        """(parent, qualified name, kind) of every definition (no module) of files of `languages`."""
+        marks = ", ".join("?" * len(languages))
+        return self.conn.execute(
+            "SELECT s.parent, s.qualified_name, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE f.language IN ({marks}) AND s.kind != 'module'",
+            tuple(languages),
+        ).fetchall()
+
+    def signatures_in(
+        self, languages: Sequence[str], kind: str, like: str | None = None
+    ) -> list[tuple[int, str, str]]:
+        """(symbol id, path, signature) of the definitions of `kind` in files of `languages`, only
+        those whose signature is LIKE `like` when given."""
+        marks = ", ".join("?" * len(languages))
+        where = "" if like is None else " AND s.signature LIKE ?"
+        return self.conn.execute(
+            "SELECT s.id, f.path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE f.language IN ({marks}) AND s.kind = ?{where}",
+            (*languages, kind, *(() if like is None else (like,))),
+        ).fetchall()
+
+    def definitions_in(self, language: str, kinds: Sequence[str]) -> list[tuple[int, str, str | None]]:
+        """(file id, qualified name, parent) of the definitions of `kinds` in files of `language`, by
+        file and start line."""
+        marks = ", ".join("?" * len(kinds))
+        return self.conn.execute(
+            "SELECT s.file_id, s.qualified_name, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE f.language = ? AND s.kind IN ({marks}) ORDER BY s.file_id, s.start_line",
+            (language, *kinds),
+        ).fetchall()
+
+    def outer_parents(self, languages: Sequence[str], kinds: Sequence[str]) -> list[tuple[int, str | None]]:
+        """(file id, parent) of the definitions of `kinds` in files of `languages`, by file, start
+        line, and the longest first (a file's first row is its outermost definition)."""
+        marks = ", ".join("?" * len(languages))
+        kind_marks = ", ".join("?" * len(kinds))
+        return self.conn.execute(
+            "SELECT s.file_id, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE f.language IN ({marks}) AND s.kind IN ({kind_marks})"
+            " ORDER BY s.file_id, s.start_line, s.end_line DESC",
+            (*languages, *kinds),
+        ).fetchall()
+
+    def holds_under(self, file_id: int, prefix: str) -> bool:
+        """Whether the file defines something whose parent is `prefix` or lies under it (`prefix.x`)."""
+        return self.conn.execute(
+            "SELECT 1 FROM symbols WHERE file_id = ? AND (parent = ? OR substr(parent, 1, ?) = ?) LIMIT 1",
+            (file_id, prefix, len(prefix) + 1, prefix + "."),
+        ).fetchone() is not None
+
+    def first_definition(self, file_id: int) -> str | None:
+        """The qualified name of a definition (not the module) of the file, the first the index has."""
+        row = self.conn.execute(
+            "SELECT qualified_name FROM symbols WHERE file_id = ? AND kind != 'module' LIMIT 1", (file_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def scope_spans(self) -> list[tuple[int, int, int, str, str]]:
+        """(file id, start, end, qualified name, kind) of every class, function and method."""
+        return self.conn.execute(
+            "SELECT file_id, start_line, end_line, qualified_name, kind FROM symbols"
+            " WHERE kind IN ('class', 'function', 'method')"
+        ).fetchall()
+
+
+def _read_only(database: str) -> sqlite3.Connection:
+    return sqlite3.connect(f"{Path(database).as_uri()}?mode=ro", uri=True)
 
 
 # -- reads for graph questions ---------------------------------------------------------------
