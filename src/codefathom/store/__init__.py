@@ -7,20 +7,21 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, TypeVar
+from typing import Any
 
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
-from codefathom.store import directories, graph, reads, summaries, vectors, writes
+from codefathom.store import directories, graph, lookups, reads, summaries, vectors, writes
 from codefathom.store.db import MMAP_BYTES, SCHEMA_VERSION, connect, fingerprint_of
 from codefathom.store.digest import DIGEST_PARTS, index_digest
 from codefathom.store.directories import DirectoryRow, IsTest
 from codefathom.store.errors import StoreError, backend_errors
 from codefathom.store.fts import match_expression, quoted
 from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
+from codefathom.store.graph_reads import GraphReads
 from codefathom.store.reads import IndexCounts, Scope
 from codefathom.store.summaries import NewSummary, SummaryCandidate, SummaryCoverage
 from codefathom.store.vectors import PendingUnit, VectorMatrix
@@ -29,11 +30,8 @@ from codefathom.store.writes import FileRecord, PreparedUnits
 __all__ = [
     "Store", "Scope", "FileRecord", "PreparedUnits", "PreparedFacts", "prepare_facts", "IndexCounts",
     "SCHEMA_VERSION", "fingerprint_of", "PendingUnit", "VectorMatrix", "NewSummary", "SummaryCandidate",
-    "SummaryCoverage", "StoreError", "match_expression",
+    "SummaryCoverage", "StoreError", "match_expression", "GraphReads",
 ]
-
-
-T = TypeVar("T")
 
 
 class Store:
@@ -45,6 +43,7 @@ class Store:
         self.path = path
         self.rebuilt_reason = rebuilt  # set when the file had to be recreated or re-parsed
         self._matrix: VectorMatrix | None = None
+        self.graph = GraphReads(conn, self._locked)  # the code graph's questions (see store/graph_reads.py)
 
     @classmethod
     def open(cls, path: Path, fingerprint: str, *, create: bool = True) -> Store:
@@ -237,10 +236,30 @@ class Store:
         with self._locked():
             return directories.rows_matching(self._conn, "units_fts", quoted(word), ids)
 
-    def read(self, query: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run one of the typed read functions of `store.graph` (`query(conn, ...)`) under the lock."""
+    # lookups (see store/lookups.py)
+    def indexed_files(self) -> list[tuple[int, str, str]]:
+        """(id, path, language) of every file the index holds, by path (files it left out are not searched)."""
         with self._locked():
-            return query(self._conn, *args, **kwargs)
+            return lookups.indexed_files(self._conn)
+
+    def files_named(self, name: str) -> list[tuple[int, str, str]]:
+        """(id, path, language) of the indexed files whose file name is `name` (any path)."""
+        with self._locked():
+            return lookups.files_named(self._conn, name)
+
+    def files_holding(self, words: Sequence[str], texts: Sequence[str]) -> set[int]:
+        """Ids of the files that may hold a line with all `words` and all `texts` (see store/lookups.py)."""
+        with self._locked():
+            return lookups.files_holding(self._conn, words, texts)
+
+    def unit_ids_of_file(self, file_id: int) -> list[int]:
+        with self._locked():
+            return lookups.unit_ids_of_file(self._conn, file_id)
+
+    def definitions_around(self, file_id: int, start: int, end: int) -> list[tuple[str, str, int, int]]:
+        """(kind, qualified name, start, end) of the definitions holding lines start-end, innermost first."""
+        with self._locked():
+            return lookups.definitions_around(self._conn, file_id, start, end)
 
     def counts(self) -> IndexCounts:
         with self._locked():
@@ -308,6 +327,11 @@ class Store:
         if refreshed or taken:
             self._matrix = None
         return taken
+
+    def definition_summary(self, file_id: int, qualified_name: str, start_line: int) -> str:
+        """The summary of the unit of a definition (its first part), '' without one."""
+        with self._locked():
+            return summaries.definition_summary(self._conn, file_id, qualified_name, start_line)
 
     def unit_summaries(self, ids: Sequence[int]) -> dict[int, str]:
         with self._locked():
