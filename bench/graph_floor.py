@@ -52,7 +52,7 @@ from codefathom.parse.grammars import parser_for  # noqa: E402
 from codefathom.parse.languages import LanguageSpec, language_for  # noqa: E402
 from codefathom.service import Codefathom  # noqa: E402
 from codefathom.store import PreparedFacts, Store, prepare_facts  # noqa: E402
-from codefathom.store.graph import RankEdges, refs_to_rebind, save_bindings  # noqa: E402
+from codefathom.store.graph import RankEdges  # noqa: E402
 
 
 def cpu(function: Callable[[], Any]) -> tuple[float, Any]:
@@ -126,12 +126,12 @@ def final_step(corpus: Path) -> dict[str, float]:
         try:
             with store.transaction():
                 lookup = store.graph_lookup()
-                refs = refs_to_rebind(lookup.conn, None, ())
+                refs = lookup.refs_to_rebind(None, ())
                 lookup.preload()
                 binder = Binder(lookup)
                 bind_s, bindings = cpu(lambda: [binder.bind(ref) for ref in refs])
                 rows = [(b.ref_id, b.target_id, b.confidence, b.label, b.candidates) for b in bindings]
-                save_s, _ = cpu(lambda: save_bindings(lookup.conn, rows))
+                save_s, _ = cpu(lambda: lookup.save_bindings(rows))
                 lookup.bound = RankEdges(lookup)
                 lookup.bound.add(edges(refs, rows))
                 ranks_s, _ = cpu(lambda: recompute_ranks(lookup))

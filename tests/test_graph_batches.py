@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -56,12 +55,12 @@ def test_bound_in_capped_batches_as_in_one(
     cap = BATCH if shared != "helped" else 10**9  # (a helper's run of whole files is saved at once)
     held: list[int] = []  # how many references and hints the lookup held after each file was taken
     hint_files: list[int] = []  # how many files' hints it held after each was read, once let go
-    real_save, real_take = graph.save_bindings, store_graph.GraphLookup.take
+    real_save, real_take = store_graph.GraphLookup.save_bindings, store_graph.GraphLookup.take
     real_hints = store_graph.GraphLookup.hint_table
 
-    def save(conn: sqlite3.Connection, rows: list[store_graph.BindingRow]) -> None:
+    def save(self: store_graph.GraphLookup, rows: list[store_graph.BindingRow]) -> None:
         saved.append(len(rows))
-        real_save(conn, rows)
+        real_save(self, rows)
 
     def take(self: store_graph.GraphLookup, *args: object) -> None:
         real_take(self, *args)  # type: ignore[arg-type]
@@ -74,7 +73,7 @@ def test_bound_in_capped_batches_as_in_one(
             hint_files.append(len(self._hints))
         return table
 
-    monkeypatch.setattr(graph, "save_bindings", save)
+    monkeypatch.setattr(store_graph.GraphLookup, "save_bindings", save)
     monkeypatch.setattr(store_graph.GraphLookup, "take", take)
     monkeypatch.setattr(store_graph.GraphLookup, "hint_table", hint_table)
     with Codefathom(repo, index_dir=tmp_path / "batched") as service:

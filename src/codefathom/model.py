@@ -11,6 +11,7 @@ from pathlib import Path
 __all__ = [
     "SourceFile", "SkippedFile", "Unit", "ParsedFile", "Symbol", "RefSite", "ImportSite", "TypeHint",
     "FileFacts", "LOCAL_HINT_KINDS", "StoredUnit", "FileState", "Hit", "Expansion", "UnitKind", "UNIT_KINDS",
+    "MatchTerm",
 ]
 
 UnitKind = str
@@ -160,6 +161,16 @@ class FileState:
     size: int
     language: str
     status: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTerm:
+    """One term of a full-text query, in no engine's syntax: a text matches it when it holds every
+    word of one of its alternatives (`parse_args`: the token whole, or both `parse` and `args`).
+    A query matches what matches any of its terms; the store quotes each word, so user text is
+    never query syntax."""
+
+    alternatives: tuple[tuple[str, ...], ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,12 +14,10 @@ import os
 import pickle
 import select
 import signal
-import sqlite3
 import struct
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Protocol, TypeVar
 
 from codefathom.graph.manifests import governed_imports, is_config
@@ -37,16 +35,7 @@ from codefathom.store.graph import (
     RankEdges,
     RefRow,
     RefSpan,
-    bound_edges,
-    drop_local_reads,
-    rank_inputs,
     rank_inputs_of,
-    ref_spans,
-    refs_between,
-    refs_to_rebind,
-    save_bindings,
-    save_import_targets,
-    save_ranks,
 )
 
 __all__ = [
@@ -117,10 +106,10 @@ def rebind(
     # (Which ones does not depend on the imports.) Every reference is bound a batch at a time, in id
     # order: a lookup that followed every write knows each file's run of ids (and holds the
     # references themselves while there are few); otherwise the index says.
-    refs = _Refs(lookup, None if ids is None else refs_to_rebind(lookup.conn, ids, wanted))
+    refs = _Refs(lookup, None if ids is None else lookup.refs_to_rebind(ids, wanted))
     run = f"{os.getpid()}-{time.monotonic_ns()}"
     shared = helper is not None and refs.count >= SHARD_MIN_REFS
-    prepared = helper.submit(prepare_shard, (run, _database(lookup.conn))) if helper and shared else None
+    prepared = helper.submit(prepare_shard, (run, lookup.database())) if helper and shared else None
     if ids is None:
         lookup.preload()
     imports = lookup.imports_needing_resolution(ids)
@@ -131,23 +120,23 @@ def rebind(
     for row in imports:
         target = resolve_import(lookup, row, spec_for(lookup.language_of(row.file_id)).module_system)
         targets.append((row.id, target.file_id, target.symbol_id, target.external, target.module))
-    save_import_targets(lookup.conn, targets)
+    lookup.save_import_targets(targets)
     lookup.resolved(targets)  # the binder reads the resolutions just stored, for every file it visits
     if ids is not None:
         moved = _moved(lookup, imports, targets, ids)
         if moved:  # their references may now mean something else: bind them all again
             ids = sorted(set(ids) | moved)
-            refs = _Refs(lookup, refs_to_rebind(lookup.conn, ids, wanted))
+            refs = _Refs(lookup, lookup.refs_to_rebind(ids, wanted))
     binder = Binder(lookup)
     # PageRank's edges are summed as the references are bound when all of them are.
     edges = RankEdges(lookup) if ids is None else None
     if fork and helper is None and refs.count >= FORK_MIN_REFS and hasattr(os, "fork"):
-        _forked(binder, refs, _database(lookup.conn), edges)
+        _forked(binder, refs, lookup.database(), edges)
     elif helper is not None and prepared is not None:
         _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted), edges)
     else:
         _bind(binder, refs, _batches(refs.spans, BIND_BATCH), edges)
-    drop_local_reads(lookup.conn)
+    lookup.drop_local_reads()
     lookup.bound = edges
     return refs.count
 
@@ -166,12 +155,12 @@ class _Refs:
             self.ids = [ref.id for ref in self.held]
             self.spans = _spans(self.held)
         else:
-            self.spans = lookup.written_spans if lookup.following else ref_spans(lookup.conn)
+            self.spans = lookup.written_spans if lookup.following else lookup.ref_spans()
         self.count = sum(span[3] for span in self.spans)
 
     def between(self, first: int, last: int) -> list[RefRow]:
         if self.held is None:  # through the lookup's connection: a forked child's is its own
-            return refs_between(self.lookup.conn, first, last)
+            return self.lookup.refs_between(first, last)
         return self.held[bisect.bisect_left(self.ids, first) : bisect.bisect_right(self.ids, last)]
 
 
@@ -207,11 +196,10 @@ def _batches(spans: Sequence[RefSpan], size: int) -> list[tuple[int, int]]:
 
 def _bind(binder: Binder, refs: _Refs, batches: Iterable[tuple[int, int]], edges: RankEdges | None) -> None:
     """Bind and save the references of `batches` (see _batches) here, one after the other."""
-    conn = binder.lookup.conn
     for first, last in batches:
         batch = refs.between(first, last)
         rows = [_row(binder, ref) for ref in batch]
-        save_bindings(conn, rows)
+        binder.lookup.save_bindings(rows)
         if edges is not None:
             edges.add(_edges(batch, rows))
         binder.forget()
@@ -243,8 +231,8 @@ def recompute_ranks(lookup: GraphLookup) -> None:
     if lookup.bound is not None:  # every reference was bound just now: no need to read them back
         files, file_edges, symbols, symbol_edges = rank_inputs_of(lookup, lookup.bound)
     else:
-        files, file_edges, symbols, symbol_edges = rank_inputs(lookup.conn)
-    save_ranks(lookup.conn, pagerank(files, file_edges), pagerank(symbols, symbol_edges))
+        files, file_edges, symbols, symbol_edges = lookup.rank_inputs()
+    lookup.save_ranks(pagerank(files, file_edges), pagerank(symbols, symbol_edges))
 
 
 def _share(
@@ -253,7 +241,7 @@ def _share(
     """Bind `refs` here from the first files on while the helper, once it has read the graph,
     binds from the last files back, HELPER_AHEAD jobs at a time; every part is saved as it is bound."""
     run, targets, _, ids, names = job
-    conn = binder.lookup.conn
+    lookup = binder.lookup
     chunks = _chunks(refs.spans)
     front, back = 0, len(chunks)  # this process binds chunks[front:back]; the helper took the rest
     sent: list[tuple[int, Pending[list[BindingRow]]]] = []
@@ -264,7 +252,7 @@ def _share(
         if usable and prepared.ready():
             for index, pending in [item for item in sent if item[1].ready()]:
                 sent.remove((index, pending))
-                save_bindings(conn, _helped(binder, refs, chunks[index], pending))
+                lookup.save_bindings(_helped(binder, refs, chunks[index], pending))
             while len(sent) < HELPER_AHEAD and back - 1 > front:
                 back -= 1
                 files = [span[0] for span in chunks[back]]
@@ -273,10 +261,10 @@ def _share(
         _bind(binder, refs, _batches(chunks[front], BIND_BATCH), edges)
         front += 1
     for index, pending in sent:
-        save_bindings(conn, _helped(binder, refs, chunks[index], pending))
+        lookup.save_bindings(_helped(binder, refs, chunks[index], pending))
     if edges is not None:  # the helper's part comes after this process's: its edges, as saved, in id order
         for chunk in chunks[back:]:
-            edges.add(bound_edges(conn, chunk[0][1], chunk[-1][2]))
+            edges.add(lookup.bound_edges(chunk[0][1], chunk[-1][2]))
 
 
 def _forked(binder: Binder, refs: _Refs, database: str, edges: RankEdges | None) -> None:
@@ -307,7 +295,7 @@ def _forked(binder: Binder, refs: _Refs, database: str, edges: RankEdges | None)
             # it inherited, was closed at the fork: see service/locking.py).
             die_with_parent(parent)
             os.close(reader)
-            binder.lookup.conn = sqlite3.connect(f"{Path(database).as_uri()}?mode=ro", uri=True)
+            binder.lookup.reconnect_read_only(database)
             _bind_from_the_back(binder, refs, batches, claims, spool)
             with os.fdopen(writer, "wb") as out:
                 out.write(b"done")
@@ -315,7 +303,7 @@ def _forked(binder: Binder, refs: _Refs, database: str, edges: RankEdges | None)
         finally:
             os._exit(status)
     os.close(writer)
-    conn = binder.lookup.conn
+    lookup = binder.lookup
     started = time.monotonic()
     taken = 0
     with spool, claims:
@@ -325,12 +313,12 @@ def _forked(binder: Binder, refs: _Refs, database: str, edges: RankEdges | None)
                 break
             _bind(binder, refs, batches[taken : taken + 1], edges)
             taken += 1
-            spool.save_new(conn)
+            spool.save_new(lookup)
         # A child stuck (a lock some native thread held when it was forked) must not hang the sync:
         # given as long again as this process took, and then some, it is killed and its part done here.
         _receive(reader, pid, deadline=time.monotonic() + FORK_PATIENCE + 4 * (time.monotonic() - started))
         os.waitpid(pid, 0)
-        spool.save_new(conn)  # (whole batches only: what a child killed midway wrote of one is not)
+        spool.save_new(lookup)  # (whole batches only: what a child killed midway wrote of one is not)
         for index in range(taken, len(batches)):  # (a batch both took is this process's)
             if index in spool.saved:
                 if edges is not None:
@@ -395,7 +383,7 @@ class _Spool:
         while data:
             data = data[os.write(self._fd, data) :]
 
-    def save_new(self, conn: sqlite3.Connection) -> None:
+    def save_new(self, lookup: GraphLookup) -> None:
         """Save the bindings of every whole batch the child appended since the last call."""
         size = os.fstat(self._fd).st_size
         header = self._HEADER.size
@@ -404,7 +392,7 @@ class _Spool:
             start = self._read + header
             if start + rows_length + edges_length > size:
                 return  # being written
-            save_bindings(conn, pickle.loads(os.pread(self._fd, rows_length, start)))
+            lookup.save_bindings(pickle.loads(os.pread(self._fd, rows_length, start)))
             self.saved[index] = (start + rows_length, edges_length)
             self._read = start + rows_length + edges_length
 
@@ -461,10 +449,10 @@ def prepare_shard(run: tuple[str, str]) -> None:
     """Read the whole graph as committed, in the helper, while the caller resolves the imports."""
     token, path = run
     for lookup, _ in _PREPARED.values():
-        lookup.conn.close()
+        lookup.close()
     _PREPARED.clear()
     _CHOSEN.clear()
-    lookup = GraphLookup(sqlite3.connect(f"{Path(path).as_uri()}?mode=ro", uri=True))
+    lookup = GraphLookup.read_only(path)
     lookup.preload()
     _PREPARED[token] = (lookup, None)
 
@@ -483,11 +471,11 @@ def bind_shard(job: ShardJob) -> list[BindingRow]:
         binder = Binder(lookup)
         _PREPARED[token] = (lookup, binder)
     if ids is None:
-        refs = refs_to_rebind(lookup.conn, None, (), files)
+        refs = lookup.refs_to_rebind(None, (), files)
     else:
         if token not in _CHOSEN:
             chosen: dict[int, list[RefRow]] = {}
-            for ref in refs_to_rebind(lookup.conn, ids, names):
+            for ref in lookup.refs_to_rebind(ids, names):
                 chosen.setdefault(ref.file_id, []).append(ref)
             _CHOSEN[token] = chosen
         refs = [ref for file_id in files for ref in _CHOSEN[token].get(file_id, [])]
@@ -506,7 +494,3 @@ def _edges(refs: Sequence[RefRow], bindings: Sequence[BindingRow]) -> list[Bound
         for ref, (_, target, confidence, _, _) in zip(refs, bindings, strict=True)
         if target is not None
     ]
-
-
-def _database(conn: sqlite3.Connection) -> str:
-    return str(conn.execute("PRAGMA database_list").fetchone()[2])

@@ -74,10 +74,7 @@ _CACHE: weakref.WeakKeyDictionary[GraphLookup, _Namespaces] = weakref.WeakKeyDic
 def _namespaces(lookup: GraphLookup) -> _Namespaces:
     found = _CACHE.get(lookup)
     if found is None:
-        rows = lookup.conn.execute(
-            "SELECT s.parent, s.qualified_name, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"
-            " WHERE f.language IN ('c', 'cpp') AND s.kind != 'module'"
-        ).fetchall()
+        rows = lookup.parents_in(("c", "cpp"))
         classes = {qualified for _, qualified, kind in rows if kind == "class"}
         files = set(lookup.paths().values())
         paths: set[str] = set()
@@ -89,17 +86,13 @@ def _namespaces(lookup: GraphLookup) -> _Namespaces:
                     break  # a class's members, and what is nested in it, are no namespace's
                 paths.add(prefix)
         static = {
-            symbol_id for symbol_id, signature in lookup.conn.execute(
-                "SELECT s.id, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
-                " WHERE f.language IN ('c', 'cpp') AND s.kind = 'function' AND s.signature LIKE '%static%'"
-            ) if _STATIC.search(signature.split("(", 1)[0])
+            symbol_id for symbol_id, _, signature in lookup.signatures_in(("c", "cpp"), "function", "%static%")
+            if _STATIC.search(signature.split("(", 1)[0])
         }
         # A macro of a source file (not a header) is that file's alone: `# define read _read` in a test.
         static |= {
-            symbol_id for symbol_id, path, signature in lookup.conn.execute(
-                "SELECT s.id, f.path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
-                " WHERE f.language IN ('c', 'cpp') AND s.kind = 'constant' AND s.signature LIKE '#%'"
-            ) if _MACRO.match(signature) and not path.lower().endswith(HEADER_SUFFIXES)
+            symbol_id for symbol_id, path, signature in lookup.signatures_in(("c", "cpp"), "constant", "#%")
+            if _MACRO.match(signature) and not path.lower().endswith(HEADER_SUFFIXES)
         }
         found = _Namespaces(paths, static)
         _CACHE[lookup] = found

@@ -38,11 +38,7 @@ def _namespaces(lookup: GraphLookup) -> _Namespaces:
     is no type of the same file)."""
     found = _CACHE.get(lookup)
     if found is None:
-        rows = lookup.conn.execute(
-            "SELECT s.file_id, s.qualified_name, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
-            " WHERE f.language = ? AND s.kind = 'class' ORDER BY s.file_id, s.start_line",
-            (LANGUAGE,),
-        ).fetchall()
+        rows = lookup.definitions_in(LANGUAGE, ("class",))
         types: dict[int, set[str]] = {}
         for file_id, qualified, _ in rows:
             types.setdefault(file_id, set()).add(qualified)

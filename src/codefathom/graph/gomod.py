@@ -104,8 +104,6 @@ def same_package(lookup: GraphLookup, first: int, second: int) -> bool:
 def _package_name(lookup: GraphLookup, packages: _Packages, file_id: int) -> str | None:
     """The package clause of a Go file, as its symbols are qualified (None: it defines nothing)."""
     if file_id not in packages.package_names:
-        row = lookup.conn.execute(
-            "SELECT qualified_name FROM symbols WHERE file_id = ? AND kind != 'module' LIMIT 1", (file_id,)
-        ).fetchone()
-        packages.package_names[file_id] = row[0].split(".")[0] if row else None
+        qualified = lookup.first_definition(file_id)
+        packages.package_names[file_id] = qualified.split(".")[0] if qualified is not None else None
     return packages.package_names[file_id]

@@ -56,14 +56,7 @@ def _packages(lookup: GraphLookup) -> _Packages:
     of a top-level class (Kotlin: function, property) is the package its file declares."""
     found = _CACHE.get(lookup)
     if found is None:
-        marks = ", ".join("?" * len(LANGUAGES))
-        kinds = ", ".join("?" * len(_TOP_LEVEL_ANY))
-        rows = lookup.conn.execute(
-            "SELECT s.file_id, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
-            f" WHERE f.language IN ({marks}) AND s.kind IN ({kinds})"
-            " ORDER BY s.file_id, s.start_line, s.end_line DESC",
-            (*LANGUAGES, *sorted(_TOP_LEVEL_ANY)),
-        )
+        rows = lookup.outer_parents(LANGUAGES, sorted(_TOP_LEVEL_ANY))
         top_level: dict[int, str] = {}
         for file_id, parent in rows:
             top_level.setdefault(file_id, parent or "")

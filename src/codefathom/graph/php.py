@@ -44,11 +44,7 @@ _CACHE: weakref.WeakKeyDictionary[GraphLookup, _Namespaces] = weakref.WeakKeyDic
 def _namespaces(lookup: GraphLookup) -> _Namespaces:
     found = _CACHE.get(lookup)
     if found is None:
-        rows = lookup.conn.execute(
-            "SELECT s.file_id, s.qualified_name, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
-            " WHERE f.language = ? AND s.kind IN ('class', 'function') ORDER BY s.file_id, s.start_line",
-            (LANGUAGE,),
-        ).fetchall()
+        rows = lookup.definitions_in(LANGUAGE, ("class", "function"))
         classes = {(file_id, qualified) for file_id, qualified, _ in rows}
         of_file: dict[int, str] = {}
         files: dict[str, list[int]] = {}

@@ -328,11 +328,7 @@ class Binder:
         read for every file at once (a binding run visits most files of the ones it binds)."""
         if self._spans is None:
             self._spans = {}
-            rows = self.lookup.conn.execute(
-                "SELECT file_id, start_line, end_line, qualified_name, kind FROM symbols"
-                " WHERE kind IN ('class', 'function', 'method')"
-            )
-            for owner, start, end, qualified, kind in rows:
+            for owner, start, end, qualified, kind in self.lookup.scope_spans():
                 self._spans.setdefault(owner, []).append((start, end, qualified, kind))
             for spans in self._spans.values():
                 spans.sort(key=lambda span: (span[0], -span[1]))

@@ -376,10 +376,7 @@ def _step(lookup: GraphLookup, position: _Position | None, segment: str, depth: 
     known = _layout(lookup).inline
     key = (position.file_id, inline)
     if key not in known:
-        known[key] = lookup.conn.execute(
-            "SELECT 1 FROM symbols WHERE file_id = ? AND (parent = ? OR substr(parent, 1, ?) = ?) LIMIT 1",
-            (position.file_id, inline, len(inline) + 1, inline + "."),
-        ).fetchone() is not None
+        known[key] = lookup.holds_under(position.file_id, inline)
     return _Position(position.file_id, inline, False, _INLINE) if known[key] else None
 
 

@@ -73,10 +73,8 @@ def _modules(lookup: GraphLookup) -> _Modules:
             of_file[file_id] = module
             files.setdefault(module, []).append(file_id)
         extensions = {
-            symbol_id for symbol_id, signature in lookup.conn.execute(
-                "SELECT s.id, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
-                " WHERE f.language = ? AND s.kind = 'class'", (LANGUAGE,),
-            ) if _EXTENSION.match(signature or "")
+            symbol_id for symbol_id, _, signature in lookup.signatures_in((LANGUAGE,), "class")
+            if _EXTENSION.match(signature or "")
         }
         found = _Modules(targets, of_file, files, extensions)
         _CACHE[lookup] = found

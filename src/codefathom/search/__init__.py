@@ -23,7 +23,7 @@ from codefathom.search.explain import explain_details
 from codefathom.search.query import QueryPlan, plan_query
 from codefathom.search.rank import channel_weights, path_role, rank_units, reranker
 from codefathom.search.vectors import vector_channel, without_vectors
-from codefathom.store import Scope, Store
+from codefathom.store import Scope, Store, match_expression
 
 __all__ = [
     "SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT",
@@ -126,7 +126,9 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     if request.include_debug:
         timings["total_ms"] = _ms(started)
         outcome.debug = {
-            "query": {"words": list(plan.words), "identifier_like": plan.identifier_like, "fts": plan.fts},
+            "query": {
+                "words": list(plan.words), "identifier_like": plan.identifier_like, "fts": match_expression(plan.terms),
+            },
             "channel_weights": weights, "field_weights": list(config.field_weights or FIELD_WEIGHTS),
             "candidates": {"lexical": len(lexical), "names": len(names), "vectors": len(vectors), "units": len(units)},
             "timings": timings,

@@ -26,14 +26,7 @@ from codefathom.model import Hit
 from codefathom.search.query import QueryPlan
 from codefathom.search.rank import ROLE_PRIOR, RRF_K, path_role
 from codefathom.store import Store
-from codefathom.store.directories import (
-    DirectoryRow,
-    directories_by_id,
-    directories_matching,
-    directory_candidates,
-    directory_count,
-    rows_matching,
-)
+from codefathom.store.directories import DirectoryRow
 from codefathom.tokens import name_key, split_identifier
 
 if TYPE_CHECKING:
@@ -102,12 +95,12 @@ def with_areas(
     if not request.ranking.areas or request.symbol_name or (request.kinds and DIRECTORY not in request.kinds):
         return hits
     how = is_area_query(request.query, plan)
-    if not plan.fts or not (only or how):
+    if not plan.terms or not (only or how):
         return hits
     filtered = bool(request.within or request.languages or request.path_glob or request.exclude_glob)
     limit = FILTERED_CANDIDATES if filtered or only else CANDIDATES
-    found = store.read(directory_candidates, plan.fts, AREA_FIELD_WEIGHTS, limit)
-    rows = store.read(directories_by_id, [d for d, _ in found])
+    found = store.directory_candidates(plan.terms, AREA_FIELD_WEIGHTS, limit)
+    rows = store.directories_by_id([d for d, _ in found])
     allowed = _allowed(store, request, [rows[d] for d, _ in found if d in rows])
     ranked = [(d, bm25) for d, bm25 in found if d in allowed]
     if not ranked:
@@ -182,7 +175,7 @@ def _written_paths(text: str) -> list[str]:
 
 
 def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
-    total = store.read(directory_count) or 1
+    total = store.directory_count() or 1
     weights: dict[str, float] = {}
     covered: dict[int, set[str]] = {}
     named: set[int] = set()
@@ -192,14 +185,14 @@ def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
     for word in plan.words:
         if word.isdigit() or word in AREA_WORDS:
             continue
-        holding = store.read(directories_matching, _quote(word))
+        holding = store.directories_holding(word)
         if not holding:
             continue  # a word no directory has cannot tell one from another
         weights[word] = math.log(1.0 + total / len(holding))
         for directory_id in holding:
             covered.setdefault(directory_id, set()).add(word)
         if word in standalone:
-            named |= store.read(directories_matching, "name : " + _quote(word))
+            named |= store.directories_holding(word, in_name=True)
     return _Coverage(weights, covered, named)
 
 
@@ -208,7 +201,7 @@ def _unit_coverage(store: Store, coverage: _Coverage, unit_ids: list[int]) -> fl
     ids = unit_ids[:UNITS_COMPARED]
     per_unit: dict[int, float] = {}
     for word, weight in coverage.weights.items():
-        for unit_id in store.read(rows_matching, "units_fts", _quote(word), ids) if ids else ():
+        for unit_id in store.units_holding(word, ids) if ids else ():
             per_unit[unit_id] = per_unit.get(unit_id, 0.0) + weight
     return max(per_unit.values(), default=0.0) / coverage.total
 
@@ -254,7 +247,3 @@ def _hit(row: DirectoryRow, score: float, content_lines: int, debug: dict[str, o
         kind=DIRECTORY, language=next(iter(row.languages), ""), parent=None, score=score,
         content="\n".join(lines[:content_lines]), truncated=len(lines) > content_lines, debug=debug, files=row.files,
     )
-
-
-def _quote(word: str) -> str:
-    return '"' + word.replace('"', '""') + '"'

@@ -47,13 +47,13 @@ def lexical_channel(
 ) -> list[Candidate]:
     """BM25F over the query's words; with related words (plan.related) and a concept weight, plus
     that weight times BM25F over the related words, so code that says it otherwise is found too."""
-    if not plan.fts:
+    if not plan.terms:
         return []
-    rows = store.fts_candidates(plan.fts, weights, scope, limit)
+    rows = store.fts_candidates(plan.terms, weights, scope, limit)
     if not (plan.related and concept_weight > 0):
         return [Candidate(uid, score, f"bm25f {score:.2f}") for uid, score in rows]
     scores = dict(rows)
-    concept = dict(store.fts_candidates(plan.related_fts, weights, scope, limit))
+    concept = dict(store.fts_candidates(plan.related_terms, weights, scope, limit))
     combined = {uid: scores.get(uid, 0.0) + concept_weight * concept.get(uid, 0.0) for uid in scores | concept}
     best = sorted(combined.items(), key=lambda kv: (-kv[1], kv[0]))[:limit]
     return [

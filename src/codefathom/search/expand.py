@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from codefathom.model import Expansion, Hit, StoredUnit
 from codefathom.store import Scope, Store
-from codefathom.store.graph import Neighbour, graph_neighbours
+from codefathom.store.graph import Neighbour
 
 if TYPE_CHECKING:
     from codefathom.search import SearchRequest
@@ -55,7 +55,7 @@ def with_neighbours(
         per_file[hit.path] = per_file.get(hit.path, 0) + 1
     added: dict[int, list[Hit]] = {}  # position of the source -> its neighbours
     for source in sources[: config.expand_sources]:
-        neighbours = [n for n in store.read(graph_neighbours, source.unit_id, EXPAND_LABELS, PER_RELATION)
+        neighbours = [n for n in store.graph.graph_neighbours(source.unit_id, EXPAND_LABELS, PER_RELATION)
                       if n.unit_id not in seen_ids and (scope.file_ids is None or n.file_id in scope.file_ids)]
         units = store.units_by_id([n.unit_id for n in neighbours], with_content=False)
         picked: list[tuple[Neighbour, StoredUnit]] = []
@@ -90,7 +90,7 @@ def with_deps(store: Store, hits: list[Hit], unit_ids: list[int]) -> list[Hit]:
         if hit.kind not in SOURCE_KINDS:
             found.append(hit)
             continue
-        neighbours = store.read(graph_neighbours, unit_id, EXPAND_LABELS, DEPS_PER_RELATION + 1)
+        neighbours = store.graph.graph_neighbours(unit_id, EXPAND_LABELS, DEPS_PER_RELATION + 1)
         units = store.units_by_id([n.unit_id for n in neighbours], with_content=False)
         by_via: dict[str, list[str]] = {}
         for neighbour in sorted(neighbours, key=lambda n: (n.label != "exact", -n.rank)):

@@ -16,7 +16,7 @@ from codefathom.search.channels import Candidate
 from codefathom.search.config import RankingConfig
 from codefathom.search.query import QueryPlan
 from codefathom.search.rank import KIND_PRIOR, ROLE_PRIOR, Scored, name_bonus, path_role, reranker
-from codefathom.store import Scope, Store
+from codefathom.store import Scope, Store, match_expression
 
 __all__ = ["explain_details", "CHANNEL_TOP"]
 
@@ -35,7 +35,7 @@ def explain_details(
     return {
         "analysis": {
             "kind": "identifier" if plan.identifier_like else "prose",
-            "tokens": list(plan.tokens), "words": list(plan.words), "fts": plan.fts,
+            "tokens": list(plan.tokens), "words": list(plan.words), "fts": match_expression(plan.terms),
             "mode": _mode(plan, reranked, bool(channels.get("vectors"))),
         },
         "filters": {

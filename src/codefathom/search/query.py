@@ -1,6 +1,7 @@
 """Reads a query string: its words, the identifiers in it, and how identifier-like it is.
 
-Also builds the FTS5 match expression, quoting every term so user text is never FTS syntax.
+Also lists the terms the full-text channel matches (`model.MatchTerm`), in no engine's syntax: the
+store turns them into its own (store/fts.py).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from codefathom.model import MatchTerm
 from codefathom.tokens import split_identifier
 
 __all__ = ["QueryPlan", "plan_query", "looks_like_identifier", "light_stem", "STOPWORDS"]
@@ -41,14 +43,14 @@ class QueryPlan:
     tokens: tuple[str, ...]  # as written, qualified ones kept whole (`Store.upsert_file`)
     words: tuple[str, ...]  # lower-case words that carry meaning, stopwords dropped
     identifier_like: bool  # one name, or mostly names: exact matches should lead
-    fts: str  # FTS5 match expression, empty when nothing is searchable
+    terms: tuple[MatchTerm, ...]  # what the full-text channel matches (any of them); empty: nothing searchable
     # Words of the concept thesaurus the query's words bring in: (query word, related word, weight).
     related: tuple[tuple[str, str, float], ...] = ()
 
     @property
-    def related_fts(self) -> str:
-        """FTS5 match expression for the related words alone (the concept part of BM25F)."""
-        return " OR ".join(_quote(w) for w in dict.fromkeys(r for _, r, _ in self.related))
+    def related_terms(self) -> tuple[MatchTerm, ...]:
+        """The related words alone, a term each (the concept part of BM25F)."""
+        return tuple(MatchTerm(((w,),)) for w in dict.fromkeys(r for _, r, _ in self.related))
 
     @property
     def name_queries(self) -> list[tuple[str, ...]]:
@@ -69,7 +71,7 @@ class QueryPlan:
 def plan_query(text: str) -> QueryPlan:
     tokens = tuple(_TOKEN.findall(text))
     words: list[str] = []
-    terms: list[str] = []
+    terms: list[MatchTerm] = []
     for token in tokens:
         for segment in _SEPARATORS.split(token):
             if not segment:
@@ -79,16 +81,15 @@ def plan_query(text: str) -> QueryPlan:
             if lowered in STOPWORDS and len(tokens) > 1:
                 continue
             words.extend(p for p in parts if p not in STOPWORDS or len(tokens) == 1)
-            terms.append(_fts_term(lowered, [p for p in parts if p not in STOPWORDS] or parts))
+            terms.append(_match_term(lowered, [p for p in parts if p not in STOPWORDS] or parts))
     compact = text.strip()
     identifier_like = bool(tokens) and (
         (len(tokens) == 1 and " " not in compact)
         or sum(1 for t in tokens if looks_like_identifier(t)) * 2 >= len(tokens)
     )
-    unique_terms = list(dict.fromkeys(t for t in terms if t))
     return QueryPlan(
         text=text, tokens=tokens, words=tuple(dict.fromkeys(words)), identifier_like=identifier_like,
-        fts=" OR ".join(unique_terms),
+        terms=tuple(dict.fromkeys(terms)),
     )
 
 
@@ -106,18 +107,13 @@ def light_stem(word: str) -> str:
     return word
 
 
-def _fts_term(token: str, parts: list[str]) -> str:
+def _match_term(token: str, parts: list[str]) -> MatchTerm:
     """The token as written, or all of its words (`parse_args` also matches "parse the args")."""
-    whole = _quote(token)
     if token in IRREGULAR and IRREGULAR[token] != token:
-        return f"({whole} OR {_quote(IRREGULAR[token])})"
+        return MatchTerm(((token,), (IRREGULAR[token],)))
     if len(parts) <= 1:
-        return whole
-    return f"({whole} OR ({' AND '.join(_quote(p) for p in parts)}))"
-
-
-def _quote(term: str) -> str:
-    return '"' + term.replace('"', '""') + '"'
+        return MatchTerm(((token,),))
+    return MatchTerm(((token,), tuple(parts)))
 
 
 def looks_like_identifier(token: str) -> bool:

@@ -24,7 +24,6 @@ from codefathom.service.context import conventional_test_names
 from codefathom.service.graph import ServiceBase, _check_dep_types, _check_depth, states_binding
 from codefathom.service.related import _find_tests, _is_test
 from codefathom.store import Store
-from codefathom.store import graph as g
 from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
@@ -684,14 +683,14 @@ class _Impact:
                 indexed=diff.new_path is not None, binary=diff.binary, untracked=diff.untracked,
             )
             if diff.new_path is not None and not diff.binary:
-                record = self.store.read(g.file_record, diff.new_path)
+                record = self.store.graph.file_record(diff.new_path)
                 if record is None or record.status == "skipped":
                     if diff.untracked:
                         left_out += 1  # an untracked file the index leaves out (generated, too large, ...)
                         continue
                     entry.indexed = False
                 else:
-                    new_symbols[id(diff)] = self.store.read(g.symbols_of_file, record.id)
+                    new_symbols[id(diff)] = self.store.graph.symbols_of_file(record.id)
                     if diff.untracked:
                         _read_new_file(diff, self.root / diff.path, root)
                         entry.added = len(diff.new_lines)
@@ -788,12 +787,12 @@ class _Impact:
                     groups.append(SymbolDependents(changed, refs[:max_results], len(refs), 0, by_name=True))
                 continue
             refs = [
-                r for r in self.store.read(g.references_to, [symbol.id])
+                r for r in self.store.graph.references_to([symbol.id])
                 # A definition's uses of itself (recursion) do not depend on it from outside.
                 if not (r.path == symbol.path and symbol.start_line <= r.line <= symbol.end_line)
             ]
             self.refs[id(changed)] = refs
-            unbound = self.store.read(g.unbound_count, symbol.name) if changed.kind != "module" else 0
+            unbound = self.store.graph.unbound_count(symbol.name) if changed.kind != "module" else 0
             if refs or unbound:
                 groups.append(SymbolDependents(changed, refs[:max_results], len(refs), unbound))
         cut = [group for group in groups if group.total > len(group.references)]
@@ -811,13 +810,13 @@ class _Impact:
         if not names:
             return {}
         wanted = set(names)
-        rows = [r for r in self.store.read(g.refs_to_rebind, [], names) if r.name in wanted]
-        survivors = [s.id for name in names for s in self.store.read(g.find_symbols, name) if s.name == name]
+        rows = [r for r in self.store.graph.refs_to_rebind([], names) if r.name in wanted]
+        survivors = [s.id for name in names for s in self.store.graph.find_symbols(name) if s.name == name]
         bound = {
             (ref.path, ref.line, ref.name)
-            for ref in (self.store.read(g.references_to, survivors) if survivors else [])
+            for ref in (self.store.graph.references_to(survivors) if survivors else [])
         }
-        paths = self.store.read(g.paths_of, {r.file_id for r in rows})
+        paths = self.store.graph.paths_of({r.file_id for r in rows})
         found: dict[str, list[RefInfo]] = {}
         for row in rows:
             path = paths.get(row.file_id)
@@ -840,11 +839,11 @@ class _Impact:
             level: list[tuple[str, dict[int, dict[str, int]]]] = []
             for file_id, path in frontier:
                 edges: dict[int, dict[str, int]] = {}
-                for other, kind, count in self.store.read(g.file_edges, file_id, reverse=True):
+                for other, kind, count in self.store.graph.file_edges(file_id, reverse=True):
                     if kind in kinds and other not in seen:
                         edges.setdefault(other, {})[kind] = count
                 level.append((path, edges))
-            names = self.store.read(g.paths_of, {other for _, edges in level for other in edges})
+            names = self.store.graph.paths_of({other for _, edges in level for other in edges})
             following: list[tuple[int, str]] = []
             for path, edges in level:
                 for other in sorted(edges, key=lambda i: names.get(i, "")):
@@ -914,7 +913,7 @@ class _Impact:
             for test_name in conventional_test_names(path):
                 names.setdefault(test_name, path)
         changed_paths = {f.path for f in files}
-        for other in self.store.read(g.all_paths) if names else []:
+        for other in self.store.graph.all_paths() if names else []:
             target = names.get(posixpath.basename(other))
             if target is not None and other not in changed_paths:
                 add(other, "named", f"named like {target}")

@@ -168,8 +168,8 @@ class ContextVerbs:
         key = (prefix, focus, store.get_meta("last_change"))
         ranked = cache.get(key)
         if ranked is None:
-            rows = store.read(g.outline_files, prefix)
-            symbols = store.read(g.outline_symbols, prefix, ("module", *OUTLINE_KINDS))
+            rows = store.graph.outline_files(prefix)
+            symbols = store.graph.outline_symbols(prefix, ("module", *OUTLINE_KINDS))
             ranked = _rank_outline(str(self.root), prefix, focus, tokens, rows, symbols)
             if len(cache) >= OUTLINE_CACHE_SIZE:
                 cache.pop(next(iter(cache)))
@@ -183,21 +183,21 @@ class ContextVerbs:
             raise UsageError("give a file of the project")
         relative = _relative(self.root, path)
         store = self._graph_store(fresh)
-        record = store.read(g.file_record, relative)
+        record = store.graph.file_record(relative)
         if record is None or record.status == "skipped":
             why = f" ({record.error})" if record is not None and record.error else ""
             raise NotFound(f"{shown(relative)} is not in the index (not a file of the project, or left out){why}")
-        symbols = store.read(g.symbols_of_file, record.id)
-        module_doc = next((s.doc for s in symbols if s.kind == "module" and s.doc), "") or store.read(
-            g.module_doc, record.id
+        symbols = store.graph.symbols_of_file(record.id)
+        module_doc = next((s.doc for s in symbols if s.kind == "module" and s.doc), "") or store.graph.module_doc(
+            record.id
         )
-        imports, external, unresolved = _imports(store.read(g.file_imports, record.id))
+        imports, external, unresolved = _imports(store.graph.file_imports(record.id))
         edges: dict[int, dict[str, int]] = {}
-        for other, kind, count in store.read(g.file_edges, record.id, reverse=True):
+        for other, kind, count in store.graph.file_edges(record.id, reverse=True):
             edges.setdefault(other, {})[kind] = count
-        paths = store.read(g.paths_of, edges)
+        paths = store.graph.paths_of(edges)
         dependents = sorted((DepNode(paths.get(i, "?"), kinds) for i, kinds in edges.items()), key=lambda d: d.path)
-        tests = _tests_of(relative, dependents, store.read(g.all_paths))
+        tests = _tests_of(relative, dependents, store.graph.all_paths())
         definitions = [s for s in symbols if s.kind != "module"]
         # The files with the most links to it are the dependents kept; they are listed by path.
         strongest = sorted(dependents, key=lambda d: (-sum(d.dep_types.values()), d.path))[: BRIEF_LIMITS["dependents"]]

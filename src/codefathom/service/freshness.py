@@ -23,7 +23,6 @@ import contextlib
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -40,7 +39,7 @@ from codefathom.errors import IndexUnusable, NotIndexed
 from codefathom.service.indexer import BINDING_DUE, Progress, SyncReport, sync
 from codefathom.service.locking import EMBED_LOCK_NAME, LOCK_NAME, IndexLock
 from codefathom.service.sweep import SNAPSHOT_NAME
-from codefathom.store.db import is_damaged
+from codefathom.store.errors import StoreError
 
 if TYPE_CHECKING:
     from codefathom.search import SearchOutcome
@@ -212,8 +211,8 @@ class Freshness:
             self._reload_settings()
             try:
                 report = self._sync_once(progress, full)
-            except sqlite3.DatabaseError as exc:
-                if not is_damaged(exc):
+            except StoreError as exc:
+                if not exc.damaged:
                     raise IndexUnusable(f"cannot use the index at {self.settings.db_path}: {exc}") from exc
                 self._discard_index()
                 report = self._sync_once(progress, full)
@@ -282,7 +281,7 @@ class Freshness:
             return False
         try:
             return bool(self._open(create=False).get_meta(LAST_SYNC_KEY))
-        except (IndexUnusable, sqlite3.DatabaseError):
+        except (IndexUnusable, StoreError):
             return False
 
     def _refresh(self, fresh: bool, notices: list[str]) -> tuple[str, dict[str, Any] | None]:
@@ -346,7 +345,7 @@ class Freshness:
         if self.indexed:
             try:
                 done = {path for path, _, _ in self._open(create=False).file_stats()}
-            except (IndexUnusable, sqlite3.DatabaseError):
+            except (IndexUnusable, StoreError):
                 done = set()
         todo = [(size) for path, size, _ in found.entries if path not in done]
         return Estimate(len(todo), sum(todo))
@@ -381,7 +380,7 @@ class Freshness:
             return None
         try:
             raw = self._open(create=False).get_meta(PROGRESS_KEY)
-        except (IndexUnusable, sqlite3.DatabaseError):
+        except (IndexUnusable, StoreError):
             return None
         if not raw:
             return None
@@ -432,7 +431,7 @@ class Freshness:
             store = self._open(create=False)
             due = store.get_meta(BINDING_DUE) == "1"
             waiting = store.waiting_reparse()
-        except (IndexUnusable, NotIndexed, sqlite3.DatabaseError):
+        except (IndexUnusable, NotIndexed, StoreError):
             return []
         notices = [REPARSE_NOTICE.format(files=waiting)] if waiting else []
         return notices + ([UNBOUND_NOTICE] if due else [])

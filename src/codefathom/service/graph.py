@@ -194,7 +194,7 @@ class GraphVerbs:
         if not 0 <= limit <= MAX_REFS_LIMIT:
             raise UsageError(f"limit must be between 0 (all) and {MAX_REFS_LIMIT:,}, got {shown(limit)}")
         store = self._graph_store(fresh)
-        found = _keep(store.read(g.find_symbols, _check_name(name), kinds), self.within)
+        found = _keep(store.graph.find_symbols(_check_name(name), kinds), self.within)
         return SymbolsResponse(str(self.root), name, found[: limit or None], total=len(found))
 
     @states_binding
@@ -206,15 +206,15 @@ class GraphVerbs:
         if not 0 <= limit <= MAX_REFS_LIMIT:
             raise UsageError(f"limit must be between 0 (all) and {MAX_REFS_LIMIT:,}, got {shown(limit)}")
         store = self._graph_store(fresh)
-        symbols = store.read(g.find_symbols, _check_name(name))
+        symbols = store.graph.find_symbols(_check_name(name))
         ids, kinds = [s.id for s in symbols], tuple(kinds)
-        references = store.read(g.references_to, ids, kinds, self.within, limit)
-        counts = store.read(g.reference_counts, ids, kinds, self.within) if limit else {}
+        references = store.graph.references_to(ids, kinds, self.within, limit)
+        counts = store.graph.reference_counts(ids, kinds, self.within) if limit else {}
         if not limit:
             for ref in references:
                 counts[ref.target_id or -1] = counts.get(ref.target_id or -1, 0) + 1
         last = name.replace("::", ".").rsplit(".", 1)[-1]
-        unbound = store.read(g.unbound_count, last, kinds)
+        unbound = store.graph.unbound_count(last, kinds)
         return RefsResponse(str(self.root), name, _keep(symbols, self.within), references, unbound, counts, limit)
 
     @states_binding
@@ -229,7 +229,7 @@ class GraphVerbs:
         depth = _check_depth(depth)
         limit = _check_tree_limit(limit)
         store = self._graph_store(fresh)
-        symbols = _keep(store.read(g.find_symbols, _check_name(name), CALLABLE), self.within)
+        symbols = _keep(store.graph.find_symbols(_check_name(name), CALLABLE), self.within)
         walker = _Hierarchy(store, direction, self.within, limit)
         roots = [walker.expand(HierarchyNode(s, s.path, s.start_line, "definition"), depth) for s in symbols]
         return HierarchyResponse(
@@ -253,13 +253,13 @@ class GraphVerbs:
         relative = [_relative(self.root, p) for p in wanted]
         ids = {}
         for path in relative:
-            file_id = store.read(g.file_id_of, path)
+            file_id = store.graph.file_id_of(path)
             if file_id is None:
                 raise NotFound(f"{shown(path)} is not in the index (not a file of the project, or left out)")
             ids[path] = file_id
         walker = _Deps(store, reverse, set(kinds), limit)
         roots = [walker.expand(DepNode(path, {}), ids[path], depth) for path in relative]
-        external = {} if reverse else {p: store.read(g.external_imports, ids[p]) for p in relative}
+        external = {} if reverse else {p: store.graph.external_imports(ids[p]) for p in relative}
         return DepsResponse(
             str(self.root), relative, "dependents" if reverse else "dependencies", depth, list(kinds), roots,
             external, len(walker.visited) - len(relative), walker.truncated, limit=limit, more=walker.more,
@@ -277,10 +277,10 @@ class GraphVerbs:
         wanted = wanted_languages(languages)
         store = self._graph_store(fresh)
         context = _DeadContext(store, include_tests, self.root)
-        through_members = store.read(g.classes_used_through_members)
+        through_members = store.graph.classes_used_through_members()
         unused: list[DeadItem] = []
         public: list[DeadItem] = []
-        for symbol in _keep(store.read(g.unreferenced_symbols, CALLABLE), self.within):
+        for symbol in _keep(store.graph.unreferenced_symbols(CALLABLE), self.within):
             language = context.languages.get(symbol.path) or language_name(symbol.path)
             if language not in graph_languages():
                 continue  # no references are extracted for it yet: silence is not evidence
@@ -295,7 +295,7 @@ class GraphVerbs:
             (public if is_public else unused).append(DeadItem(symbol, confidence, reason))
         unused = _built_names(store, unused)
         unused.sort(key=lambda d: (-d.confidence, d.symbol.path, d.symbol.start_line))
-        links = store.read(g.file_links)
+        links = store.graph.file_links()
         orphans = _keep_paths(_orphan_files(store, links, wanted, self.root), self.within)
         cut = limit or None
         return DeadResponse(
@@ -356,12 +356,12 @@ class _Hierarchy:
         if self.direction == "callees":
             return {symbol.id: self._callees(symbol) for symbol in symbols}
         first: dict[int, dict[tuple[str, str | None], RefInfo]] = {}
-        for ref in self.store.read(g.references_to, [s.id for s in symbols], ("call",), self.within):
+        for ref in self.store.graph.references_to([s.id for s in symbols], ("call",), self.within):
             calls = first.setdefault(ref.target_id or -1, {})
             if len(calls) < room:
                 calls.setdefault((ref.path, ref.scope), ref)  # one node per calling definition
         scopes = [(path, scope) for calls in first.values() for path, scope in calls if scope]
-        callers = self.store.read(g.symbols_in_scopes, scopes) if scopes else {}
+        callers = self.store.graph.symbols_in_scopes(scopes) if scopes else {}
         return {
             target: [
                 HierarchyNode(callers.get((path, scope)) if scope else None, path, ref.line, ref.label)
@@ -371,8 +371,8 @@ class _Hierarchy:
         }
 
     def _callees(self, symbol: SymbolInfo) -> list[HierarchyNode]:
-        refs = [r for r in self.store.read(g.references_from, symbol, ("call",)) if r.target_id is not None]
-        targets = self.store.read(g.symbols_by_ids, [r.target_id for r in refs if r.target_id is not None])
+        refs = [r for r in self.store.graph.references_from(symbol, ("call",)) if r.target_id is not None]
+        targets = self.store.graph.symbols_by_ids([r.target_id for r in refs if r.target_id is not None])
         seen: set[int] = set()
         callees = []
         for ref in refs:
@@ -404,8 +404,8 @@ class _Deps:
         for _ in range(depth):
             if not level or self.truncated:
                 break
-            edges = self.store.read(g.file_edges_of, [current for _, current in level], reverse=self.reverse)
-            paths = self.store.read(g.paths_of, {other for found in edges.values() for other, _, _ in found})
+            edges = self.store.graph.file_edges_of([current for _, current in level], reverse=self.reverse)
+            paths = self.store.graph.paths_of({other for found in edges.values() for other, _, _ in found})
             following: list[tuple[DepNode, int]] = []
             for node, current in level:
                 kinds: dict[int, dict[str, int]] = {}
@@ -706,17 +706,17 @@ class _DeadContext:
     def __init__(self, store: Store, include_tests: bool, root: Path) -> None:
         self.include_tests = include_tests
         self.root = root
-        self.languages = store.read(g.file_languages)
-        self.ambiguous = store.read(g.ambiguous_names)
+        self.languages = store.graph.file_languages()
+        self.ambiguous = store.graph.ambiguous_names()
         # C and C++ functions one of whose namesakes is used: another platform's copy of a used one
-        self.linked_used = store.read(g.referenced_names, LINKED_LANGUAGES)
-        self.conditions = store.read(g.condition_hints)  # of C and C++ definitions under `#if`
+        self.linked_used = store.graph.referenced_names(LINKED_LANGUAGES)
+        self.conditions = store.graph.condition_hints()  # of C and C++ definitions under `#if`
         variants = [name for name, rules in DEAD_RULES.items() if rules.build_variants]
-        self.used_qualified = store.read(g.referenced_names, variants, qualified=True)  # another build's, maybe
-        self.markers = store.read(g.decorators_of_symbols)
+        self.used_qualified = store.graph.referenced_names(variants, qualified=True)  # another build's, maybe
+        self.markers = store.graph.decorators_of_symbols()
         self.dispatch = _Dispatch(store)
         self.test_classes: set[str] = set()  # classes holding a method a test runner calls
-        for marked in store.read(g.symbols_by_ids, self.markers).values():
+        for marked in store.graph.symbols_by_ids(self.markers).values():
             rules = DEAD_RULES.get(self.languages.get(marked.path) or language_name(marked.path), _DEFAULT_RULES)
             if marked.parent is not None and self.written(marked, rules) & rules.test_markers:
                 self.test_classes.add(marked.parent)
@@ -731,7 +731,7 @@ class _DeadContext:
         if self._generated is None:
             self._generated = {}
             root, budget = real_root(self.root), GENERATED_BYTES
-            for path in self._store.read(g.generated_paths):
+            for path in self._store.graph.generated_paths():
                 try:
                     text = read_inside(self.root / path, root)[:budget].decode("utf-8", "replace")
                 except OSError:
@@ -757,8 +757,8 @@ class _DeadContext:
     def is_script(self, path: str) -> bool:
         """Whether a shell file is run as a program rather than sourced (store.graph.script_paths)."""
         if self._scripts is None:
-            self._scripts = self._store.read(
-                g.script_paths, [name for name, rules in DEAD_RULES.items() if rules.scripts]
+            self._scripts = self._store.graph.script_paths(
+                [name for name, rules in DEAD_RULES.items() if rules.scripts]
             )
         return path in self._scripts
 
@@ -766,7 +766,7 @@ class _DeadContext:
         """Whether a file of the public API declares the definition, or holds it."""
         if public_paths not in self._declared:
             self._declared[public_paths] = {
-                name for path, name in self._store.read(g.prototypes) if re.search(public_paths, path)
+                name for path, name in self._store.graph.prototypes() if re.search(public_paths, path)
             }
         return bool(re.search(public_paths, symbol.path)) or symbol.name in self._declared[public_paths]
 
@@ -879,11 +879,11 @@ def _orphan_files(
     (`main`, Go's `init`), none run as a script (`if __name__ == "__main__"`, a `#!` line), none
     another build's copy of files that define the same names (`//go:build`)."""
     languages = [language for language in graph_languages() if not wanted or language in wanted]
-    defined = store.read(g.defining_files, languages)
+    defined = store.graph.defining_files(languages)
     used = {to for source, to in links} | _python_modules_imported(store, defined)
     used_packages = {to.rpartition("/")[0] for source, to in links
                      if source.rpartition("/")[0] != to.rpartition("/")[0]}
-    started = store.read(g.files_containing, "__main__") | store.read(g.script_paths, languages)
+    started = store.graph.files_containing("__main__") | store.graph.script_paths(languages)
     defined_in = Counter(qualified for _, names in defined.values() for _, qualified in names)
     found = []
     for path, (language, names) in defined.items():
@@ -926,7 +926,7 @@ def _python_modules_imported(store: Store, defined: dict[str, tuple[str, set[tup
         for start in range(len(parts)):
             by_suffix.setdefault("/".join(parts[start:]), []).append(path)
     found: set[str] = set()
-    for importer, _, module, level, _, language in store.read(g.import_modules):
+    for importer, _, module, level, _, language in store.graph.import_modules():
         if language != "python" or not module:
             continue
         written = module.replace(".", "/")
@@ -969,7 +969,7 @@ def _built_names(store: Store, items: list[DeadItem]) -> list[DeadItem]:
     methods = [item for item in items if item.symbol.kind == "method"]
     if not methods:
         return items
-    quoted = store.read(g.quoted_names, languages)
+    quoted = store.graph.quoted_names(languages)
     out = []
     for item in items:
         name = item.symbol.name
@@ -1040,8 +1040,8 @@ class _Dispatch:
     def _satisfies(self, method: SymbolInfo) -> bool:
         """Go: whether the method's type has every method of an interface that asks for this one."""
         if self._interfaces is None:
-            self._interfaces = Interfaces(self.store.read(g.interface_sources, "go"))
-            self._methods = self.store.read(g.methods_by_owner, "go")
+            self._interfaces = Interfaces(self.store.graph.interface_sources("go"))
+            self._methods = self.store.graph.methods_by_owner("go")
         owned, open_ended = self._method_set(method.parent or "", set())
         if open_ended:  # it embeds a type from outside the project, whose methods are its own too
             return any(method.name in methods for _, methods in self._interfaces.method_sets())
@@ -1064,9 +1064,9 @@ class _Dispatch:
 
     def bases(self) -> dict[str, list[g.BaseRef]]:
         if self._bases is None:
-            self._bases = self.store.read(g.base_refs)
+            self._bases = self.store.graph.base_refs()
             ids = [b.target_id for refs in self._bases.values() for b in refs if b.target_id is not None]
-            self._classes = self.store.read(g.symbols_by_ids, ids)
+            self._classes = self.store.graph.symbols_by_ids(ids)
         return self._bases
 
     def _overrides(self, cls: str, name: str, outside_pattern: str, seen: set[str]) -> tuple[bool, str]:
@@ -1093,7 +1093,7 @@ class _Dispatch:
         """Whether the class defines a method or function of that name itself."""
         key = (cls, name)
         if key not in self._defines:
-            found = self.store.read(g.find_symbols, f"{cls}.{name}", ("method", "function"))
+            found = self.store.graph.find_symbols(f"{cls}.{name}", ("method", "function"))
             self._defines[key] = any(s.parent == cls for s in found)
         return self._defines[key]
 
@@ -1101,12 +1101,12 @@ class _Dispatch:
         """Whether the block a method is written in implements a trait (`impl Display for X`): a base
         named inside the block, before the method, in a block that is no type of its own."""
         assert method.parent is not None
-        blocks = [b for b in self.store.read(g.class_blocks, method.path, method.parent)
+        blocks = [b for b in self.store.graph.class_blocks(method.path, method.parent)
                   if b[0] <= method.start_line and method.end_line <= b[1]]
         if not blocks:
             return False
         start, _ = max(blocks)
-        owner = self.store.read(g.symbol_in_scope, method.path, method.parent)
+        owner = self.store.graph.symbol_in_scope(method.path, method.parent)
         if owner is not None and owner.kind == "class" and owner.start_line == start:
             return False  # a trait's (or a type's) own body: its bases are supertraits
         return any(

@@ -27,8 +27,6 @@ from codefathom.parse import graph_languages
 from codefathom.search.roles import path_role
 from codefathom.service.graph import ServiceBase
 from codefathom.service.languages import wanted_languages
-from codefathom.store import graph as g
-from codefathom.store import lookups
 
 __all__ = [
     "HealthVerbs", "DuplicatesResponse", "ConventionsResponse", "DUPLICATES_LIMIT", "CONVENTIONS_LIMIT",
@@ -204,7 +202,7 @@ class HealthVerbs:
         within = self.within
         parsed = set(graph_languages())
         by_language: dict[str, list[str]] = {}
-        for _id, path, language in store.read(lookups.indexed_files):
+        for _id, path, language in store.indexed_files():
             if (language in parsed and (not wanted or language in wanted)
                     and (not within or path.startswith(within + "/"))
                     and _compared(path_role(path), include_tests=True)):
@@ -219,8 +217,8 @@ class HealthVerbs:
                     continue  # gone since the index was synced, or no longer a regular file
                 sources.append(Source(path, language, path_role(path), text))
         kept = {s.path for s in sources}
-        names = [Name(*row) for row in store.read(g.definition_names, tuple(NAMED_KINDS)) if row[0] in kept]
-        imports = [Import(*row) for row in store.read(g.import_modules) if row[0] in kept]
+        names = [Name(*row) for row in store.graph.definition_names(tuple(NAMED_KINDS)) if row[0] in kept]
+        imports = [Import(*row) for row in store.graph.import_modules() if row[0] in kept]
         files: dict[str, int] = {}
         for source in sources:
             if include_tests or source.role != "test":

@@ -38,8 +38,6 @@ from codefathom.service.graph import ServiceBase
 from codefathom.service.languages import resolve_languages
 from codefathom.service.snippets import LINE_WIDTH, MAX_CONTEXT
 from codefathom.store import Store
-from codefathom.store import lookups as q
-from codefathom.store.summaries import definition_summary
 
 __all__ = [
     "LOOKUP_MODES", "RANKED_MODES", "lookup", "Lookup", "LookupVerbs", "GrepResponse", "GrepMatch", "FilesResponse",
@@ -281,7 +279,7 @@ class LookupVerbs:
         store = self._graph_store(fresh)
         files = _files(store, self.within, languages, path_glob, exclude_glob)
         needed = prefilter(pattern, regex)
-        possible = store.read(q.files_holding, needed.words, needed.texts)
+        possible = store.files_holding(needed.words, needed.texts)
         root = real_root(self.root)
         matches: list[GrepMatch] = []
         per_file: dict[str, int] = {}
@@ -338,7 +336,7 @@ class LookupVerbs:
         store = self._graph_store(fresh)
         location = parse_location(target)
         name = location.path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1] if location else ""
-        files = store.read(q.files_named, name) if name else []
+        files = store.files_named(name) if name else []
         path = resolve_path([p for _, p, _ in files], location.path) if location else None
         others: list[tuple[str, int, str]] = []
         by_name = location is None or path is None
@@ -351,7 +349,7 @@ class LookupVerbs:
             others = [(s.path, s.start_line, s.qualified_name) for s in found[1:]]
             location, path = Location(first.path, first.start_line, first.end_line), first.path
         if by_name:
-            files = store.read(q.files_named, path.rsplit("/", 1)[-1])
+            files = store.files_named(path.rsplit("/", 1)[-1])
         file_id = next(i for i, p, _ in files if p == path)
         text = read_inside(self.root / path, real_root(self.root)).decode("utf-8", errors="replace")
         every = text.split("\n")
@@ -364,14 +362,14 @@ class LookupVerbs:
         elif start > total:
             raise NotFound(f"{path} has {total} lines: there is no line {start}")
         elif end == start and not by_name:  # a line: the definition around it
-            around = store.read(q.definitions_around, file_id, start, start)
+            around = store.definitions_around(file_id, start, start)
             start, end = (around[0][2], around[0][3]) if around else (max(1, start - AROUND), start + AROUND)
         assert end is not None
         end = min(end, total)
         asked_end, more = end, max(0, end - start + 1 - READ_MAX_LINES)
         end -= more
-        around = store.read(q.definitions_around, file_id, start, end)
-        summary = store.read(definition_summary, file_id, around[0][1], around[0][2]) if around else ""
+        around = store.definitions_around(file_id, start, end)
+        summary = store.definition_summary(file_id, around[0][1], around[0][2]) if around else ""
         return ReadResponse(
             str(self.root), target, path, start, end, every[start - 1 : end], total, around, more, asked_end,
             others, self._state_notices(), summary,
@@ -388,12 +386,12 @@ def located(store: Store, query: str, limit: int, within: str = "") -> tuple[lis
     location = parse_location(query)
     if location is None or (location.start is None and not _file_like(location.path)):
         return None
-    files = store.read(q.files_named, location.path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1])
+    files = store.files_named(location.path.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1])
     path = resolve_path([p for _, p, _ in files], location.path)
     if path is None or (within and not path.startswith(within.strip("/") + "/")):
         return None
     file_id = next(i for i, p, _ in files if p == path)
-    units = store.units_by_id(store.read(q.unit_ids_of_file, file_id))
+    units = store.units_by_id(store.unit_ids_of_file(file_id))
     line = location.start
 
     def order(item: tuple[int, Any]) -> tuple[int, int, int]:
@@ -446,7 +444,7 @@ def _files(
     exclude = compile_globs(exclude_globs, "exclude_glob") if exclude_globs else None
     prefix = within.strip("/") + "/" if within.strip("/") else ""
     kept = []
-    for file_id, path, language in store.read(q.indexed_files):
+    for file_id, path, language in store.indexed_files():
         if prefix and not path.startswith(prefix):
             continue
         relative = path[len(prefix) :]

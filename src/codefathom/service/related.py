@@ -26,7 +26,6 @@ from codefathom.search.rank import path_role
 from codefathom.service.context import conventional_test_names
 from codefathom.service.graph import ServiceBase, _check_name, _keep, _relative, states_binding
 from codefathom.store import Store
-from codefathom.store import graph as g
 from codefathom.store.graph import RefInfo, SymbolInfo
 
 __all__ = [
@@ -108,13 +107,13 @@ class RelatedVerbs:
         store = self._graph_store(fresh)
         relative = _as_indexed_file(store, self.root, text)
         if relative is not None:
-            record = store.read(g.file_record, relative)
+            record = store.graph.file_record(relative)
             assert record is not None
-            symbols = store.read(g.symbols_of_file, record.id)
-            importers = store.read(g.file_importers, record.id)
+            symbols = store.graph.symbols_of_file(record.id)
+            importers = store.graph.file_importers(record.id)
             found = _find_tests(store, [relative], symbols, importers, skip_file=relative)
             return _tests_response(str(self.root), relative, "file", symbols, _keep(found, self.within))
-        symbols = store.read(g.find_symbols, text)
+        symbols = store.graph.find_symbols(text)
         paths = list(dict.fromkeys(s.path for s in symbols))
         found = _find_tests(store, paths, symbols, [], skip_file=None)
         return _tests_response(str(self.root), text, "symbol", symbols, _keep(found, self.within))
@@ -179,7 +178,7 @@ def _as_indexed_file(store: Store, root: Path, text: str) -> str | None:
         relative = _relative(root, text)
     except CodefathomError:
         return None
-    record = store.read(g.file_record, relative)
+    record = store.graph.file_record(relative)
     if record is None or record.status == "skipped":
         return None
     return relative
@@ -206,7 +205,7 @@ def _find_tests(
             entry.functions.append(function)
 
     ids = [s.id for s in symbols if s.kind != "module"]
-    refs = store.read(g.references_to, ids) if ids else []
+    refs = store.graph.references_to(ids) if ids else []
     helpers: dict[int, SymbolInfo] = {}
     for ref in refs:
         if ref.path == skip_file:
@@ -222,14 +221,14 @@ def _find_tests(
             add(path, DIRECT, "imports it", None)
     target_ids = set(ids)
     helper_ids = [i for i in helpers if i not in target_ids]
-    for ref in store.read(g.references_to, helper_ids) if helper_ids else []:
+    for ref in store.graph.references_to(helper_ids) if helper_ids else []:
         if _is_test(ref.path) and ref.target_id is not None:
             add(ref.path, HELPER, f"through helper `{helpers[ref.target_id].qualified_name}`", ref.scope)
     names: dict[str, str] = {}
     for path in target_paths:
         for name in conventional_test_names(path):
             names.setdefault(name, path)
-    for other in store.read(g.all_paths):
+    for other in store.graph.all_paths():
         target = names.get(posixpath.basename(other))
         if target is not None and other not in target_paths:
             add(other, NAMED, f"named like {target}", None)
@@ -238,7 +237,7 @@ def _find_tests(
 
 def _scope_symbol(store: Store, ref: RefInfo) -> SymbolInfo | None:
     assert ref.scope is not None
-    return store.read(g.symbol_in_scope, ref.path, ref.scope)
+    return store.graph.symbol_in_scope(ref.path, ref.scope)
 
 
 # -- co-change ---------------------------------------------------------------------------------------

@@ -9,13 +9,15 @@ import json
 import re
 import sqlite3
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from codefathom.model import FileFacts
+from codefathom.store.errors import backend_errors
 
 __all__ = [
     "replace_facts", "SymbolRow", "RefRow", "ImportRow", "Binding", "BOUND_LABELS", "symbol_names_of",
@@ -332,7 +334,7 @@ class GraphLookup:
     while it runs: the caller holds the write transaction, or reads a committed state)."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
+        self._conn = conn
         self._by_name: dict[str, list[SymbolRow]] = {}
         self._members: dict[tuple[str, str], list[SymbolRow]] = {}
         self._by_qualified: dict[str, list[SymbolRow]] = {}
@@ -366,7 +368,9 @@ class GraphLookup:
         """Take each file's rows as `replace_facts` writes them, on an index without graph rows yet
         (a first index): then `preload` reads nothing back, and the references to bind are at hand
         (`written_refs`, while there are few). Does nothing on an index that has graph rows."""
-        if self.conn.execute("SELECT 1 FROM symbols UNION ALL SELECT 1 FROM imports LIMIT 1").fetchone() is None:
+        with backend_errors():  # (called outside a transaction)
+            row = self._conn.execute("SELECT 1 FROM symbols UNION ALL SELECT 1 FROM imports LIMIT 1").fetchone()
+        if row is None:
             self.following = True
             self.written_refs = []
 
@@ -441,23 +445,23 @@ class GraphLookup:
 
     def _read_all(self) -> None:
         one = self._strings.setdefault  # each string once (see take)
-        symbols = self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s")
+        symbols = self._conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s")
         for i, f, kind, name, qualified, parent, start, end in symbols:
             self._add_symbol(SymbolRow(
                 i, f, one(kind, kind), one(name, name), one(qualified, qualified),
                 None if parent is None else one(parent, parent), start, end,
             ))
-        for row in self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
+        for row in self._conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
             self._imports.setdefault(row[1], []).append(_import_row(row))
-        if self.conn.execute("SELECT count(*) FROM hints").fetchone()[0] > HELD_HINTS:
+        if self._conn.execute("SELECT count(*) FROM hints").fetchone()[0] > HELD_HINTS:
             self._let_hints_go()
         else:
-            for file_id, scope, variable, type_name, kind, line in self.conn.execute(_HINT_ROWS):
+            for file_id, scope, variable, type_name, kind, line in self._conn.execute(_HINT_ROWS):
                 key = (None if scope is None else one(scope, scope), one(variable, variable))
                 evidence = (one(type_name, type_name), one(kind, kind), line)
                 self._hints.setdefault(file_id, {}).setdefault(key, []).append(evidence)
         # In the order the query per class gives (`bases_of`): by column, then as written.
-        for file_id, scope, receiver, name in self.conn.execute(
+        for file_id, scope, receiver, name in self._conn.execute(
             "SELECT file_id, scope, receiver, name FROM refs WHERE kind = 'inherit' AND scope IS NOT NULL"
             " ORDER BY file_id, scope, col, id"
         ):
@@ -470,7 +474,7 @@ class GraphLookup:
         return list(self._paths)
 
     def _symbols(self, where: str, params: tuple[object, ...]) -> list[SymbolRow]:
-        rows = self.conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE {where}", params)
+        rows = self._conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE {where}", params)
         return [SymbolRow(*row) for row in rows]
 
     # A complete lookup (see preload) keeps no entry for a name nothing has: binding asks for far
@@ -501,7 +505,7 @@ class GraphLookup:
     def signature(self, symbol_id: int) -> str:
         """A definition's signature as written (read when asked: few are ever needed)."""
         if symbol_id not in self._signatures:
-            row = self.conn.execute("SELECT signature FROM symbols WHERE id = ?", (symbol_id,)).fetchone()
+            row = self._conn.execute("SELECT signature FROM symbols WHERE id = ?", (symbol_id,)).fetchone()
             self._signatures[symbol_id] = str(row[0] or "") if row is not None else ""
         return self._signatures[symbol_id]
 
@@ -520,7 +524,9 @@ class GraphLookup:
         """Ids of the file's module symbols (one, unless the file defines none), in id order."""
         if self._complete:
             return self._module_ids.get(file_id, [])
-        rows = self.conn.execute("SELECT id FROM symbols WHERE file_id = ? AND kind = 'module' ORDER BY id", (file_id,))
+        rows = self._conn.execute(
+            "SELECT id FROM symbols WHERE file_id = ? AND kind = 'module' ORDER BY id", (file_id,)
+        )
         return [int(row[0]) for row in rows]
 
     def all_imports(self) -> Iterable[list[ImportRow]]:
@@ -542,7 +548,7 @@ class GraphLookup:
 
     def imports_of(self, file_id: int) -> list[ImportRow]:
         if file_id not in self._imports:
-            rows = self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id = ?", (file_id,))
+            rows = self._conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id = ?", (file_id,))
             resolutions = self._resolutions
             self._imports[file_id] = [_resolved_row(item, resolutions.get(item.id)) for item in map(_import_row, rows)]
         return self._imports[file_id]
@@ -554,7 +560,7 @@ class GraphLookup:
             if self._hints_held < 0 and len(self._hints) >= HINT_FILES:
                 del self._hints[next(iter(self._hints))]  # the file read longest ago
             table: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
-            for _, scope, variable, type_name, kind, line in self.conn.execute(
+            for _, scope, variable, type_name, kind, line in self._conn.execute(
                 f"{_HINT_ROWS} WHERE file_id = ?", (file_id,)
             ):
                 table.setdefault((scope, variable), []).append((type_name, kind, line))
@@ -567,7 +573,7 @@ class GraphLookup:
         if key not in self._bases:
             if self._complete:
                 return []
-            rows = self.conn.execute(
+            rows = self._conn.execute(
                 "SELECT receiver, name FROM refs WHERE file_id = ? AND kind = 'inherit' AND scope = ? ORDER BY col",
                 key,
             )
@@ -601,13 +607,13 @@ class GraphLookup:
 
     def file_text(self, file_id: int) -> str:
         """A file's text as its units hold it (a text file's line windows, in order)."""
-        rows = self.conn.execute(
+        rows = self._conn.execute(
             "SELECT content FROM units WHERE file_id = ? ORDER BY start_line, part", (file_id,)
         )
         return "\n".join(row[0] for row in rows)
 
     def _load_files(self) -> None:
-        rows = self.conn.execute("SELECT id, path, language FROM files").fetchall()
+        rows = self._conn.execute("SELECT id, path, language FROM files").fetchall()
         self._paths = {row[0]: row[1] for row in rows}
         self._languages = {row[0]: row[2] for row in rows}
 
@@ -617,10 +623,10 @@ class GraphLookup:
         if file_ids is None and self.following:  # all are at hand, in id order
             return [row for rows in self._imports.values() for row in rows]
         if file_ids is None:
-            rows = self.conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports")
+            rows = self._conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports")
         else:
             ids = json.dumps(sorted(set(file_ids)))
-            rows = self.conn.execute(
+            rows = self._conn.execute(
                 f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id IN (SELECT value FROM json_each(?))"
                 " OR target_file_id IN (SELECT value FROM json_each(?)) OR target_file_id IS NULL",
                 (ids, ids),
@@ -630,7 +636,7 @@ class GraphLookup:
     def imports_in(self, file_ids: Iterable[int]) -> list[ImportRow]:
         """Every import of the given files, in one read."""
         ids = json.dumps(sorted(set(file_ids)))
-        rows = self.conn.execute(
+        rows = self._conn.execute(
             f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id IN (SELECT value FROM json_each(?))", (ids,)
         )
         return [_import_row(row) for row in rows]
@@ -643,6 +649,131 @@ class GraphLookup:
         for file_id, rows in self._imports.items():
             if any(row.id in by_id for row in rows):
                 self._imports[file_id] = [_resolved_row(row, by_id.get(row.id)) for row in rows]
+
+    # -- a binding run's reads and writes through this lookup's connection --------------------
+
+    @classmethod
+    def read_only(cls, database: str) -> GraphLookup:
+        """A lookup of the committed index at `database` (a path), on a read-only connection of its own."""
+        return cls(_read_only(database))
+
+    def reconnect_read_only(self, database: str) -> None:
+        """Read through a read-only connection of its own from now on (a forked child: the connection
+        it inherited is its parent's)."""
+        self._conn = _read_only(database)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def database(self) -> str:
+        """The path of the index file this lookup reads."""
+        return str(self._conn.execute("PRAGMA database_list").fetchone()[2])
+
+    def refs_to_rebind(
+        self, file_ids: Iterable[int] | None, names: Iterable[str], within: Iterable[int] = ()
+    ) -> list[RefRow]:
+        """See the function refs_to_rebind."""
+        return refs_to_rebind(self._conn, file_ids, names, within)
+
+    def ref_spans(self) -> list[RefSpan]:
+        """Every file's run of reference ids (see RefSpan), in id order."""
+        return ref_spans(self._conn)
+
+    def refs_between(self, first: int, last: int) -> list[RefRow]:
+        """The references with ids from `first` to `last`, in id order."""
+        return refs_between(self._conn, first, last)
+
+    def bound_edges(self, first: int, last: int) -> list[BoundRef]:
+        """(file, scope, target, confidence) of the bound references with ids from `first` to `last`."""
+        return bound_edges(self._conn, first, last)
+
+    def save_bindings(self, bindings: Iterable[BindingRow]) -> None:
+        save_bindings(self._conn, bindings)
+
+    def save_import_targets(self, targets: Iterable[ImportResolution]) -> None:
+        save_import_targets(self._conn, targets)
+
+    def drop_local_reads(self) -> None:
+        """See the function drop_local_reads."""
+        drop_local_reads(self._conn)
+
+    def rank_inputs(self) -> RankInputs:
+        """Nodes and weighted edges of the file and symbol graphs, read from the bound references."""
+        return rank_inputs(self._conn)
+
+    def save_ranks(self, files: dict[int, float], symbols: dict[int, float]) -> None:
+        save_ranks(self._conn, files, symbols)
+
+    # -- what a module system reads of the whole project (graph/<module system>.py) ------------
+
+    def parents_in(self, languages: Sequence[str]) -> list[tuple[str | None, str, str]]:
+        """(parent, qualified name, kind) of every definition (no module) of files of `languages`."""
+        marks = ", ".join("?" * len(languages))
+        return self._conn.execute(
+            "SELECT s.parent, s.qualified_name, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE f.language IN ({marks}) AND s.kind != 'module'",
+            tuple(languages),
+        ).fetchall()
+
+    def signatures_in(
+        self, languages: Sequence[str], kind: str, like: str | None = None
+    ) -> list[tuple[int, str, str]]:
+        """(symbol id, path, signature) of the definitions of `kind` in files of `languages`, only
+        those whose signature is LIKE `like` when given."""
+        marks = ", ".join("?" * len(languages))
+        where = "" if like is None else " AND s.signature LIKE ?"
+        return self._conn.execute(
+            "SELECT s.id, f.path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE f.language IN ({marks}) AND s.kind = ?{where}",
+            (*languages, kind, *(() if like is None else (like,))),
+        ).fetchall()
+
+    def definitions_in(self, language: str, kinds: Sequence[str]) -> list[tuple[int, str, str | None]]:
+        """(file id, qualified name, parent) of the definitions of `kinds` in files of `language`, by
+        file and start line."""
+        marks = ", ".join("?" * len(kinds))
+        return self._conn.execute(
+            "SELECT s.file_id, s.qualified_name, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE f.language = ? AND s.kind IN ({marks}) ORDER BY s.file_id, s.start_line",
+            (language, *kinds),
+        ).fetchall()
+
+    def outer_parents(self, languages: Sequence[str], kinds: Sequence[str]) -> list[tuple[int, str | None]]:
+        """(file id, parent) of the definitions of `kinds` in files of `languages`, by file, start
+        line, and the longest first (a file's first row is its outermost definition)."""
+        marks = ", ".join("?" * len(languages))
+        kind_marks = ", ".join("?" * len(kinds))
+        return self._conn.execute(
+            "SELECT s.file_id, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE f.language IN ({marks}) AND s.kind IN ({kind_marks})"
+            " ORDER BY s.file_id, s.start_line, s.end_line DESC",
+            (*languages, *kinds),
+        ).fetchall()
+
+    def holds_under(self, file_id: int, prefix: str) -> bool:
+        """Whether the file defines something whose parent is `prefix` or lies under it (`prefix.x`)."""
+        return self._conn.execute(
+            "SELECT 1 FROM symbols WHERE file_id = ? AND (parent = ? OR substr(parent, 1, ?) = ?) LIMIT 1",
+            (file_id, prefix, len(prefix) + 1, prefix + "."),
+        ).fetchone() is not None
+
+    def first_definition(self, file_id: int) -> str | None:
+        """The qualified name of a definition (not the module) of the file, the first the index has."""
+        row = self._conn.execute(
+            "SELECT qualified_name FROM symbols WHERE file_id = ? AND kind != 'module' LIMIT 1", (file_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def scope_spans(self) -> list[tuple[int, int, int, str, str]]:
+        """(file id, start, end, qualified name, kind) of every class, function and method."""
+        return self._conn.execute(
+            "SELECT file_id, start_line, end_line, qualified_name, kind FROM symbols"
+            " WHERE kind IN ('class', 'function', 'method')"
+        ).fetchall()
+
+
+def _read_only(database: str) -> sqlite3.Connection:
+    return sqlite3.connect(f"{Path(database).as_uri()}?mode=ro", uri=True)
 
 
 # -- reads for graph questions ---------------------------------------------------------------
@@ -1111,7 +1242,7 @@ def rank_inputs_of(lookup: GraphLookup, bound: RankEdges) -> RankInputs:
     """What `rank_inputs` reads, from the edges of the references just bound and the preloaded
     symbols: the same nodes and edges in the same order, each weight summed in the same order, so
     that PageRank gives the same ranks to the last bit."""
-    conn = lookup.conn
+    conn = lookup._conn  # (this module's own)
     files = [int(row[0]) for row in conn.execute("SELECT id FROM files WHERE status != 'skipped'")]
     imported: dict[tuple[int, int], int] = {}
     for rows in lookup.all_imports():
