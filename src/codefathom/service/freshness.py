@@ -67,12 +67,14 @@ INDEX_FILES = ("index.db", "index.db-wal", "index.db-shm", SNAPSHOT_NAME)
 # background index adds " (background)".
 INDEX_ROLE = "codefathom index"
 STOP_PATIENCE_S = 5.0  # how long `stop` waits for SIGTERM before SIGKILL
-# Said by every answer (and `status`) from an index whose last sync wrote files and has not bound
-# their references: a sync stopped (Ctrl-C, kill) before its last transaction, or one still running.
+# Said by every answer (and `status`) from an index some of whose files another version's parsers
+# wrote (store/db.py keeps their facts until each is parsed again).
 REPARSE_NOTICE = (
     "{files} files were indexed by another version of codefathom's parsers and wait to be parsed again;"
     " answers come from what they held until the next sync"
 )
+# Said by every answer (and `status`) from an index whose last sync wrote files and has not bound
+# their references: a sync stopped (Ctrl-C, kill) before its last transaction, or one still running.
 UNBOUND_NOTICE = (
     "references not bound yet: the code graph and ranks may miss the files written by the last sync;"
     " the next sync binds them"
