@@ -193,3 +193,18 @@ def test_coupling_counts_other_directories(run_cli: Callable[..., Result], tmp_p
     assert coupling["app/jobs/run.py"] == (0, 2)
     assert coupling["app/api/views.py"] == (1, 1)
     assert "used from / uses" in run_cli("dead", "-p", str(root)).stdout
+
+
+def test_rust_calls_inside_macro_arguments_are_uses(run_cli: Callable[..., Result], tmp_path: Path) -> None:
+    root = tmp_path / "crate"
+    (root / "src").mkdir(parents=True)
+    (root / "Cargo.toml").write_text('[package]\nname = "crate"\nversion = "0.1.0"\n')
+    (root / "src" / "lib.rs").write_text(
+        "fn checked(n: u32) -> bool { n > 0 }\n\n"
+        "fn forgotten() -> u32 { 0 }\n\n"
+        "pub fn run(n: u32) -> u32 {\n    debug_assert!(checked(n));\n    println!(\"{}\", n.count_ones());\n    n\n}\n"
+    )
+    data = json.loads(run_cli("dead", "-p", str(root), "--json").stdout)
+    unused = {d["qualified_name"] for d in data["unused"]}
+    assert "lib.checked" not in unused  # called inside `debug_assert!(...)`, a token tree to the grammar
+    assert "lib.forgotten" in unused

@@ -28,6 +28,12 @@
 (field_initializer value: (generic_function function: (identifier) @name)) @reference.read
 (let_declaration value: (identifier) @name) @reference.read
 
+; Calls written inside a macro's arguments (`assert_eq!(used(), 1)`, `ready!(poll(cx))`), which the
+; grammar leaves as a token tree: a name followed by a parenthesised group; `x.f()` with its receiver.
+(token_tree (identifier) @receiver . "." . (identifier) @name . (token_tree)) @reference.call
+((token_tree (identifier) @name . (token_tree) @_args) @reference.call
+  (#match? @_args "^\\("))
+
 ; Macro invocations: a `macro_rules!` of the project, or a builtin or external macro.
 (macro_invocation macro: (identifier) @name) @reference.call
 (macro_invocation macro: (scoped_identifier path: (_) @receiver name: (identifier) @name)) @reference.call
