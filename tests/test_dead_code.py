@@ -203,8 +203,11 @@ def test_rust_calls_inside_macro_arguments_are_uses(run_cli: Callable[..., Resul
         "fn checked(n: u32) -> bool { n > 0 }\n\n"
         "fn forgotten() -> u32 { 0 }\n\n"
         "pub fn run(n: u32) -> u32 {\n    debug_assert!(checked(n));\n    println!(\"{}\", n.count_ones());\n    n\n}\n"
+        "\n#[cfg(test)]\nmod tests;\n"
     )
+    (root / "src" / "tests.rs").write_text("fn fixture() -> u32 { 1 }\n")  # `mod tests;`: test code
     data = json.loads(run_cli("dead", "-p", str(root), "--json").stdout)
     unused = {d["qualified_name"] for d in data["unused"]}
     assert "lib.checked" not in unused  # called inside `debug_assert!(...)`, a token tree to the grammar
     assert "lib.forgotten" in unused
+    assert not any(d["path"] == "src/tests.rs" for d in data["unused"])

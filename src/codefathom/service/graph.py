@@ -504,6 +504,9 @@ class DeadRules:
     # The files of one directory are one package, imported and built together (Go): a file is used
     # when its package is used from another directory.
     package_files: bool = False
+    # Files of tests by a name the language's convention gives them, beyond what path_role knows
+    # (Rust's `mod tests;` in `tests.rs`).
+    test_files: str = ""
 
 
 _DEFAULT_RULES = DeadRules(
@@ -681,6 +684,7 @@ DEAD_RULES: dict[str, DeadRules] = {
         inert_markers=frozenset({"no_coverage", "coverage"}),  # (lints and `should_panic` are not captured)
         public_pattern=r"\bpub\b(?!\s*\()",
         dispatch="impl",
+        test_files=r"(^|/)tests?\.rs$",
     ),
 }
 DISPATCH_OUTSIDE = 0.3  # a method that may implement or override a member of a base outside the project
@@ -780,7 +784,7 @@ class _DeadContext:
 def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -> tuple[float, str, bool] | None:
     """(confidence, reason, public) for an unreferenced definition, or None when it is an entry point."""
     name = symbol.name
-    is_test_file = _is_test_path(symbol.path)
+    is_test_file = _is_test_path(symbol.path) or bool(rules.test_files and re.search(rules.test_files, symbol.path))
     written = context.written(symbol, rules)
     dispatch = context.dispatch
     if name in rules.entry_names or (rules.entry_pattern and re.match(rules.entry_pattern, name)):
