@@ -296,7 +296,7 @@ class GraphVerbs:
         unused = _built_names(store, unused)
         unused.sort(key=lambda d: (-d.confidence, d.symbol.path, d.symbol.start_line))
         links = store.graph.file_links()
-        orphans = _keep_paths(_orphan_files(store, links, wanted, self.root), self.within)
+        orphans = [p for p in _orphan_files(store, links, wanted, context.is_library) if _inside(p, self.within)]
         cut = limit or None
         return DeadResponse(
             str(self.root), unused[:cut], public[:cut], total_unused=len(unused), total_public_api=len(public),
@@ -727,6 +727,7 @@ class _DeadContext:
 
         self._store = store
         self._generated: dict[str, str] | None = None  # word -> a generated file writing it
+        self._library: dict[tuple[str, ...], bool] = {}  # library markers -> whether the root has one
         self._declared: dict[str, set[str]] = {}  # public_paths -> the names files matching it declare
         self._scripts: set[str] | None = None
 
@@ -748,7 +749,13 @@ class _DeadContext:
         return self._generated.get(name, "")
 
     def is_library(self, rules: DeadRules) -> bool:
-        return _is_library(self.root, rules)
+        """Whether the project is packaged as a library, by the rules' marker files at its root
+        (looked at once per set of markers, not once per definition)."""
+        if rules.library_markers not in self._library:
+            self._library[rules.library_markers] = any(
+                (self.root / marker).is_file() for marker in rules.library_markers
+            )
+        return self._library[rules.library_markers]
 
     def language(self, symbol: SymbolInfo) -> str:
         return self.languages.get(symbol.path) or language_name(symbol.path)
@@ -875,7 +882,8 @@ def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -
 
 
 def _orphan_files(
-    store: Store, links: set[tuple[str, str]], wanted: frozenset[str] | set[str], context_root: Path
+    store: Store, links: set[tuple[str, str]], wanted: frozenset[str] | set[str],
+    is_library: Callable[[DeadRules], bool],
 ) -> list[str]:
     """Files of the graph's languages that define something, that no other file imports or uses,
     and that are no entry point: not a test, example or vendored copy, no file a runtime starts from
@@ -898,17 +906,12 @@ def _orphan_files(
             continue
         if rules.package_files and path.rpartition("/")[0] in used_packages:
             continue  # its package is used from elsewhere, and it is built with it
-        if _public_module(names, rules, _is_library(context_root, rules)):
+        if _public_module(names, rules, is_library(rules)):
             continue  # a library's public names: other projects import them
         if all(defined_in[qualified] > 1 for _, qualified in names):
             continue  # every name it defines is defined again elsewhere: a build's copy
         found.append(path)
     return sorted(found)
-
-
-def _is_library(root: Path, rules: DeadRules) -> bool:
-    """Whether the project is packaged as a library, by the rules' marker files at its root."""
-    return any((root / marker).is_file() for marker in rules.library_markers)
 
 
 def _public_module(names: set[tuple[str, str]], rules: DeadRules, library: bool) -> bool:
@@ -957,12 +960,9 @@ def _coupling(links: set[tuple[str, str]]) -> list[Coupling]:
     return sorted(found, key=lambda c: (-(c.fan_in + c.fan_out), -c.fan_in, c.path))
 
 
-def _keep_paths(paths: list[str], within: str) -> list[str]:
-    return [p for p in paths if _inside(p, within)]
-
-
 def _inside(path: str, within: str) -> bool:
-    return not within or path == within or path.startswith(within.rstrip("/") + "/")
+    """Whether a path is in the directory a request keeps to (every path when it keeps to none)."""
+    return not within or path.startswith(within.rstrip("/") + "/")
 
 
 def _built_names(store: Store, items: list[DeadItem]) -> list[DeadItem]:
@@ -1128,10 +1128,7 @@ P = TypeVar("P", bound=_HasPath)
 
 def _keep(items: list[P], within: str) -> list[P]:
     """The items in the directory a request keeps to (all when it keeps to none)."""
-    if not within:
-        return items
-    prefix = within.rstrip("/") + "/"
-    return [item for item in items if item.path.startswith(prefix)]
+    return [item for item in items if _inside(item.path, within)]
 
 
 def _is_test_path(path: str) -> bool:
