@@ -207,3 +207,4 @@ class Hit:
     # (a class stored as its members' headers); None when they do.
     line_numbers: tuple[int, ...] | None = None
     summary: str = ""  # its one-sentence summary (`codefathom summarize`), when one was written
+    part: int = 0  # which part of a unit stored in parts (parse/windows.py); 0 for a whole unit

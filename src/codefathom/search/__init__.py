@@ -20,6 +20,7 @@ from codefathom.search.concepts import RARE, with_concepts
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig
 from codefathom.search.expand import with_deps, with_neighbours
 from codefathom.search.explain import explain_details
+from codefathom.search.members import Shown, line_terms
 from codefathom.search.query import QueryPlan, plan_query
 from codefathom.search.rank import channel_weights, path_role, rank_units, reranker
 from codefathom.search.vectors import vector_channel, without_vectors
@@ -85,15 +86,23 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     missing: frozenset[int] = frozenset()
     if channels["vectors"] and config.rerank and rerank.applies(plan, channels, dict(config.rerank_weights)):
         missing = without_vectors(store, int(request.query_vector.shape[0]), set(units))
-    kept, weights = rank_units(channels, plan, units, config, request.limit, request.max_per_file, keep, missing)
+    kinds = set(request.kinds)
+    shown = Shown(
+        store, units, line_terms(request.query),
+        lambda member: (not kinds or member.unit.kind in kinds) and (keep is None or keep(member)),
+    )
+    kept, weights = rank_units(
+        channels, plan, units, config, request.limit, request.max_per_file, keep, missing, shown.identity
+    )
     lexical, names, vectors = channels["lexical"], channels["names"], channels["vectors"]
+    unit_ids = [shown.unit(scored.unit_id).id for scored in kept]
     # The source of the results only: the other candidates were ranked without theirs.
-    units.update(store.units_by_id([s.unit_id for s in kept], with_rank=config.pagerank_weight > 0))
+    units.update(store.units_by_id(unit_ids, with_rank=config.pagerank_weight > 0))
 
-    summaries = store.unit_summaries([s.unit_id for s in kept])  # {} when no summary was ever written
+    summaries = store.unit_summaries(unit_ids)  # {} when no summary was ever written
     hits = []
-    for scored in kept:
-        stored = units[scored.unit_id]
+    for scored, unit_id in zip(kept, unit_ids, strict=True):
+        stored = units[unit_id]
         unit = stored.unit
         content, truncated = _clip(unit.content, request.content_lines)
         debug = None
@@ -107,10 +116,9 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
                 path=stored.path, start_line=unit.start_line, end_line=unit.end_line, name=unit.name,
                 qualified_name=unit.qualified_name, kind=unit.kind, language=unit.language, parent=unit.parent,
                 score=round(scored.score, 6), content=content, truncated=truncated, signature=unit.signature,
-                debug=debug, summary=summaries.get(scored.unit_id, ""),
+                debug=debug, summary=summaries.get(unit_id, ""), part=unit.part,
             )
         )
-    unit_ids = [scored.unit_id for scored in kept]
     if request.include_deps:
         t0 = time.perf_counter()
         hits = with_deps(store, hits, unit_ids)

@@ -6,7 +6,7 @@ Every factor is kept per result so a ranking can be explained stage by stage.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from codefathom.model import StoredUnit
@@ -90,13 +90,23 @@ def apply_priors(
     scored.score *= scored.prior
 
 
-def diversify(ranked: list[tuple[Scored, str]], limit: int, max_per_file: int | None) -> list[Scored]:
-    """The best `limit` results with at most `max_per_file` from any one file."""
+def diversify(
+    ranked: list[tuple[Scored, str]], limit: int, max_per_file: int | None,
+    identity: Callable[[int], Hashable] | None = None,
+) -> list[Scored]:
+    """The best `limit` results with at most `max_per_file` from any one file and, given `identity`
+    (what a result shows, search/members.py), none showing what a better one shows."""
     per_file: dict[str, int] = {}
+    seen: set[Hashable] = set()
     kept = []
     for scored, path in ranked:
         if max_per_file is not None and per_file.get(path, 0) >= max_per_file:
             continue
+        if identity is not None:
+            shows = identity(scored.unit_id)
+            if shows in seen:
+                continue
+            seen.add(shows)
         per_file[path] = per_file.get(path, 0) + 1
         kept.append(scored)
         if len(kept) >= limit:
@@ -120,7 +130,7 @@ def channel_weights(plan: QueryPlan, config: RankingConfig) -> dict[str, float]:
 def rank_units(
     channels: dict[str, list[Candidate]], plan: QueryPlan, units: dict[int, StoredUnit], config: RankingConfig,
     limit: int, max_per_file: int | None, keep: Callable[[StoredUnit], bool] | None = None,
-    without_vectors: frozenset[int] = frozenset(),
+    without_vectors: frozenset[int] = frozenset(), identity: Callable[[int], Hashable] | None = None,
 ) -> tuple[list[Scored], dict[str, float]]:
     """The channels' candidates fused, weighed by their priors and diversified: the final ranking.
 
@@ -130,7 +140,8 @@ def rank_units(
     model = reranker(plan, channels, config, partial=bool(without_vectors))
     if model:
         ordered = {**channels, "lexical": channels["lexical"][: rerank.lexical_depth(limit)]}
-        return _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep, without_vectors), weights
+        reranked = _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep, without_vectors, identity)
+        return reranked, weights
     support = _file_support(fused, units) if config.file_weight else {}
     ranked = []
     for uid, scored in fused.items():
@@ -144,7 +155,7 @@ def rank_units(
             scored.score *= factor
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
-    return diversify(ranked, limit, max_per_file), weights
+    return diversify(ranked, limit, max_per_file, identity), weights
 
 
 def reranker(
@@ -166,7 +177,7 @@ def reranker(
 def _reranked(
     fused: dict[int, Scored], channels: dict[str, list[Candidate]], plan: QueryPlan, units: dict[int, StoredUnit],
     model: dict[str, float], limit: int, max_per_file: int | None, keep: Callable[[StoredUnit], bool] | None,
-    without_vectors: frozenset[int],
+    without_vectors: frozenset[int], identity: Callable[[int], Hashable] | None = None,
 ) -> list[Scored]:
     """The reranker's order; each result's score is the model's softmax share over the candidates
     (positive, the best first), so directory nodes and other indexes' hits still interleave by score."""
@@ -182,7 +193,7 @@ def _reranked(
         scored.score, scored.prior, scored.features = math.exp(value - top) / total, 1.0, values[uid]
         ranked.append((scored, units[uid].path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
-    return diversify(ranked, limit, max_per_file)
+    return diversify(ranked, limit, max_per_file, identity)
 
 
 def _file_support(fused: dict[int, Scored], units: dict[int, StoredUnit], top: int = 100) -> dict[str, int]:

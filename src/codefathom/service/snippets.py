@@ -9,14 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from codefathom.search.query import STOPWORDS, plan_query
+from codefathom.search.members import line_hits, line_terms
 
 __all__ = ["Snippet", "query_terms", "matching_lines", "focus_lines", "MAX_MATCHING_LINES", "MAX_CONTEXT", "LINE_WIDTH"]
 
 MAX_MATCHING_LINES = 3  # matching lines shown per result; the rest are counted
 MAX_CONTEXT = 10  # lines before or after each matching line, at most
 LINE_WIDTH = 120  # characters of a shown line (and signature); longer ones are cut with an ellipsis
-_SUFFIXES = ("ing", "ed", "es", "s")
 
 
 @dataclass(frozen=True)
@@ -26,25 +25,9 @@ class Snippet:
 
 
 def query_terms(query: str) -> list[str]:
-    """Lower-case terms a line must contain to match: each name as written (`Store.replace_file`:
-    `store`, `replace_file`); for words, also each word cut to a crude stem (`cookies` -> `cookie`,
-    `merged` -> `merg`) so that other forms match too. A name's parts alone (`replace`) do not match."""
-    plan = plan_query(query)
-    terms: list[str] = []
-    for token in plan.tokens:
-        for segment in token.replace("::", ".").replace("#", ".").replace("->", ".").split("."):
-            if len(segment) >= 3 and segment.lower() not in STOPWORDS:
-                terms.append(segment.lower())
-    if not plan.identifier_like:
-        terms.extend(_stem(word) for word in plan.words if len(word) >= 3)
-    return list(dict.fromkeys(terms))
-
-
-def _stem(word: str) -> str:
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 4:
-            return word[: -len(suffix)]
-    return word
+    """Lower-case terms a line must contain to match (search/members.py: the rule that also picks
+    the member a window of a long class shows)."""
+    return line_terms(query)
 
 
 def matching_lines(
@@ -58,8 +41,7 @@ def matching_lines(
     body_start = _after_signature(lines, signature)
     scored = []
     for index in range(body_start, len(lines)):
-        lowered = lines[index].lower()
-        hits = sum(1 for term in terms if term in lowered)
+        hits = line_hits(lines[index], terms)
         if hits:
             scored.append((-hits, index))
     chosen = sorted(index for _, index in sorted(scored)[:limit])
