@@ -7,11 +7,16 @@ results."""
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
+import mcp.types as types
 import pytest
+from mcp import Client, StdioServerParameters
 
 TOPICS = ["headers", "proxies", "cookies", "redirects", "auth", "hooks", "adapters", "timeouts", "retries",
           "streams", "certs", "params"]
@@ -125,3 +130,80 @@ def test_the_parts_of_a_long_function_are_one_result(project: Path, search_json:
     data = search_json("total step", "-p", str(project), "-n", "5", "--all-per-file", "-k", "function")
     names = [r["qualified_name"] for r in data["results"]]
     assert names.count("pkg.steps.accumulate") == 1, names
+
+
+def by_name(data: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(r for r in data["results"] if r["qualified_name"] == name)
+
+
+def test_detail_unit_grows_a_window_of_a_long_function_to_the_function(project: Path, search_json: Any) -> None:
+    source = long_function_source().split("\n")
+    full = by_name(search_json("quartz_marker", "-p", str(project), "--detail", "full"), "pkg.steps.accumulate")
+    assert (full["start_line"], full["end_line"]) == (121, 180)  # the window holding line 128
+    unit = by_name(search_json("quartz_marker", "-p", str(project), "--detail", "unit"), "pkg.steps.accumulate")
+    assert (unit["start_line"], unit["end_line"], unit["kind"]) == (1, 198, "function")
+    assert unit["content"].split("\n") == source[:198] and unit["truncated"] is False
+
+
+def test_detail_unit_grows_a_section_window_to_the_section_and_text_to_its_paragraph(
+    project: Path, search_json: Any
+) -> None:
+    section = search_json("zephyr flag", "-p", str(project), "--detail", "unit")["results"][0]
+    assert (section["qualified_name"], section["start_line"], section["end_line"]) == ("Guide > Setup", 5, 176)
+    assert section["content"].startswith("## Setup\n") and "zephyr flag" in section["content"]
+    assert section["content"].endswith("Setup line 170: install the tool.")
+    text = search_json("wombat mirror", "-p", str(project), "--detail", "unit")["results"][0]
+    assert (text["path"], text["start_line"], text["end_line"]) == ("notes.txt", 73, 76)
+    assert text["content"].split("\n") == [
+        "Mirrors paragraph begins.", "The mirror list is read at startup.", "A wombat mirror is the fallback.",
+        "Mirrors paragraph ends.",
+    ]
+
+
+def test_detail_unit_shows_a_long_class_as_its_outline_with_the_files_line_numbers(
+    project: Path, search_json: Any, run_cli: Any
+) -> None:
+    query = ["session keeps settings across requests", "-p", str(project), "-k", "class", "-n", "1"]
+    result = search_json(*query, "--detail", "unit")["results"][0]
+    assert (result["qualified_name"], result["start_line"], result["end_line"]) == ("pkg.session.Session", 1, 160)
+    source = session_source().split("\n")
+    shown = result["content"].split("\n")
+    assert len(shown) == len(result["line_numbers"])
+    assert all(source[number - 1] == line for number, line in zip(result["line_numbers"], shown, strict=True))
+    assert sum(line.strip().startswith("def merge_") for line in shown) == len(TOPICS)
+    assert not any("merged" in line for line in shown)  # the members' bodies are left out
+    text = run_cli("search", *query, "--detail", "unit").stdout
+    assert "pkg/session.py:1-160  class  pkg.session.Session" in text
+    assert "    32:     def merge_cookies(self, request, cookies):" in text
+
+
+def test_search_code_detail_unit_over_mcp(project: Path, tmp_path: Path, search_json: Any) -> None:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "codefathom", "serve"], cwd=project,
+        env={"CODEFATHOM_HOME": os.environ["CODEFATHOM_HOME"], "CODEFATHOM_EMBEDDER": "none",
+             "PATH": os.environ.get("PATH", "")},
+    )
+
+    async def scenario() -> tuple[list[types.Tool], types.CallToolResult, types.CallToolResult]:
+        async with Client(params, read_timeout_seconds=60, mode="legacy") as client:
+            tools = (await client.list_tools()).tools
+            compact = await client.call_tool("search_code", {"query": "quartz_marker"})
+            unit = await client.call_tool("search_code", {"query": "quartz_marker", "detail": "unit"})
+            return tools, compact, unit
+
+    tools, compact, unit = anyio.run(scenario)
+    search = next(tool for tool in tools if tool.name == "search_code")
+    assert "unit" in search.input_schema["properties"]["detail"]["enum"]
+    assert not compact.is_error and not unit.is_error
+    assert compact.structured_content is not None and unit.structured_content is not None
+    grown = by_name(unit.structured_content, "pkg.steps.accumulate")
+    assert (grown["start_line"], grown["end_line"], grown["truncated"]) == (1, 198, False)
+    assert grown["content"].split("\n") == long_function_source().split("\n")[:198]
+    cli = search_json("quartz_marker", "-p", str(project), "--detail", "unit")
+    assert grown == by_name(cli, grown["qualified_name"])  # the reply is the CLI's --json
+    text = unit.content[0]
+    assert isinstance(text, types.TextContent)
+    assert "pkg/steps.py:1-198  function  pkg.steps.accumulate" in text.text
+    assert "    128:     total += quartz_marker(total)  # the rare step" in text.text
+    window = by_name(compact.structured_content, "pkg.steps.accumulate")
+    assert (window["start_line"], window["end_line"]) == (121, 180) and "content" not in window

@@ -313,9 +313,12 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 @click.option("--include-deps", is_flag=True,
               help="Name each result's callers, callees, bases and imports, a line each (bound exact or high).")
 @click.option("--debug", "include_debug", is_flag=True, help="Explain the ranking: channel ranks, priors, timings.")
-@click.option("--detail", type=click.Choice(["compact", "full", "exists"]), default="compact", show_default=True,
+@click.option("--detail", type=click.Choice(["compact", "full", "unit", "exists"]), default="compact",
+              show_default=True,
               help="compact: each result's signature and the lines holding the query's words; full: whole bodies;"
-                   " exists: only whether anything was found, how much, and the top file.")
+                   " unit: the whole unit holding the matching lines (a long function's window grows to the"
+                   " function, a text window to its paragraph); exists: only whether anything was found, how"
+                   " much, and the top file.")
 @click.option("--context-before", "-B", type=click.IntRange(0, MAX_CONTEXT), default=0, show_default=True,
               help="Lines shown before each matching line.")
 @click.option("--context-after", "-A", type=click.IntRange(0, MAX_CONTEXT), default=0, show_default=True,
@@ -328,7 +331,8 @@ def search(
     query: str | None, path: Path, mode: str, indexes: tuple[str, ...], limit: int, languages: tuple[str, ...],
     kinds: tuple[str, ...], path_glob: tuple[str, ...], exclude_glob: tuple[str, ...], symbol_name: str | None,
     max_per_file: int, all_per_file: bool, as_json: bool, jsonl: Any, expand: bool, include_deps: bool,
-    include_debug: bool, detail: Literal["compact", "full", "exists"], context_before: int, context_after: int,
+    include_debug: bool, detail: Literal["compact", "full", "unit", "exists"], context_before: int,
+    context_after: int,
     no_sync: bool,
     background: bool, index_dir: Path | None,
 ) -> None:
@@ -346,6 +350,7 @@ def search(
       codefathom search "where are index files written"
       codefathom search Store.replace_file --json
       codefathom search "retry failed upload" -A 3 --detail full
+      codefathom search "retry failed upload" --detail unit  # each hit's whole function or section
       codefathom search "token refresh" -l python -g 'src/' -x 'tests/'
       codefathom search "retry policy" --index ../shared-lib
       codefathom search "apply a discount" --expand
@@ -382,7 +387,7 @@ def search(
         "limit": limit, "languages": languages, "kinds": kinds, "path_glob": path_glob,
         "exclude_glob": exclude_glob, "symbol_name": symbol_name,
         "max_per_file": None if all_per_file else max_per_file, "include_debug": include_debug, "expand": expand,
-        "include_deps": include_deps, "channel": mode,
+        "include_deps": include_deps, "channel": mode, "grow": detail == "unit",
     }
     view = render.SearchView("compact" if detail == "exists" else detail, context_before, context_after)
     others = [resolve_index_name(name) for name in indexes]

@@ -206,7 +206,9 @@ async def search_code(
     include_debug: Annotated[bool, Field(description="Timings, channel counts.")] = False,
     explain: Annotated[bool, Field(description="Take the ranking apart instead.")] = False,
     detail: Annotated[
-        Literal["compact", "full", "exists"], Field(description="full: whole bodies; exists: found, count, top file.")
+        Literal["compact", "full", "unit", "exists"],
+        Field(description="full: whole bodies; unit: the function or section holding the matches; exists: found,"
+                          " count, top file."),
     ] = "compact",
     context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines before each match.")] = 0,
     context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines after each match.")] = 0,
@@ -249,7 +251,7 @@ async def search_code(
             scope.call, base, others,
             lambda service: service.search(
                 query, limit=limit, symbol_name=symbol_name, include_debug=include_debug, expand=expand,
-                include_deps=include_deps, channel=mode, **filters,
+                include_deps=include_deps, channel=mode, grow=detail == "unit", **filters,
             ),
             limit,
         )

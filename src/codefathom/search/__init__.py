@@ -28,7 +28,7 @@ from codefathom.store import Scope, Store, match_expression
 
 __all__ = [
     "SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT",
-    "RankingConfig", "DEFAULT_RANKING",
+    "CONTENT_LINES", "RankingConfig", "DEFAULT_RANKING",
     "channel_weights", "gather_channels", "concept_plan",
 ]
 

@@ -16,6 +16,7 @@ from codefathom.discover import read_inside, real_root
 from codefathom.errors import IndexUnusable, NotIndexed, UsageError
 from codefathom.model import UNIT_KINDS, Hit
 from codefathom.search import (
+    CONTENT_LINES,
     DEFAULT_RANKING,
     MAX_LIMIT,
     RankingConfig,
@@ -26,10 +27,12 @@ from codefathom.search import (
     search,
     validate_request,
 )
+from codefathom.search.members import line_terms
 from codefathom.service import arguments
 from codefathom.service.changes import ChangeVerbs
 from codefathom.service.context import ContextVerbs
 from codefathom.service.embedding import Embedding, EmbedProgress, EmbedReport
+from codefathom.service.enclosing import GROWN_LINES, grown
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.service.freshness import Freshness, WatchState, remove_index_files
 from codefathom.service.graph import GraphVerbs
@@ -166,6 +169,7 @@ class Codefathom(
         expand: bool = False,
         include_deps: bool = False,
         channel: str = "hybrid",
+        grow: bool = False,
     ) -> SearchResponse:
         """Ranked units for `query`; the index is re-synced with the files first when `fresh`.
 
@@ -174,7 +178,8 @@ class Codefathom(
         `expand` adds the graph neighbours of the first results below them (search/expand.py).
         `channel`: "hybrid" (every channel), "lexical" (words and names only) or "vector" (meaning only).
         A query that is a path of the index (`src/app/models.py:120`) brings that file's units, the one
-        around the line first (service/lookups.py)."""
+        around the line first (service/lookups.py). `grow` makes each result the whole unit holding its
+        matching lines (service/enclosing.py: what `detail: "unit"` shows)."""
         if channel not in CHANNELS:
             said = arguments.text("channel", channel)
             raise UsageError(f"channel must be one of {', '.join(CHANNELS)}, got {said!r}")
@@ -194,6 +199,7 @@ class Codefathom(
             include_debug=arguments.flag("include_debug", include_debug) or explain, ranking=ranking,
             explain=explain, expand=arguments.flag("expand", expand),
             include_deps=arguments.flag("include_deps", include_deps),
+            content_lines=GROWN_LINES if arguments.flag("grow", grow) else CONTENT_LINES,
         )
         validate_request(request)
         notices: list[str] = []
@@ -219,6 +225,10 @@ class Codefathom(
             if explain:
                 debug["vectors"] = self.vector_status()
         hits = [_numbered(hit, self.root) for hit in outcome.hits]
+        if grow and hits:
+            with self._lock:
+                store, terms = self._open(create=False), line_terms(request.query)
+                hits = [grown(store, self.root, hit, terms) for hit in hits]
         return SearchResponse(
             str(self.root), self.project.within, hits, notices, debug, partial=how == "partial",
             indexing=progress, query=request.query, focus=outcome.focus,

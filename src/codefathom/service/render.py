@@ -94,15 +94,16 @@ def _noticed_text(to_text: Callable[[R], str]) -> Callable[[R], str]:
 class SearchView:
     """How much of each result a search reply shows: `compact` (the default) its signature and the
     lines holding the query's words, each with `context_before` and `context_after` lines; `full`
-    its whole body."""
+    its stored body; `unit` the whole unit holding its matching lines (the search grew it:
+    service/enclosing.py)."""
 
-    detail: Literal["compact", "full"] = "compact"
+    detail: Literal["compact", "full", "unit"] = "compact"
     context_before: int = 0
     context_after: int = 0
 
     def __post_init__(self) -> None:
-        if self.detail not in ("compact", "full"):
-            raise UsageError(f"detail must be 'compact' or 'full', got {shown(self.detail)}")
+        if self.detail not in ("compact", "full", "unit"):
+            raise UsageError(f"detail must be 'compact', 'full' or 'unit', got {shown(self.detail)}")
         for name in ("context_before", "context_after"):
             value = getattr(self, name)
             if not 0 <= value <= MAX_CONTEXT:
@@ -137,9 +138,11 @@ def hit_json(
     }
     if hit.summary:  # written by `codefathom summarize`; the key is left out when there is none
         data["summary"] = hit.summary
-    if view.detail == "full" or hit.kind == "directory":  # a directory's content is its summary, already short
+    if view.detail != "compact" or hit.kind == "directory":  # a directory's content is its summary, already short
         data["content"] = hit.content
         data["truncated"] = hit.truncated
+        if view.detail == "unit" and hit.line_numbers is not None:  # an outline: the file line of each line
+            data["line_numbers"] = list(hit.line_numbers)
     else:
         snippet = view.snippet(hit, terms or [], focus)
         data["lines"] = [[number, text] for number, text in snippet.lines]
@@ -183,7 +186,7 @@ def search_found(response: SearchResponse) -> tuple[bool, int, str | None, str]:
 
 def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
     """Per result `path:start-end  kind  qualified_name  score`, its signature, then its lines holding
-    the query's words as `line: text` (compact), or its whole body (full)."""
+    the query's words as `line: text` (compact), or its whole body (full, unit)."""
     lines = [f"# {n}" for n in response.notices]
     if response.partial:
         lines.append("# partial: the index is still being built, so results come from part of the project")
@@ -206,9 +209,10 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
         if hit.summary:
             lines.append(_clip("    summary: " + hit.summary, LINE_WIDTH + 4))
         deps = [f"    {via}: {', '.join(names)}" for via, names in hit.deps or ()]
-        if view.detail == "full":
+        if view.detail != "compact":
             body = hit.content.split("\n")
-            lines.extend(_numbered(list(enumerate(body, start=hit.start_line))))
+            numbers = hit.line_numbers or range(hit.start_line, hit.start_line + len(body))
+            lines.extend(_numbered(list(zip(numbers, body, strict=False))))
             if hit.truncated:
                 lines.append("    (cut here: read the file for the rest)")
             lines.extend(deps)
