@@ -84,11 +84,13 @@ GRAPH_TOOLS = {
         "report", "project_path", "languages", "include_tests", "limit", "similarity", "min_lines",
     ],
 }
-# What a client loads at every session: every tool's name, description, schema and annotations, as JSON.
+# What a client loads at every session: every tool's name, description, schema and annotations, as JSON,
+# read as the SDK sends it (no spaces) and as json.dumps writes it by default (", " and ": ").
 TOOLS_LIST_BUDGET = 8_000
 # Parameters a schema may leave undescribed: the instructions describe project_path once for every
 # tool, and a number's name, default and bounds say what it is.
-DESCRIBED_ONCE = {"project_path", "limit", "exclude_glob"}  # (exclude_glob: globs as path_glob describes them)
+DESCRIBED_ONCE = {"project_path", "limit", "exclude_glob", "context_before", "context_after"}
+# (exclude_glob: globs as path_glob describes them)
 
 
 @pytest.fixture
@@ -224,6 +226,8 @@ def test_the_tool_list_a_client_loads_fits_in_8000_characters(project: Path, hom
     tools, instructions = anyio.run(scenario)
     size = len(json.dumps(tools, separators=(",", ":")))
     assert size <= TOOLS_LIST_BUDGET, f"tools/list is {size:,} characters"
+    spaced = len(json.dumps(tools))
+    assert spaced <= TOOLS_LIST_BUDGET, f"tools/list written with spaces is {spaced:,} characters"
     assert len(instructions) <= 1_000, f"the instructions are {len(instructions):,} characters"
     # Every tool says when to use it in a line or two, and no schema carries titles or null branches.
     for tool in tools:

@@ -279,8 +279,9 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
 
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True)
-_WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True)
-_DELETES = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True)
+# (readOnlyHint is false unless said: the protocol's default)
+_WRITES = ToolAnnotations(destructive_hint=False, idempotent_hint=True)
+_DELETES = ToolAnnotations(destructive_hint=True, idempotent_hint=True)
 
 
 def _tools() -> list[Tool]:
@@ -305,13 +306,19 @@ def _tools() -> list[Tool]:
 
 
 def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """A JSON schema without what a client does not need: titles, a flag's default false, and
-    `anyOf [X, null]` with a null default for an optional X (leaving the parameter out means null)."""
+    """A JSON schema without what a client does not need: titles, a flag's default false, a number's
+    default 0, a count's floor of 0 or 1 (the server still refuses less), and `anyOf [X, null]` with a
+    null default for an optional X (leaving the parameter out means null)."""
     properties = {}
     for name, prop in schema.get("properties", {}).items():
         prop = {key: value for key, value in prop.items() if key != "title"}
         if prop.get("type") == "boolean" and prop.get("default") is False:
             del prop["default"]
+        if prop.get("type") == "integer":
+            if prop.get("minimum") in (0, 1):
+                del prop["minimum"]
+            if prop.get("default") == 0:
+                del prop["default"]
         options = prop.get("anyOf")
         if options and prop.get("default", ...) is None:
             kept = [option for option in options if option != {"type": "null"}]

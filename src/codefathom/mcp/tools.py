@@ -191,30 +191,27 @@ async def search_code(
     project_path: ProjectPath = None,
     mode: Annotated[
         Literal["hybrid", "lexical", "vector", "literal", "regex", "path", "read"],
-        Field(description="hybrid|lexical|vector: ranked; literal|regex: matching lines; path: files; "
-                          "read: 'a.py:10-40' or a name."),
+        Field(description="literal|regex: grep; path: files; read: 'a.py:10-40' or a name; others rank."),
     ] = "hybrid",
     limit: Limit = 10,
     languages: Languages = None,
     kinds: Kinds = None,
     path_glob: Globs = None,
     exclude_glob: Annotated[list[str] | None, BeforeValidator(_listed)] = None,
-    symbol_name: Annotated[str | None, Field(description="Name glob: 'parse_*', 'store.*'.")] = None,
-    index_names: Annotated[list[str] | None, Field(description="More projects to search.")] = None,
-    expand: Annotated[bool, Field(description="Add the top hits' callers, callees, bases.")] = False,
-    include_deps: Annotated[bool, Field(description="Name each hit's callers, callees, imports.")] = False,
+    symbol_name: Annotated[str | None, Field(description="'parse_*', 'store.*'.")] = None,
+    index_names: Annotated[list[str] | None, Field(description="Other projects too.")] = None,
+    expand: Annotated[bool, Field(description="Add top hits' graph neighbours.")] = False,
+    include_deps: Annotated[bool, Field(description="Each hit's callers, callees, imports.")] = False,
     include_debug: Annotated[bool, Field(description="Timings, channel counts.")] = False,
     explain: Annotated[bool, Field(description="Take the ranking apart instead.")] = False,
     detail: Annotated[
         Literal["compact", "full", "unit", "exists"],
-        Field(description="full: whole bodies; unit: the function or section holding the matches; exists: found,"
-                          " count, top file."),
+        Field(description="full: bodies; unit: each hit's whole function/section; exists: found, count, top file."),
     ] = "compact",
-    context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines before each match.")] = 0,
-    context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT, description="Lines after each match.")] = 0,
+    context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT)] = 0,
+    context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT)] = 0,
 ) -> CallToolResult:
-    """Find code by name or meaning (definitions, docs, directories), a stack trace's path:line; grep;
-    files by path; read lines."""
+    """Find code by name or meaning, a stack trace's path:line; grep; find files; read lines."""
     scope = _scope(ctx, roots)
     base = scope.project(project_path)
     filters: dict[str, Any] = {
@@ -265,7 +262,7 @@ async def search_code(
 
 
 async def index_status(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
-    """What the index holds: files, languages, parse health, vectors, last sync."""
+    """What the index holds: files, languages, parse health, vectors."""
     scope = _scope(ctx, roots)
     status = await _call(scope, scope.project(project_path), lambda service: service.status())
     return _rendered(status, render.status_json, render.status_text)
@@ -275,9 +272,9 @@ async def index_codebase(
     ctx: Ctx,
     roots: Roots,
     project_path: ProjectPath = None,
-    full: Annotated[bool, Field(description="Re-parse every file.")] = False,
+    full: Annotated[bool, Field(description="Re-parse all.")] = False,
 ) -> CallToolResult:
-    """Index the project ahead of time (every call syncs changed files itself)."""
+    """Index ahead of time (each call syncs changed files itself)."""
     progress = _progress_reporter(ctx)
     scope = _scope(ctx, roots)
     report, status = await _call(
@@ -287,7 +284,7 @@ async def index_codebase(
 
 
 async def list_indexes(ctx: Ctx, roots: AllRoots) -> CallToolResult:
-    """The indexed projects this server serves."""
+    """The indexed projects served."""
     scope = _scope(ctx, roots)
     return _rendered(
         await _blocking(lambda: scope.cache.list_indexes(scope.served)), render.indexes_json, render.indexes_text
@@ -295,7 +292,7 @@ async def list_indexes(ctx: Ctx, roots: AllRoots) -> CallToolResult:
 
 
 async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
-    """Delete the project's index (never its files)."""
+    """Delete the index (never the files)."""
     scope = _scope(ctx, roots)
     path = scope.project(project_path)
     root, cleared = await _blocking(lambda: scope.cache.clear(path, scope.served))
@@ -311,7 +308,7 @@ RefKind: TypeAlias = Literal["call", "inherit", "decorator", "type", "read"]
 DepType: TypeAlias = Literal["import", "call", "reference", "inherit"]
 
 SymbolName = Annotated[str, Field(description="`find` or `UserService.find`.")]
-FilePath = Annotated[str, Field(description="Relative to the project root.")]
+FilePath = str
 Depth = Annotated[int, Field(ge=1, le=MAX_DEPTH)]
 TreeLimit = Annotated[int, Field(ge=1, le=MAX_NODES)]
 
@@ -324,7 +321,7 @@ async def find_symbol(
     kinds: Annotated[list[SymbolKind] | None, BeforeValidator(_listed)] = None,
     limit: Annotated[int, Field(ge=0)] = SYMBOLS_LIMIT,  # the service refuses more than MAX_REFS_LIMIT
 ) -> CallToolResult:
-    """Where a name is defined, with signature and doc: when you know the name."""
+    """Where a name is defined, with signature and doc."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     response = await _call(scope, where, lambda service: service.symbol(name, kinds=tuple(kinds or ()), limit=limit))
@@ -332,14 +329,14 @@ async def find_symbol(
 
 
 async def find_references(
-    name: SymbolName,
+    name: str,
     ctx: Ctx,
     roots: Roots,
     project_path: ProjectPath = None,
     ref_kinds: Annotated[list[RefKind] | None, BeforeValidator(_listed)] = None,
     limit: Annotated[int, Field(ge=0)] = REFS_LIMIT,  # 0: all; the service refuses more than MAX_REFS_LIMIT
 ) -> CallToolResult:
-    """Every use of a definition (exact to possible): before renaming it or changing its signature."""
+    """Every use of a definition: before renaming or changing it."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     response = await _call(
@@ -349,7 +346,7 @@ async def find_references(
 
 
 async def call_hierarchy(
-    name: SymbolName,
+    name: str,
     ctx: Ctx,
     roots: Roots,
     project_path: ProjectPath = None,
@@ -357,7 +354,7 @@ async def call_hierarchy(
     depth: Depth = 1,
     limit: TreeLimit = TREE_LIMIT,
 ) -> CallToolResult:
-    """Who calls a function, or what it calls, as a tree: to trace a code path."""
+    """Callers or callees of a function as a tree: to trace a code path."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     response = await _call(
@@ -367,7 +364,7 @@ async def call_hierarchy(
 
 
 async def file_dependencies(
-    path: Annotated[str | list[str], Field(description="A file or several.")],
+    path: str | list[str],
     direction: Annotated[
         Literal["dependents", "dependencies"],
         Field(),
@@ -379,7 +376,7 @@ async def file_dependencies(
     dep_types: Annotated[list[DepType] | None, BeforeValidator(_listed)] = None,
     limit: TreeLimit = TREE_LIMIT,
 ) -> CallToolResult:
-    """What depends on files (before an edit: the blast radius), or what they depend on."""
+    """What depends on files (an edit's blast radius), or what they depend on."""
     scope = _scope(ctx, roots)
     paths = [path] if isinstance(path, str) else path
 
@@ -405,7 +402,7 @@ async def code_health(
     similarity: float = 0.9,  # (the services check these ranges and say what is wrong)
     min_lines: int = 6,
 ) -> CallToolResult:
-    """Dead code, copied code, or the conventions to follow when writing code here."""
+    """Dead code, duplicates, or conventions to follow when writing code here."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     langs = languages or ()
@@ -426,8 +423,8 @@ async def code_health(
 async def change_impact(
     ctx: Ctx,
     roots: Roots,
-    diff_ref: Annotated[str, Field(description="HEAD, main, ...")] = "HEAD",
-    staged: Annotated[bool, Field(description="Staged changes, not the work tree.")] = False,
+    diff_ref: str = "HEAD",
+    staged: Annotated[bool, Field(description="Staged, not the work tree.")] = False,
     diff_text: Annotated[str | None, Field(description="A unified diff, not git's.")] = None,
     depth: Annotated[int, Field(ge=1, le=MAX_DEPTH)] = DEFAULT_DEPTH,
     limit: Annotated[
@@ -435,7 +432,7 @@ async def change_impact(
     ] = DEFAULT_MAX_RESULTS,
     project_path: ProjectPath = None,
 ) -> CallToolResult:
-    """After an edit or before a commit: what a git diff changes, what uses it, and the tests to run."""
+    """Before a commit: what a git diff changes, what uses it, the tests to run."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     response = await _call(
@@ -455,10 +452,10 @@ async def outline(
     roots: Roots,
     path: Annotated[str | None, Field(description="A directory.")] = None,
     tokens: Annotated[int, Field(ge=MIN_TOKENS, le=MAX_TOKENS)] = 1500,
-    focus: Annotated[str | None, Field(description="What to put first: words, names, paths.")] = None,
+    focus: Annotated[str | None, Field(description="Words, names or paths to put first.")] = None,
     project_path: ProjectPath = None,
 ) -> CallToolResult:
-    """A map of the key files and definitions in a token budget: first thing in a new repository."""
+    """Key files and definitions in a token budget: first thing in a new repository."""
     scope = _scope(ctx, roots)
 
     def action(service: Codefathom) -> OutlineResponse:
@@ -489,7 +486,7 @@ async def find_tests(
     path: str | None = None,
     project_path: ProjectPath = None,
 ) -> CallToolResult:
-    """The tests that exercise a definition or file: which to run after a change."""
+    """Tests exercising a definition or file: which to run after a change."""
     if (name is None) == (path is None):
         raise UsageError("give name or path, not both")
     scope = _scope(ctx, roots)
@@ -516,7 +513,7 @@ async def co_change(
     commits: Annotated[int, Field(ge=1, le=MAX_COMMITS)] = DEFAULT_COMMITS,
     project_path: ProjectPath = None,
 ) -> CallToolResult:
-    """Files git history often commits with a file: what a change to it may also need."""
+    """Files often committed with a file: what a change to it may also need."""
     scope = _scope(ctx, roots)
 
     def action(service: Codefathom) -> CoChangeResponse:
