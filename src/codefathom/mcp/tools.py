@@ -211,7 +211,7 @@ async def search_code(
     context_before: Annotated[int, Field(ge=0, le=MAX_CONTEXT)] = 0,
     context_after: Annotated[int, Field(ge=0, le=MAX_CONTEXT)] = 0,
 ) -> CallToolResult:
-    """Find code by name or meaning, a stack trace's path:line; grep; find files; read lines."""
+    """Find code or directories by name or meaning, a stack trace's path:line; grep; find files; read lines."""
     scope = _scope(ctx, roots)
     base = scope.project(project_path)
     filters: dict[str, Any] = {
@@ -402,7 +402,7 @@ async def code_health(
     similarity: float = 0.9,  # (the services check these ranges and say what is wrong)
     min_lines: int = 6,
 ) -> CallToolResult:
-    """Dead code, duplicates, or conventions to follow when writing code here."""
+    """Dead code, duplicates, or conventions to follow in new code."""
     scope = _scope(ctx, roots)
     where = scope.project(project_path)
     langs = languages or ()
@@ -513,7 +513,7 @@ async def co_change(
     commits: Annotated[int, Field(ge=1, le=MAX_COMMITS)] = DEFAULT_COMMITS,
     project_path: ProjectPath = None,
 ) -> CallToolResult:
-    """Files often committed with a file: what a change to it may also need."""
+    """Files often committed with a file: what changing it may also need."""
     scope = _scope(ctx, roots)
 
     def action(service: Codefathom) -> CoChangeResponse:
