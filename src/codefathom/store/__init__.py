@@ -20,7 +20,7 @@ from codefathom.store.digest import DIGEST_PARTS, index_digest
 from codefathom.store.directories import DirectoryRow, IsTest
 from codefathom.store.errors import StoreError, backend_errors
 from codefathom.store.fts import match_expression, quoted
-from codefathom.store.graph import GraphLookup, PreparedFacts, prepare_facts
+from codefathom.store.graph import PreparedFacts, SQLiteGraphLookup, prepare_facts
 from codefathom.store.graph_reads import GraphReads
 from codefathom.store.reads import IndexCounts, Scope
 from codefathom.store.summaries import NewSummary, SummaryCandidate, SummaryCoverage
@@ -116,8 +116,10 @@ class Store:
         with self._locked():
             return writes.file_ids(self._conn, paths)
 
-    def replace_facts(self, file_id: int, facts: FileFacts | PreparedFacts, lookup: GraphLookup | None = None) -> None:
-        """The file's graph rows; a `lookup` that follows the writes (GraphLookup.follow) takes them."""
+    def replace_facts(
+        self, file_id: int, facts: FileFacts | PreparedFacts, lookup: SQLiteGraphLookup | None = None
+    ) -> None:
+        """The file's graph rows; a `lookup` that follows the writes (SQLiteGraphLookup.follow) takes them."""
         with backend_errors():
             graph.replace_facts(self._conn, file_id, facts, lookup)
 
@@ -139,9 +141,9 @@ class Store:
         with backend_errors():
             graph.create_ref_indexes(self._conn)
 
-    def graph_lookup(self) -> GraphLookup:
+    def graph_lookup(self) -> SQLiteGraphLookup:
         """Reads for binding; use inside transaction() so the index holds still meanwhile."""
-        return GraphLookup(self._conn)
+        return SQLiteGraphLookup(self._conn)
 
     def refresh_directories(self, file_ids: Iterable[int] | None, removed: Iterable[str], is_test: IsTest) -> int:
         """Rebuild the directory nodes of these changed files (all when None); inside transaction()."""

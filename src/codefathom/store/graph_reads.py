@@ -11,6 +11,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 
+from codefathom.graphsource import RefRow
 from codefathom.store import graph
 from codefathom.store.graph import (
     BaseRef,
@@ -20,7 +21,6 @@ from codefathom.store.graph import (
     OutlineFileRow,
     OutlineSymbolRow,
     RefInfo,
-    RefRow,
     SymbolInfo,
 )
 
