@@ -52,7 +52,7 @@ from codefathom.parse.facts import units_and_graph_query  # noqa: E402
 from codefathom.parse.grammars import parser_for  # noqa: E402
 from codefathom.parse.languages import LanguageSpec, language_for  # noqa: E402
 from codefathom.service import Codefathom  # noqa: E402
-from codefathom.store import PreparedFacts, Store, prepare_facts  # noqa: E402
+from codefathom.store import PreparedFacts, open_store, prepare_facts  # noqa: E402
 
 
 def cpu(function: Callable[[], Any]) -> tuple[float, Any]:
@@ -99,7 +99,7 @@ def parse_all(files: list[tuple[str, str]], facts: bool) -> list[PreparedFacts]:
 
 def write_rows(rows: list[PreparedFacts]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = Store.open(Path(folder) / "index.db", "floor", create=True)
+        store = open_store(Path(folder) / "index.db", "floor", create=True)
         try:
             for start in range(0, len(rows), 200):
                 with store.transaction(check_keys=False):  # (no file rows: nothing to point at)

@@ -12,7 +12,7 @@ from conftest import exact_bindings
 
 import codefathom.graph as graph
 import codefathom.service.indexer as indexer
-import codefathom.store.graph as store_graph
+import codefathom.store.sqlite.graph as store_graph
 from codefathom.graphsource import BindingRow
 from codefathom.service import Codefathom
 

@@ -16,7 +16,7 @@ import codefathom.graph as graph
 import codefathom.service.indexer as indexer
 from codefathom.service import Codefathom
 from codefathom.service.workers import WorkerPool
-from codefathom.store.graph import SQLiteGraphLookup
+from codefathom.store.sqlite.graph import SQLiteGraphLookup
 
 TESTS = Path(__file__).resolve().parent
 REPOS = TESTS / "fixtures" / "repos"

@@ -76,6 +76,13 @@ def test_no_module_outside_the_store_imports_a_database_driver() -> None:
     assert _reaching(outside, "sqlite3") == {}
 
 
+def test_only_the_store_names_its_backend() -> None:
+    # The rest of codefathom reaches the index through the package's interface (store/__init__.py:
+    # Store, its records, open_store), never through the SQLite modules.
+    outside = [p for p in PACKAGE.rglob("*.py") if "store" not in p.relative_to(PACKAGE).parts[:1]]
+    assert _reaching(outside, "codefathom.store.sqlite") == {}
+
+
 def test_relative_and_nested_imports_are_seen() -> None:
     source = "from ..store import Store\n\ndef f():\n    from . import sqlite\n    import sqlite3\n"
     assert {"codefathom.store", "codefathom.store.Store", "codefathom.graph", "codefathom.graph.sqlite",

@@ -9,7 +9,6 @@ import json
 import re
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,20 @@ from codefathom.graphsource import (
     SymbolRow,
 )
 from codefathom.model import FileFacts
-from codefathom.store.errors import backend_errors
+from codefathom.store.base import WritingLookup
+from codefathom.store.records import (
+    BaseRef,
+    ImportInfo,
+    IndexedFile,
+    Neighbour,
+    OutlineFileRow,
+    OutlineSymbolRow,
+    PreparedFacts,
+    RefInfo,
+    SymbolInfo,
+    prepare_facts,
+)
+from codefathom.store.sqlite.errors import backend_errors
 
 __all__ = [
     "replace_facts", "BOUND_LABELS", "symbol_names_of",
@@ -58,45 +70,8 @@ HINT_FILES = 1000
 SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
 
 
-# A row's values after its file_id, in column order: a symbol's (kind, name, qualified_name, parent,
-# start_line, end_line, signature, doc), a reference's (name, kind, receiver, line, col, scope,
-# arity, arguments), an import's (module, name, alias, line, level), a hint's (scope, variable,
-# type_name, line, kind).
-SymbolValues = tuple[str, str, str, str | None, int, int, str, str]
-RefValues = tuple[str, str, str, int, int, str | None, int, str]
-ImportValues = tuple[str, str | None, str, int, int]
-HintValues = tuple[str | None, str, str, int, str]
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedFacts:
-    """A file's graph facts as rows ready to insert (columns after file_id, in table order).
-    Plain tuples: they cross from a parse worker to the writer far faster than dataclasses."""
-
-    symbols: tuple[SymbolValues, ...] = ()
-    refs: tuple[RefValues, ...] = ()
-    imports: tuple[ImportValues, ...] = ()
-    hints: tuple[HintValues, ...] = ()
-
-    @property
-    def symbol_names(self) -> set[str]:
-        return {str(row[1]) for row in self.symbols}
-
-
-def prepare_facts(facts: FileFacts) -> PreparedFacts:
-    return PreparedFacts(
-        tuple(
-            (s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc)
-            for s in facts.symbols
-        ),
-        tuple((r.name, r.kind, r.receiver, r.line, r.column, r.scope, r.arity, r.arguments) for r in facts.refs),
-        tuple((i.module, i.name, i.alias, i.line, i.level) for i in facts.imports),
-        tuple((h.scope, h.variable, h.type_name, h.line, h.kind) for h in facts.hints),
-    )
-
-
 def replace_facts(
-    conn: sqlite3.Connection, file_id: int, facts: FileFacts | PreparedFacts, lookup: SQLiteGraphLookup | None = None
+    conn: sqlite3.Connection, file_id: int, facts: FileFacts | PreparedFacts, lookup: WritingLookup | None = None
 ) -> None:
     """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target).
     A `lookup` that follows the writes (`SQLiteGraphLookup.follow`) takes the rows, with their ids."""
@@ -726,34 +701,6 @@ def _read_only(database: str) -> sqlite3.Connection:
 # -- reads for graph questions ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class SymbolInfo:
-    id: int
-    path: str
-    kind: str
-    name: str
-    qualified_name: str
-    parent: str | None
-    start_line: int
-    end_line: int
-    signature: str
-    doc: str
-
-
-@dataclass(frozen=True, slots=True)
-class RefInfo:
-    path: str
-    line: int
-    column: int
-    kind: str
-    name: str
-    receiver: str
-    scope: str | None
-    label: str
-    confidence: float
-    target_id: int | None
-
-
 _INFO_COLUMNS = (
     "s.id, f.path, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc"
 )
@@ -986,18 +933,6 @@ def decorators_of_symbols(conn: sqlite3.Connection) -> dict[int, set[str]]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class BaseRef:
-    """A base a class names (`extends`, `implements`, `: IFoo`, `impl Trait for`), where and bound to what."""
-
-    path: str
-    scope: str  # the class (or impl block) naming it
-    line: int
-    name: str
-    target_id: int | None
-    label: str
-
-
 def base_refs(conn: sqlite3.Connection) -> dict[str, list[BaseRef]]:
     """Every base reference, by the qualified name of the class naming it."""
     rows = conn.execute(
@@ -1122,53 +1057,8 @@ def save_ranks(conn: sqlite3.Connection, files: dict[int, float], symbols: dict[
 
 # -- reads for context: outline and file brief ------------------------------------------------
 
-__all__ += ["OutlineFileRow", "OutlineSymbolRow", "FileRecord", "ImportInfo", "outline_files", "outline_symbols",
+__all__ += ["OutlineFileRow", "OutlineSymbolRow", "IndexedFile", "ImportInfo", "outline_files", "outline_symbols",
             "file_record", "symbols_of_file", "file_imports", "all_paths"]
-
-
-@dataclass(frozen=True, slots=True)
-class OutlineFileRow:
-    id: int
-    path: str
-    language: str
-    status: str
-    rank: float
-
-
-@dataclass(frozen=True, slots=True)
-class OutlineSymbolRow:
-    id: int
-    file_id: int
-    kind: str
-    name: str
-    qualified_name: str
-    parent: str | None
-    start_line: int
-    signature: str
-    doc: str
-    rank: float
-
-
-@dataclass(frozen=True, slots=True)
-class FileRecord:
-    id: int
-    path: str
-    language: str
-    status: str  # ok | partial | text | failed | skipped
-    error: str | None
-    rank: float
-    size: int
-
-
-@dataclass(frozen=True, slots=True)
-class ImportInfo:
-    module: str
-    name: str | None
-    alias: str
-    line: int
-    level: int
-    target_path: str | None  # the project file it resolved to
-    external: bool
 
 
 def _under(prefix: str) -> tuple[str, str]:
@@ -1202,11 +1092,11 @@ def outline_symbols(conn: sqlite3.Connection, prefix: str = "", kinds: Iterable[
     return [OutlineSymbolRow(*row) for row in rows]
 
 
-def file_record(conn: sqlite3.Connection, path: str) -> FileRecord | None:
+def file_record(conn: sqlite3.Connection, path: str) -> IndexedFile | None:
     row = conn.execute(
         "SELECT id, path, language, status, error, rank, size FROM files WHERE path = ?", (path,)
     ).fetchone()
-    return FileRecord(*row) if row else None
+    return IndexedFile(*row) if row else None
 
 
 def symbols_of_file(conn: sqlite3.Connection, file_id: int) -> list[SymbolInfo]:
@@ -1258,17 +1148,6 @@ __all__ += ["Neighbour", "graph_neighbours"]
 
 # The units a neighbour may be: definitions and a file's module-level code.
 _DEFINITION_UNITS = ("class", "function", "method", "module")
-
-
-@dataclass(frozen=True, slots=True)
-class Neighbour:
-    """A definition one graph edge from a search result, as the unit that holds it."""
-
-    unit_id: int
-    file_id: int
-    via: str  # calls | called by | inherits | inherited by | imports: how the result reaches it
-    label: str  # the reference's label; an import resolved to a file counts as exact
-    rank: float  # the definition's PageRank, else its file's
 
 
 def graph_neighbours(
