@@ -59,7 +59,7 @@ from codefathom.service.embedding import (  # noqa: E402
     shared_embedder,
 )
 from codefathom.store import Scope, VectorMatrix  # noqa: E402
-from codefathom.store.reads import UNIT_RANK, UNIT_RANK_JOIN  # noqa: E402
+from codefathom.store.sqlite.reads import UNIT_RANK, UNIT_RANK_JOIN  # noqa: E402
 
 INDEX_DIR = BENCH / ".corpora" / "embed-index"
 SCAN_ROWS = 100_000

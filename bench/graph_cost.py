@@ -39,7 +39,7 @@ import codefathom.parse.facts as facts  # noqa: E402
 import codefathom.service.indexer as indexer  # noqa: E402
 from codefathom.model import FileFacts  # noqa: E402
 from codefathom.service import Codefathom  # noqa: E402
-from codefathom.store import Store  # noqa: E402
+from codefathom.store.sqlite import SQLiteStore as Store  # noqa: E402  (its methods are patched)
 
 _ORIGINAL_PREPARE = indexer._prepare
 

@@ -45,14 +45,14 @@ import codefathom.parse.extract as extract  # noqa: E402
 from codefathom.discover import discover  # noqa: E402
 from codefathom.graph import Binder, recompute_ranks  # noqa: E402
 from codefathom.graph import _edges as edges  # noqa: E402
+from codefathom.graph.rank import RankEdges  # noqa: E402
 from codefathom.model import FileFacts  # noqa: E402
 from codefathom.parse import graph_languages, language_name, parse  # noqa: E402
 from codefathom.parse.facts import units_and_graph_query  # noqa: E402
 from codefathom.parse.grammars import parser_for  # noqa: E402
 from codefathom.parse.languages import LanguageSpec, language_for  # noqa: E402
 from codefathom.service import Codefathom  # noqa: E402
-from codefathom.store import PreparedFacts, Store, prepare_facts  # noqa: E402
-from codefathom.store.graph import RankEdges  # noqa: E402
+from codefathom.store import PreparedFacts, open_store, prepare_facts  # noqa: E402
 
 
 def cpu(function: Callable[[], Any]) -> tuple[float, Any]:
@@ -99,7 +99,7 @@ def parse_all(files: list[tuple[str, str]], facts: bool) -> list[PreparedFacts]:
 
 def write_rows(rows: list[PreparedFacts]) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        store = Store.open(Path(folder) / "index.db", "floor", create=True)
+        store = open_store(Path(folder) / "index.db", "floor", create=True)
         try:
             for start in range(0, len(rows), 200):
                 with store.transaction(check_keys=False):  # (no file rows: nothing to point at)
@@ -132,9 +132,9 @@ def final_step(corpus: Path) -> dict[str, float]:
                 bind_s, bindings = cpu(lambda: [binder.bind(ref) for ref in refs])
                 rows = [(b.ref_id, b.target_id, b.confidence, b.label, b.candidates) for b in bindings]
                 save_s, _ = cpu(lambda: lookup.save_bindings(rows))
-                lookup.bound = RankEdges(lookup)
-                lookup.bound.add(edges(refs, rows))
-                ranks_s, _ = cpu(lambda: recompute_ranks(lookup))
+                bound = RankEdges(lookup)
+                bound.add(edges(refs, rows))
+                ranks_s, _ = cpu(lambda: recompute_ranks(lookup, bound))
                 raise _Measured({"binding": bind_s, "bindings saved": save_s, "ranks": ranks_s,
                                  "references": float(len(refs))})
         except _Measured as measured:

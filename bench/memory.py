@@ -204,7 +204,7 @@ def _phases(corpus: Path) -> None:
     import codefathom.graph as graph
     import codefathom.service.indexer as indexer
     from codefathom.service import Codefathom
-    from codefathom.store import Store
+    from codefathom.store.sqlite import SQLiteStore as Store  # (its methods are patched)
 
     started = time.perf_counter()
 

@@ -33,7 +33,7 @@ KILLER = """
 import os, signal, sys
 import codefathom.graph as graph
 import codefathom.service.indexer as indexer
-from codefathom.store import Store
+from codefathom.store.sqlite import SQLiteStore as Store
 
 phase, nth = sys.argv[1], int(sys.argv[2])
 calls = [0]

@@ -36,7 +36,7 @@ from quality import FETCH_LIMIT, _scored, prepare  # noqa: E402
 
 from codefathom.search.config import DEFAULT_RANKING  # noqa: E402
 from codefathom.service import Codefathom, embedding  # noqa: E402
-from codefathom.store.vectors import pending_units  # noqa: E402
+from codefathom.store.sqlite.vectors import pending_units  # noqa: E402
 
 COVERAGES = (0.05, 0.2, 0.5, 1.0)
 

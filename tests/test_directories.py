@@ -238,13 +238,13 @@ def test_deleting_every_file_of_a_directory_removes_its_node(shopfront: Path, se
 
 def test_an_index_from_before_directory_nodes_is_migrated_and_gets_them(shopfront: Path, tmp_path: Path,
                                                                        search_json) -> None:
-    from codefathom.store import db
+    from codefathom.store.sqlite import db
 
     index_dir = tmp_path / "v5-index"
     index_dir.mkdir()
     with sqlite3.connect(index_dir / "index.db") as conn:
         conn.executescript("\n".join([
-            (resources.files("codefathom.store") / "schema.sql").read_text("utf-8"),
+            (resources.files("codefathom.store.sqlite") / "schema.sql").read_text("utf-8"),
             *(db._migration_sql(step) for step in range(2, 6)),
         ]))
         conn.executemany(

@@ -12,7 +12,8 @@ from conftest import exact_bindings
 
 import codefathom.graph as graph
 import codefathom.service.indexer as indexer
-import codefathom.store.graph as store_graph
+import codefathom.store.sqlite.graph as store_graph
+from codefathom.graphsource import BindingRow
 from codefathom.service import Codefathom
 
 REPOS = Path(__file__).resolve().parent / "fixtures" / "repos"
@@ -55,27 +56,27 @@ def test_bound_in_capped_batches_as_in_one(
     cap = BATCH if shared != "helped" else 10**9  # (a helper's run of whole files is saved at once)
     held: list[int] = []  # how many references and hints the lookup held after each file was taken
     hint_files: list[int] = []  # how many files' hints it held after each was read, once let go
-    real_save, real_take = store_graph.GraphLookup.save_bindings, store_graph.GraphLookup.take
-    real_hints = store_graph.GraphLookup.hint_table
+    real_save, real_take = store_graph.SQLiteGraphLookup.save_bindings, store_graph.SQLiteGraphLookup.take
+    real_hints = store_graph.SQLiteGraphLookup.hint_table
 
-    def save(self: store_graph.GraphLookup, rows: list[store_graph.BindingRow]) -> None:
+    def save(self: store_graph.SQLiteGraphLookup, rows: list[BindingRow]) -> None:
         saved.append(len(rows))
         real_save(self, rows)
 
-    def take(self: store_graph.GraphLookup, *args: object) -> None:
+    def take(self: store_graph.SQLiteGraphLookup, *args: object) -> None:
         real_take(self, *args)  # type: ignore[arg-type]
         held.append(len(self.written_refs or ()))
         held.append(sum(len(rows) for table in self._hints.values() for rows in table.values()))
 
-    def hint_table(self: store_graph.GraphLookup, file_id: int) -> object:
+    def hint_table(self: store_graph.SQLiteGraphLookup, file_id: int) -> object:
         table = real_hints(self, file_id)
         if self._hints_held < 0:  # let go (see HELD_HINTS): read by file, a few files' at a time
             hint_files.append(len(self._hints))
         return table
 
-    monkeypatch.setattr(store_graph.GraphLookup, "save_bindings", save)
-    monkeypatch.setattr(store_graph.GraphLookup, "take", take)
-    monkeypatch.setattr(store_graph.GraphLookup, "hint_table", hint_table)
+    monkeypatch.setattr(store_graph.SQLiteGraphLookup, "save_bindings", save)
+    monkeypatch.setattr(store_graph.SQLiteGraphLookup, "take", take)
+    monkeypatch.setattr(store_graph.SQLiteGraphLookup, "hint_table", hint_table)
     with Codefathom(repo, index_dir=tmp_path / "batched") as service:
         bound = service.index().refs_bound
         assert service.digest() == whole

@@ -16,6 +16,7 @@ import codefathom.graph as graph
 import codefathom.service.indexer as indexer
 from codefathom.service import Codefathom
 from codefathom.service.workers import WorkerPool
+from codefathom.store.sqlite.graph import SQLiteGraphLookup
 
 TESTS = Path(__file__).resolve().parent
 REPOS = TESTS / "fixtures" / "repos"
@@ -120,15 +121,15 @@ def test_a_first_index_binds_as_a_full_reindex_does(fixture: str, tmp_path: Path
     repo = tmp_path / "repo"
     shutil.copytree(REPOS / fixture, repo)
     taken: list[int] = []
-    real_take = graph.GraphLookup.take
+    real_take = SQLiteGraphLookup.take
 
-    def take(self: graph.GraphLookup, file_id: int, *args: object) -> None:
+    def take(self: SQLiteGraphLookup, file_id: int, *args: object) -> None:
         if self.following:
             taken.append(file_id)
         real_take(self, file_id, *args)  # type: ignore[arg-type]
 
     with pytest.MonkeyPatch.context() as patch, Codefathom(repo, index_dir=tmp_path / "index") as service:
-        patch.setattr(graph.GraphLookup, "take", take)
+        patch.setattr(SQLiteGraphLookup, "take", take)
         first = service.index()
         assert first.refs_bound > 0 and len(taken) == first.added  # every file's rows taken
         dumps = [_graph_dump(tmp_path / "index" / "index.db")]

@@ -12,7 +12,7 @@ import pytest
 
 import codefathom.service.indexer as indexer
 from codefathom.service import Codefathom
-from codefathom.store.graph import REF_INDEXES
+from codefathom.store.sqlite.graph import REF_INDEXES
 
 REPOS = Path(__file__).resolve().parent / "fixtures" / "repos"
 

@@ -8,12 +8,12 @@ import sqlite3
 from importlib import resources
 from pathlib import Path
 
-from codefathom.store.db import SCHEMA_VERSION
+from codefathom.store.sqlite.db import SCHEMA_VERSION
 
 
 def make_version_1_index(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
-    schema = resources.files("codefathom.store").joinpath("schema.sql").read_text("utf-8")
+    schema = resources.files("codefathom.store.sqlite").joinpath("schema.sql").read_text("utf-8")
     with sqlite3.connect(db_path) as conn:
         conn.executescript(schema)
         conn.executemany(

@@ -20,7 +20,7 @@ import pytest
 from click.testing import Result
 
 from codefathom.errors import UsageError
-from codefathom.store.db import _migration_sql
+from codefathom.store.sqlite.db import _migration_sql
 from codefathom.summarize import clean_reply, summary_config
 
 FIXTURES = Path(__file__).parent / "fixtures"

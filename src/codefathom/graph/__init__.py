@@ -17,26 +17,17 @@ import signal
 import struct
 import tempfile
 import time
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from codefathom.graph.manifests import governed_imports, is_config
 from codefathom.graph.modules import resolve_import, same_package
-from codefathom.graph.rank import pagerank
+from codefathom.graph.rank import RankEdges, pagerank, rank_inputs_of
 from codefathom.graph.resolve import Binder, label_for
 from codefathom.graph.specs import spec_for
+from codefathom.graphsource import BindingRow, BoundRef, GraphLookup, ImportResolution, ImportRow, RefRow, RefSpan
 from codefathom.orphans import die_with_parent
-from codefathom.store.graph import (
-    BindingRow,
-    BoundRef,
-    GraphLookup,
-    ImportResolution,
-    ImportRow,
-    RankEdges,
-    RefRow,
-    RefSpan,
-    rank_inputs_of,
-)
 
 __all__ = [
     "rebind", "recompute_ranks", "is_config", "pagerank", "Binder", "label_for", "prepare_shard", "bind_shard",
@@ -60,6 +51,8 @@ FORK_PATIENCE = 30.0  # seconds a forked child may take beyond four times what t
 # saved before the next, by this process and by a forked child alike, so that what binding holds
 # at once does not grow with the project (a batch's rows, its bindings, the binder's caches).
 BIND_BATCH = 20000
+# PageRank's edges, summed from every reference as bound, of a lookup whose last rebind bound them all.
+_BOUND: weakref.WeakKeyDictionary[GraphLookup, RankEdges] = weakref.WeakKeyDictionary()
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -109,7 +102,7 @@ def rebind(
     refs = _Refs(lookup, None if ids is None else lookup.refs_to_rebind(ids, wanted))
     run = f"{os.getpid()}-{time.monotonic_ns()}"
     shared = helper is not None and refs.count >= SHARD_MIN_REFS
-    prepared = helper.submit(prepare_shard, (run, lookup.database())) if helper and shared else None
+    prepared = helper.submit(prepare_shard, (run, lookup.reader())) if helper and shared else None
     if ids is None:
         lookup.preload()
     imports = lookup.imports_needing_resolution(ids)
@@ -137,7 +130,9 @@ def rebind(
     else:
         _bind(binder, refs, _batches(refs.spans, BIND_BATCH), edges)
     lookup.drop_local_reads()
-    lookup.bound = edges
+    _BOUND.pop(lookup, None)
+    if edges is not None:
+        _BOUND[lookup] = edges
     return refs.count
 
 
@@ -226,10 +221,13 @@ def _moved(
     return moved
 
 
-def recompute_ranks(lookup: GraphLookup) -> None:
-    """Recompute PageRank of every file and symbol; call inside the write transaction."""
-    if lookup.bound is not None:  # every reference was bound just now: no need to read them back
-        files, file_edges, symbols, symbol_edges = rank_inputs_of(lookup, lookup.bound)
+def recompute_ranks(lookup: GraphLookup, bound: RankEdges | None = None) -> None:
+    """Recompute PageRank of every file and symbol; call inside the write transaction. `bound`:
+    the edges summed as every reference was bound, when not by the lookup's last rebind."""
+    if bound is None:
+        bound = _BOUND.get(lookup)
+    if bound is not None:  # every reference was bound just now: no need to read them back
+        files, file_edges, symbols, symbol_edges = rank_inputs_of(lookup, bound)
     else:
         files, file_edges, symbols, symbol_edges = lookup.rank_inputs()
     lookup.save_ranks(pagerank(files, file_edges), pagerank(symbols, symbol_edges))
@@ -445,14 +443,14 @@ _PREPARED: dict[str, tuple[GraphLookup, Binder | None]] = {}
 _CHOSEN: dict[str, dict[int, list[RefRow]]] = {}
 
 
-def prepare_shard(run: tuple[str, str]) -> None:
+def prepare_shard(run: tuple[str, Callable[[], GraphLookup]]) -> None:
     """Read the whole graph as committed, in the helper, while the caller resolves the imports."""
-    token, path = run
+    token, open_reader = run
     for lookup, _ in _PREPARED.values():
         lookup.close()
     _PREPARED.clear()
     _CHOSEN.clear()
-    lookup = GraphLookup.read_only(path)
+    lookup = open_reader()
     lookup.preload()
     _PREPARED[token] = (lookup, None)
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from codefathom.graph.cinclude import included_files
 from codefathom.graph.conditions import compiled_under, host
 from codefathom.graph.meaning import Meaning
+from codefathom.graphsource import GraphLookup, ImportRow, SymbolRow
 from codefathom.parse.hooks.cfamily import NAMESPACE_IMPORT
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
 
 __all__ = [
     "global_definition", "compiled", "other_platform", "nearest", "namespace_path", "namespace_members",

@@ -16,7 +16,7 @@ import weakref
 from dataclasses import dataclass, field
 from posixpath import basename, dirname, join, normpath
 
-from codefathom.store.graph import GraphLookup, ImportRow
+from codefathom.graphsource import GraphLookup, ImportRow
 
 __all__ = ["resolve_include", "included_files", "MAX_INCLUDE_DEPTH"]
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+from codefathom.graphsource import GraphLookup, ImportRow, SymbolRow
 
 __all__ = ["resolve_csharp_import", "package_members", "same_package", "GLOBAL_NAMESPACE"]
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from codefathom.graph import npm
 from codefathom.graph.jsfiles import EXTENSIONS, probe, read_json
-from codefathom.store.graph import GraphLookup
+from codefathom.graphsource import GraphLookup
 
 __all__ = ["EXTENSIONS", "CONFIG_NAMES", "is_relative", "resolve_specifier", "config_scope"]
 

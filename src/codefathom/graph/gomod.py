@@ -12,7 +12,7 @@ import weakref
 from dataclasses import dataclass, field
 from posixpath import dirname, join, normpath
 
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+from codefathom.graphsource import GraphLookup, ImportRow, SymbolRow
 
 __all__ = ["resolve_go_import", "package_member", "package_members", "same_package"]
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+from codefathom.graphsource import GraphLookup, ImportRow, SymbolRow
 
 __all__ = ["resolve_java_import", "package_members", "same_package", "DEFAULT_PACKAGE"]
 

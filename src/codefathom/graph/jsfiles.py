@@ -13,7 +13,7 @@ import posixpath
 import re
 import weakref
 
-from codefathom.store.graph import GraphLookup
+from codefathom.graphsource import GraphLookup
 
 __all__ = ["EXTENSIONS", "SOURCES", "probe", "read_json", "read_text", "ancestors", "under"]
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from codefathom.graph import ecmascript, npm
 from codefathom.graph.jsfiles import under
 from codefathom.graph.specs import spec_for
-from codefathom.store.graph import GraphLookup, ImportRow
+from codefathom.graphsource import GraphLookup, ImportRow
 
 __all__ = ["is_config", "governed_imports"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from codefathom.store.graph import SymbolRow
+from codefathom.graphsource import SymbolRow
 
 __all__ = ["Meaning"]
 

@@ -17,7 +17,7 @@ from codefathom.graph import cfamily, cinclude, csharp, ecmascript, gomod, java,
 from codefathom.graph.gomod import resolve_go_import
 from codefathom.graph.meaning import Meaning
 from codefathom.graph.specs import spec_for
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+from codefathom.graphsource import GraphLookup, ImportRow, SymbolRow
 
 __all__ = [
     "ImportTarget", "resolve_import", "member_of_module", "package_members", "same_package", "implicit_import",

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from codefathom.graph.jsfiles import ancestors, probe, read_json, read_text, under
-from codefathom.store.graph import GraphLookup
+from codefathom.graphsource import GraphLookup
 
 __all__ = ["MANIFEST", "WORKSPACE_FILE", "resolve_package", "package_scope", "split_specifier", "yaml_packages"]
 

@@ -18,7 +18,7 @@ import weakref
 from dataclasses import dataclass, field
 from posixpath import dirname, join, normpath
 
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+from codefathom.graphsource import GraphLookup, ImportRow, SymbolRow
 
 __all__ = ["resolve_php_import", "package_members", "same_package", "namespace_of", "GLOBAL_NAMESPACE"]
 

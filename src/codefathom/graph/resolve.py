@@ -39,8 +39,8 @@ from codefathom.graph.modules import (
 )
 from codefathom.graph.signatures import callback_parameter, parameter_range, parameter_types
 from codefathom.graph.specs import GraphSpec, spec_for
+from codefathom.graphsource import Binding, GraphLookup, RefRow, SymbolRow
 from codefathom.model import ARGUMENT_SEPARATOR, LOCAL_HINT_KINDS
-from codefathom.store.graph import Binding, GraphLookup, RefRow, SymbolRow
 
 __all__ = ["Binder", "label_for"]
 

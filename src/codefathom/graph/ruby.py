@@ -15,7 +15,7 @@ import weakref
 from dataclasses import dataclass, field
 from posixpath import dirname, join, normpath
 
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+from codefathom.graphsource import GraphLookup, ImportRow, SymbolRow
 
 __all__ = ["resolve_ruby_import", "package_members", "same_package"]
 

@@ -16,7 +16,7 @@ import weakref
 from dataclasses import dataclass, field
 from posixpath import basename, dirname, join
 
-from codefathom.store.graph import GraphLookup, ImportRow, SymbolRow
+from codefathom.graphsource import GraphLookup, ImportRow, SymbolRow
 
 __all__ = ["resolve_rust_import", "module_member", "implicit_import", "Target"]
 

@@ -22,7 +22,7 @@ import weakref
 from posixpath import dirname, join, normpath
 
 from codefathom.graph.meaning import Meaning
-from codefathom.store.graph import GraphLookup, ImportRow
+from codefathom.graphsource import GraphLookup, ImportRow
 
 __all__ = ["resolve_source", "global_definition", "sourced_files", "LANGUAGES", "MAX_SOURCE_DEPTH"]
 

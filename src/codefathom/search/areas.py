@@ -25,8 +25,7 @@ from codefathom.globs import compile_globs
 from codefathom.model import Hit
 from codefathom.search.query import QueryPlan
 from codefathom.search.rank import ROLE_PRIOR, RRF_K, path_role
-from codefathom.store import Store
-from codefathom.store.directories import DirectoryRow
+from codefathom.store import DirectoryRow, Store
 from codefathom.tokens import name_key, split_identifier
 
 if TYPE_CHECKING:

@@ -18,8 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from codefathom.model import Expansion, Hit, StoredUnit
-from codefathom.store import Scope, Store
-from codefathom.store.graph import Neighbour
+from codefathom.store import Neighbour, Scope, Store
 
 if TYPE_CHECKING:
     from codefathom.search import SearchRequest

@@ -1,7 +1,7 @@
 """Reads a query string: its words, the identifiers in it, and how identifier-like it is.
 
 Also lists the terms the full-text channel matches (`model.MatchTerm`), in no engine's syntax: the
-store turns them into its own (store/fts.py).
+store turns them into its own (store/sqlite/fts.py).
 """
 
 from __future__ import annotations

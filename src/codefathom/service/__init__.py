@@ -44,7 +44,7 @@ from codefathom.service.lookups import LookupVerbs, located
 from codefathom.service.project import Project, resolve_project
 from codefathom.service.related import RelatedVerbs
 from codefathom.service.summaries import SummaryVerbs
-from codefathom.store import Store
+from codefathom.store import Store, open_store
 
 CHANNELS = ("hybrid", "lexical", "vector")  # what a ranked search reads: all channels, words and names, vectors
 
@@ -278,7 +278,7 @@ class Codefathom(
 
     def digest(self, parts: tuple[str, ...] | None = None) -> dict[str, str]:
         """{part: "<rows>:<hash>"} of what the index holds, independent of row ids: two indexes of
-        the same files are equal part by part however they were built (see store/digest.py)."""
+        the same files are equal part by part however they were built (see store/sqlite/digest.py)."""
         if not self.indexed:
             raise NotIndexed(f"{self.root} has no index yet: run `codefathom index {self.root}`")
         with self._lock:
@@ -309,7 +309,7 @@ class Codefathom(
         if self._store is None:
             if not create and not self.indexed:
                 raise NotIndexed(f"{self.root} is not indexed; run `codefathom index {self.root}`")
-            self._store = Store.open(self.settings.db_path, index_fingerprint(), create=create)
+            self._store = open_store(self.settings.db_path, index_fingerprint(), create=create)
         return self._store
 
 
@@ -319,7 +319,7 @@ def list_indexes(home: Path | None = None) -> list[IndexInfo]:
     found = []
     for db_path in sorted(base.glob("*/index.db")):
         try:
-            with Store.open(db_path, index_fingerprint(), create=False) as store:
+            with open_store(db_path, index_fingerprint(), create=False) as store:
                 counts = store.counts()
                 last = store.get_meta("last_sync")
                 root = store.get_meta("root")
@@ -358,7 +358,7 @@ def _root_of(db_path: Path) -> str | None:
     if not db_path.is_file():
         return None
     try:
-        with Store.open(db_path, index_fingerprint(), create=False) as store:
+        with open_store(db_path, index_fingerprint(), create=False) as store:
             return store.get_meta("root")
     except Exception:  # noqa: BLE001 - an unreadable index names no project; it is deleted all the same
         return None

@@ -23,8 +23,7 @@ from codefathom.parse import parse
 from codefathom.service.context import conventional_test_names
 from codefathom.service.graph import ServiceBase, _check_dep_types, _check_depth, states_binding
 from codefathom.service.related import _find_tests, _is_test
-from codefathom.store import Store
-from codefathom.store.graph import RefInfo, SymbolInfo
+from codefathom.store import RefInfo, Store, SymbolInfo
 
 __all__ = [
     "ChangeVerbs", "ChangeImpactResponse", "ChangedFile", "ChangedSymbol", "SymbolDependents", "ImpactedFile",

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, replace
 from codefathom.errors import NotFound, UsageError, shown
 from codefathom.search.rank import path_role
 from codefathom.service.graph import DepNode, ServiceBase, _relative, states_binding
-from codefathom.store import graph as g
-from codefathom.store.graph import ImportInfo, SymbolInfo
+from codefathom.store import ImportInfo, SymbolInfo
+from codefathom.store import records as g
 from codefathom.tokens import IDENTIFIER, split_identifier
 
 __all__ = [

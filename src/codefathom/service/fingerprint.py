@@ -11,8 +11,7 @@ from importlib import metadata
 from codefathom.parse import LANGUAGES
 from codefathom.parse.facts import graph_query_text
 from codefathom.parse.grammars import query_text
-from codefathom.store import fingerprint_of
-from codefathom.store.db import schema_sql
+from codefathom.store import fingerprint_of, schema_sql
 from codefathom.tokens import TOKENIZER_VERSION
 
 __all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]

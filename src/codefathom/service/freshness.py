@@ -68,7 +68,7 @@ INDEX_FILES = ("index.db", "index.db-wal", "index.db-shm", SNAPSHOT_NAME)
 INDEX_ROLE = "codefathom index"
 STOP_PATIENCE_S = 5.0  # how long `stop` waits for SIGTERM before SIGKILL
 # Said by every answer (and `status`) from an index some of whose files another version's parsers
-# wrote (store/db.py keeps their facts until each is parsed again).
+# wrote (store/sqlite/db.py keeps their facts until each is parsed again).
 REPARSE_NOTICE = (
     "{files} files were indexed by another version of codefathom's parsers and wait to be parsed again;"
     " answers come from what they held until the next sync"

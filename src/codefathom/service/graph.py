@@ -22,9 +22,8 @@ from codefathom.parse import graph_languages, language_name
 from codefathom.search.rank import path_role
 from codefathom.service.languages import wanted_languages
 from codefathom.service.project import inside_root
-from codefathom.store import Store
-from codefathom.store import graph as g
-from codefathom.store.graph import RefInfo, SymbolInfo
+from codefathom.store import RefInfo, Store, SymbolInfo
+from codefathom.store import records as g
 
 __all__ = [
     "GraphVerbs", "SymbolsResponse", "RefsResponse", "HierarchyNode", "HierarchyResponse", "DepNode",
@@ -766,7 +765,7 @@ class _DeadContext:
         return compiled_under(written, self.language(symbol) == "cpp")
 
     def is_script(self, path: str) -> bool:
-        """Whether a shell file is run as a program rather than sourced (store.graph.script_paths)."""
+        """Whether a shell file is run as a program rather than sourced (GraphReads.script_paths)."""
         if self._scripts is None:
             self._scripts = self._store.graph.script_paths(
                 [name for name, rules in DEAD_RULES.items() if rules.scripts]

@@ -24,8 +24,7 @@ from codefathom.parse import language_name, parse
 from codefathom.search.rank import path_role
 from codefathom.service.sweep import after_sync, before_writes, plan_sync
 from codefathom.service.workers import WorkerPool, usable_cpus, worker_count
-from codefathom.store import FileRecord, PreparedFacts, PreparedUnits, Store, prepare_facts
-from codefathom.store.writes import prepare_units
+from codefathom.store import FileRecord, PreparedFacts, PreparedUnits, Store, prepare_facts, prepare_units
 
 __all__ = ["SyncReport", "sync", "Progress"]
 
@@ -34,7 +33,7 @@ BATCH_FILES = 200  # files per transaction: a killed run loses at most this many
 # Fewer changed files than this are parsed here: starting worker processes costs ~0.2 s.
 PARALLEL_MIN_FILES = 256
 # A first index of this many files or more writes and binds its references without their secondary
-# indexes and builds them at the end (see store.graph.REF_INDEXES): on the 28k-file monorepo,
+# indexes and builds them at the end (see store/sqlite/graph.py: REF_INDEXES): on the 28k-file monorepo,
 # keeping them up row by row cost the writer and the binder more than building them.
 DEFER_INDEXES_MIN_FILES = 256
 # A parse worker helps bind (graph.rebind) only with this many CPUs. It needs a core of its own:

@@ -24,7 +24,7 @@ from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError
 from codefathom.service import Codefathom, SearchResponse
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.service.project import resolve_project
-from codefathom.store import Store
+from codefathom.store import open_store
 
 __all__ = ["search_several", "resolve_index_name", "linked_projects", "merge"]
 
@@ -62,7 +62,7 @@ def resolve_index_name(
 
 def _root_of(db_path: Path) -> Path:
     try:
-        with Store.open(db_path, index_fingerprint(), create=False) as store:
+        with open_store(db_path, index_fingerprint(), create=False) as store:
             root = store.get_meta("root")
     except Exception as exc:  # noqa: BLE001 - any failure: the index cannot say which project it is
         raise UsageError(f"cannot read the index {db_path}: {exc}") from exc

@@ -25,8 +25,7 @@ from codefathom.errors import CodefathomError, UsageError
 from codefathom.search.rank import path_role
 from codefathom.service.context import conventional_test_names
 from codefathom.service.graph import ServiceBase, _check_name, _keep, _relative, states_binding
-from codefathom.store import Store
-from codefathom.store.graph import RefInfo, SymbolInfo
+from codefathom.store import RefInfo, Store, SymbolInfo
 
 __all__ = [
     "RelatedVerbs", "TestsResponse", "FoundTest", "CoChangeResponse", "CoChanged", "DIRECT", "HELPER", "NAMED",

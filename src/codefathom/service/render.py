@@ -47,7 +47,7 @@ from codefathom.service.snippets import (
     matching_lines,
     query_terms,
 )
-from codefathom.store.graph import RefInfo, SymbolInfo
+from codefathom.store import RefInfo, SymbolInfo
 
 __all__ = [
     "SearchView", "search_json", "search_text", "search_found", "status_json", "status_text", "sync_json",

@@ -7,16 +7,14 @@ so that the writer only inserts.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from types import EllipsisType
 
 from codefathom.model import Unit
-from codefathom.tokens import name_key, searchable_text
+from codefathom.store.records import FileRecord, PreparedUnits, prepare_units, summary_key
 
 __all__ = [
     "FileRecord", "PreparedUnits", "prepare_units", "summary_key", "replace_file", "remove_files", "touch_file",
@@ -39,56 +37,6 @@ _INSERT_FTS_SUMMARY = (
     " VALUES (?, ?, ?, ?, ?, ?, ?, coalesce((SELECT s.searchable FROM summaries s WHERE s.key = ?"
     " AND s.model = (SELECT value FROM meta WHERE key = 'summary_model')), ''))"
 )
-
-
-@dataclass(frozen=True, slots=True)
-class FileRecord:
-    path: str
-    content_hash: str
-    mtime_ns: int
-    size: int
-    language: str
-    status: str
-    error: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedUnits:
-    """A file's units as rows ready to insert: the `units` columns after file_id, in order, and
-    the `units_fts` columns after rowid. Plain tuples, so they cross process boundaries cheaply."""
-
-    units: tuple[tuple[object, ...], ...]  # the last column is the summary key
-    fts: tuple[tuple[str, ...], ...]
-
-    def __len__(self) -> int:
-        return len(self.units)
-
-
-def prepare_units(path: str, units: Sequence[Unit]) -> PreparedUnits:
-    """The rows `replace_file` inserts for `units` of the file at `path`."""
-    path_text = searchable_text(path.replace("/", " ").replace(".", " "))
-    unit_rows = []
-    fts_rows = []
-    for unit in units:
-        unit_rows.append(
-            (
-                unit.kind, unit.name, name_key(unit.name), unit.qualified_name, unit.parent, unit.signature,
-                unit.doc, unit.language, unit.start_line, unit.end_line, unit.part, unit.content,
-                summary_key(unit.content),
-            )
-        )
-        fts_rows.append(
-            (
-                searchable_text(unit.name), searchable_text(unit.qualified_name), searchable_text(unit.signature),
-                searchable_text(unit.doc), path_text, searchable_text(unit.content),
-            )
-        )
-    return PreparedUnits(tuple(unit_rows), tuple(fts_rows))
-
-
-def summary_key(content: str) -> str:
-    """The key a unit's summary is cached by: a hash of its text, wherever it lives."""
-    return hashlib.blake2b(content.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def file_ids(conn: sqlite3.Connection, paths: Iterable[str]) -> dict[str, int]:

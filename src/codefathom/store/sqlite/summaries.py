@@ -12,9 +12,9 @@ import json
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from codefathom.store.reads import UNIT_RANK, UNIT_RANK_JOIN
+from codefathom.store.records import NewSummary, SummaryCandidate, SummaryCoverage
+from codefathom.store.sqlite.reads import UNIT_RANK, UNIT_RANK_JOIN
 
 __all__ = [
     "SummaryCandidate", "NewSummary", "SummaryCoverage", "summary_model", "summary_candidates", "store_summaries",
@@ -26,40 +26,6 @@ SUMMARY_OF_UNIT = (
     "coalesce((SELECT s.summary FROM summaries s WHERE s.key = u.summary_key"
     " AND s.model = (SELECT value FROM meta WHERE key = 'summary_model')), '')"
 )
-
-
-@dataclass(frozen=True)
-class SummaryCandidate:
-    id: int
-    path: str
-    kind: str
-    qualified_name: str
-    signature: str
-    language: str
-    start_line: int
-    end_line: int
-    content: str
-    key: str
-    rank: float
-
-
-@dataclass(frozen=True)
-class NewSummary:
-    key: str
-    summary: str
-    searchable: str
-    tokens_in: int = 0
-    tokens_out: int = 0
-
-
-@dataclass(frozen=True)
-class SummaryCoverage:
-    model: str | None  # the model the index shows, None before any summary
-    with_summary: int  # units whose text has a summary by that model
-    definitions: int  # units of the kinds summarised
-    units: int  # all units
-    tokens_in: int  # what writing the cached summaries of that model cost
-    tokens_out: int
 
 
 def summary_model(conn: sqlite3.Connection) -> str | None:

@@ -11,46 +11,19 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from codefathom.store.reads import UNIT_RANK, UNIT_RANK_JOIN
-from codefathom.store.summaries import SUMMARY_OF_UNIT
+from codefathom.store.records import PendingUnit, VectorMatrix
+from codefathom.store.sqlite.reads import UNIT_RANK, UNIT_RANK_JOIN
+from codefathom.store.sqlite.summaries import SUMMARY_OF_UNIT
 
 __all__ = [
     "pending_in_files",
     "PendingUnit", "VectorMatrix", "pending_units", "units_to_embed", "cached_vectors", "store_vectors",
     "coverage", "load_matrix", "forget_vectors", "vector_epoch", "prune_vectors",
 ]
-
-
-@dataclass(frozen=True)
-class PendingUnit:
-    id: int
-    path: str
-    kind: str
-    qualified_name: str
-    signature: str
-    doc: str
-    content: str
-    summary: str = ""  # its one-sentence summary, when one was written (store/summaries.py)
-
-
-@dataclass(frozen=True)
-class VectorMatrix:
-    """Every unit with a vector: one row each, aligned with the id, file, kind and language arrays."""
-
-    unit_ids: npt.NDArray[np.int64]
-    file_ids: npt.NDArray[np.int64]
-    kinds: npt.NDArray[np.str_]
-    languages: npt.NDArray[np.str_]
-    vectors: npt.NDArray[np.float32]  # shape (n, dims), unit length
-    epoch: str
-
-    def __len__(self) -> int:
-        return len(self.unit_ids)
 
 
 def pending_units(conn: sqlite3.Connection, embedded_too: bool = False) -> list[tuple[int, str, str, float]]:

@@ -11,10 +11,11 @@ import posixpath
 import re
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from codefathom.store.records import DirectoryRow, IsTest
 from codefathom.tokens import searchable_text
 
 __all__ = [
@@ -22,8 +23,6 @@ __all__ = [
     "IsTest", "directory_count", "directories_matching", "rows_matching",
 ]
 
-# is_test(path): whether a file is a test (the search stage's path roles); tests are listed last.
-IsTest = Callable[[str], bool]
 
 TOP_FILES = 8  # files a node lists, best first
 FILE_DEFINITIONS = 4  # definitions named per listed file
@@ -38,20 +37,6 @@ _COMMENT = re.compile(r"^\s*(//[!/]?|/\*+!?|\*/|\*(?!\*/)|#(?![!\[]|include|defi
 # License headers, editor modelines and the like: a file's first comment, but not its description.
 _BOILERPLATE = re.compile(r"copyright|licen[cs]e|spdx|all rights reserved|-\*-|vim?:|eslint|prettier", re.IGNORECASE)
 _MARKUP = re.compile(r"^\s*(#|!\[|\[!\[|<|```|[=\-_*]{3,}\s*$|\.\. )")
-
-
-@dataclass(frozen=True, slots=True)
-class DirectoryRow:
-    """A directory node as search reads it."""
-
-    id: int
-    path: str
-    file_count: int
-    languages: dict[str, int]
-    files: tuple[str, ...]  # its top files, best first
-    description: str
-    summary: str
-    rank: float
 
 
 def directory_of(path: str) -> str:

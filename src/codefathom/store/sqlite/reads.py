@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from codefathom.model import FileState, StoredUnit, Unit
+from codefathom.store.records import IndexCounts, Scope
 
 __all__ = [
     "Scope", "file_states", "file_paths", "fts_candidates", "name_candidates", "units_by_id", "IndexCounts",
@@ -30,27 +30,20 @@ UNIT_RANK_JOIN = (
 )
 
 
-@dataclass(frozen=True)
-class Scope:
-    """Which units a search may return; None means no restriction on that axis."""
-
-    file_ids: frozenset[int] | None = None
-    languages: frozenset[str] | None = None
-    kinds: frozenset[str] | None = None
-
-    def sql(self, alias: str = "u") -> tuple[str, list[object]]:
-        clauses: list[str] = []
-        params: list[object] = []
-        if self.file_ids is not None:
-            clauses.append(f"{alias}.file_id IN (SELECT value FROM json_each(?))")
-            params.append(json.dumps(sorted(self.file_ids)))
-        if self.languages is not None:
-            clauses.append(f"{alias}.language IN (SELECT value FROM json_each(?))")
-            params.append(json.dumps(sorted(self.languages)))
-        if self.kinds is not None:
-            clauses.append(f"{alias}.kind IN (SELECT value FROM json_each(?))")
-            params.append(json.dumps(sorted(self.kinds)))
-        return (" AND " + " AND ".join(clauses) if clauses else ""), params
+def scope_sql(scope: Scope, alias: str = "u") -> tuple[str, list[object]]:
+    """The WHERE clauses (each after AND) and parameters that keep a query's units to `scope`."""
+    clauses: list[str] = []
+    params: list[object] = []
+    if scope.file_ids is not None:
+        clauses.append(f"{alias}.file_id IN (SELECT value FROM json_each(?))")
+        params.append(json.dumps(sorted(scope.file_ids)))
+    if scope.languages is not None:
+        clauses.append(f"{alias}.language IN (SELECT value FROM json_each(?))")
+        params.append(json.dumps(sorted(scope.languages)))
+    if scope.kinds is not None:
+        clauses.append(f"{alias}.kind IN (SELECT value FROM json_each(?))")
+        params.append(json.dumps(sorted(scope.kinds)))
+    return (" AND " + " AND ".join(clauses) if clauses else ""), params
 
 
 def file_states(conn: sqlite3.Connection, paths: Iterable[str] | None = None) -> dict[str, FileState]:
@@ -92,7 +85,7 @@ def fts_candidates(
     conn: sqlite3.Connection, match: str, weights: Sequence[float], scope: Scope, limit: int
 ) -> list[tuple[int, float]]:
     """Unit ids and BM25F scores (higher is better) for an FTS5 match expression."""
-    where, params = scope.sql()
+    where, params = scope_sql(scope)
     weight_args = ", ".join(f"{float(w)}" for w in weights)
     # Every FTS row has its unit, so the join is there only for a scope's filters: without one,
     # a query matching thousands of units skips as many lookups (a third of its time).
@@ -110,7 +103,7 @@ def name_candidates(
     conn: sqlite3.Connection, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
 ) -> list[tuple[int, str, str, str]]:
     """(id, name, qualified_name, path) of units whose name key equals (or starts with) a key."""
-    where, params = scope.sql()
+    where, params = scope_sql(scope)
     found: list[tuple[int, str, str, str]] = []
     for key in keys:
         if not key:
@@ -150,15 +143,6 @@ def units_by_id(
         )
         result[int(row[0])] = StoredUnit(int(row[0]), row[1], unit, float(row[13] or 0.0))
     return result
-
-
-@dataclass(frozen=True)
-class IndexCounts:
-    files: int
-    units: int
-    by_language: dict[str, int]  # files per language
-    by_status: dict[str, int]  # files per parse status
-    problems: list[tuple[str, str, str]]  # (path, status, error) of files that did not parse cleanly
 
 
 def counts(conn: sqlite3.Connection, problem_limit: int = 20) -> IndexCounts:

@@ -26,7 +26,7 @@ SCHEMA_VERSION = 9  # 0006: directory summaries, 0007: vectors, 0008: arguments 
 
 
 def _migration_sql(step: int) -> str:
-    folder = resources.files("codefathom.store").joinpath("migrations")
+    folder = resources.files("codefathom.store.sqlite").joinpath("migrations")
     for entry in folder.iterdir():
         if entry.name.startswith(f"{step:04d}_") and entry.name.endswith(".sql"):
             return entry.read_text("utf-8")
@@ -35,7 +35,7 @@ def _migration_sql(step: int) -> str:
 
 def schema_sql() -> str:
     """The whole schema of the current version: the first one and every migration after it."""
-    base = resources.files("codefathom.store").joinpath("schema.sql").read_text("utf-8")
+    base = resources.files("codefathom.store.sqlite").joinpath("schema.sql").read_text("utf-8")
     return "\n".join([base, *(_migration_sql(step) for step in range(2, SCHEMA_VERSION + 1))])
 
 

@@ -1,6 +1,6 @@
-"""Typed reads of the code graph, for the service and search: `Store.graph` hands one out.
+"""The SQLite store's answers to the graph questions (`store.GraphReads`): `Store.graph` hands one out.
 
-Each method is the function of the same name in store/graph.py run on the store's connection under
+Each method is the function of the same name in sqlite/graph.py run on the store's connection under
 its lock, so that mypy checks every argument and no caller holds a connection; SQLite's errors come
 out as StoreError.
 """
@@ -11,23 +11,23 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 
-from codefathom.store import graph
-from codefathom.store.graph import (
+from codefathom.graphsource import RefRow
+from codefathom.store.sqlite import graph
+from codefathom.store.sqlite.graph import (
     BaseRef,
-    FileRecord,
     ImportInfo,
+    IndexedFile,
     Neighbour,
     OutlineFileRow,
     OutlineSymbolRow,
     RefInfo,
-    RefRow,
     SymbolInfo,
 )
 
-__all__ = ["GraphReads"]
+__all__ = ["SQLiteGraphReads"]
 
 
-class GraphReads:
+class SQLiteGraphReads:
     """The graph questions an open index answers (symbols, references, file edges, outline, brief)."""
 
     def __init__(self, conn: sqlite3.Connection, locked: Callable[[], AbstractContextManager[None]]) -> None:
@@ -146,7 +146,7 @@ class GraphReads:
         with self._locked():
             return graph.outline_symbols(self._conn, prefix, kinds)
 
-    def file_record(self, path: str) -> FileRecord | None:
+    def file_record(self, path: str) -> IndexedFile | None:
         with self._locked():
             return graph.file_record(self._conn, path)
 

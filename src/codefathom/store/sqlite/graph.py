@@ -8,23 +8,44 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from array import array
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
+from codefathom.graphsource import (
+    BindingRow,
+    BoundRef,
+    GraphLookup,
+    ImportResolution,
+    ImportRow,
+    RankInputs,
+    RefRow,
+    RefSpan,
+    SymbolRow,
+)
 from codefathom.model import FileFacts
-from codefathom.store.errors import backend_errors
+from codefathom.store.base import WritingLookup
+from codefathom.store.records import (
+    BaseRef,
+    ImportInfo,
+    IndexedFile,
+    Neighbour,
+    OutlineFileRow,
+    OutlineSymbolRow,
+    PreparedFacts,
+    RefInfo,
+    SymbolInfo,
+    prepare_facts,
+)
+from codefathom.store.sqlite.errors import backend_errors
 
 __all__ = [
-    "replace_facts", "SymbolRow", "RefRow", "ImportRow", "Binding", "BOUND_LABELS", "symbol_names_of",
-    "refs_to_rebind", "save_bindings", "save_import_targets", "GraphLookup", "PreparedFacts", "prepare_facts",
+    "replace_facts", "BOUND_LABELS", "symbol_names_of",
+    "refs_to_rebind", "save_bindings", "save_import_targets", "SQLiteGraphLookup", "PreparedFacts", "prepare_facts",
     "drop_local_reads", "REF_INDEXES", "drop_ref_indexes", "missing_ref_indexes", "create_ref_indexes",
-    "SymbolInfo", "RefInfo", "BindingRow", "BoundRef", "RankInputs", "ImportResolution",
-    "rank_inputs_of", "RankEdges", "RefSpan", "ref_spans", "refs_between", "bound_edges", "HELD_REFS",
+    "SymbolInfo", "RefInfo",
+    "ref_spans", "refs_between", "bound_edges", "HELD_REFS",
     "HELD_HINTS",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
     "references_from", "unbound_count",
@@ -49,116 +70,11 @@ HINT_FILES = 1000
 SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
 
 
-# The rows binding reads and writes are made by the hundred thousand per index: not frozen, as a
-# frozen dataclass is five times slower to make (each field set through object.__setattr__).
-# Nothing changes one once made.
-@dataclass(slots=True)
-class SymbolRow:
-    id: int
-    file_id: int
-    kind: str
-    name: str
-    qualified_name: str
-    parent: str | None
-    start_line: int
-    end_line: int
-
-
-@dataclass(slots=True)
-class RefRow:
-    id: int
-    file_id: int
-    name: str
-    kind: str
-    receiver: str
-    line: int
-    scope: str | None
-    arity: int = -1  # arguments of a call, where counted
-    arguments: str = ""  # their types as written or named, where read (RefSite.arguments)
-
-
-@dataclass(slots=True)
-class ImportRow:
-    id: int
-    file_id: int
-    module: str
-    name: str | None
-    alias: str
-    level: int
-    # Where the last resolution led (see graph.rebind, which keeps these current).
-    target_file_id: int | None = None
-    target_symbol_id: int | None = None
-    external: bool = False
-    binds_module: bool = False
-    line: int = 0  # where the statement is: an import inside a function binds its names there only
-
-
-# (import id, target file id, target symbol id, external, binds module): an import's resolution.
-ImportResolution = tuple[int, int | None, int | None, bool, bool]
-
-
-@dataclass(slots=True)
-class Binding:
-    ref_id: int
-    target_id: int | None
-    confidence: float
-    label: str
-    candidates: int = 0
-
-
-# A Binding as a plain tuple (ref_id, target_id, confidence, label, candidates): what crosses from
-# a helper process and what `save_bindings` writes.
-BindingRow = tuple[int, int | None, float, str, int]
-# (file id, scope, target symbol id, confidence) of a bound reference: what PageRank reads of it.
-BoundRef = tuple[int, str | None, int, float]
-# (file id, first reference id, last reference id, references) of one file's references, which
-# are written together and so hold a run of ids no other file's fall in.
-RefSpan = tuple[int, int, int, int]
-RankInputs = tuple[list[int], list[tuple[int, int, float]], list[int], Iterable[tuple[int, int, float]]]
-
-
-# A row's values after its file_id, in column order: a symbol's (kind, name, qualified_name, parent,
-# start_line, end_line, signature, doc), a reference's (name, kind, receiver, line, col, scope,
-# arity, arguments), an import's (module, name, alias, line, level), a hint's (scope, variable,
-# type_name, line, kind).
-SymbolValues = tuple[str, str, str, str | None, int, int, str, str]
-RefValues = tuple[str, str, str, int, int, str | None, int, str]
-ImportValues = tuple[str, str | None, str, int, int]
-HintValues = tuple[str | None, str, str, int, str]
-
-
-@dataclass(frozen=True, slots=True)
-class PreparedFacts:
-    """A file's graph facts as rows ready to insert (columns after file_id, in table order).
-    Plain tuples: they cross from a parse worker to the writer far faster than dataclasses."""
-
-    symbols: tuple[SymbolValues, ...] = ()
-    refs: tuple[RefValues, ...] = ()
-    imports: tuple[ImportValues, ...] = ()
-    hints: tuple[HintValues, ...] = ()
-
-    @property
-    def symbol_names(self) -> set[str]:
-        return {str(row[1]) for row in self.symbols}
-
-
-def prepare_facts(facts: FileFacts) -> PreparedFacts:
-    return PreparedFacts(
-        tuple(
-            (s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc)
-            for s in facts.symbols
-        ),
-        tuple((r.name, r.kind, r.receiver, r.line, r.column, r.scope, r.arity, r.arguments) for r in facts.refs),
-        tuple((i.module, i.name, i.alias, i.line, i.level) for i in facts.imports),
-        tuple((h.scope, h.variable, h.type_name, h.line, h.kind) for h in facts.hints),
-    )
-
-
 def replace_facts(
-    conn: sqlite3.Connection, file_id: int, facts: FileFacts | PreparedFacts, lookup: GraphLookup | None = None
+    conn: sqlite3.Connection, file_id: int, facts: FileFacts | PreparedFacts, lookup: WritingLookup | None = None
 ) -> None:
     """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target).
-    A `lookup` that follows the writes (`GraphLookup.follow`) takes the rows, with their ids."""
+    A `lookup` that follows the writes (`SQLiteGraphLookup.follow`) takes the rows, with their ids."""
     rows = facts if isinstance(facts, PreparedFacts) else prepare_facts(facts)
     following = lookup is not None and lookup.following
     ranks: dict[tuple[str, str], float] = {}
@@ -329,7 +245,7 @@ def _resolved_row(row: ImportRow, target: ImportResolution | None) -> ImportRow:
                      bool(external), bool(module), row.line)
 
 
-class GraphLookup:
+class SQLiteGraphLookup:
     """Cached reads of symbols, imports and hints for one binding run (the index does not change
     while it runs: the caller holds the write transaction, or reads a committed state)."""
 
@@ -354,8 +270,6 @@ class GraphLookup:
         self._ids: dict[str, int] | None = None
         self._languages: dict[int, str] | None = None
         self._complete = False  # every symbol, import, hint and base is in the caches (see preload)
-        # PageRank's edges, summed from every reference as bound, when the last rebind bound them all.
-        self.bound: RankEdges | None = None
         # Whether this lookup followed the writes of every graph row (follow); then the span of each
         # file's references, in id order, and the references themselves while there are few (HELD_REFS).
         self.following = False
@@ -605,6 +519,10 @@ class GraphLookup:
             self._ids = {path: file_id for file_id, path in self.paths().items()}
         return self._ids
 
+    def ranked_files(self) -> list[int]:
+        """Ids of the files PageRank ranks (every file not skipped), in id order."""
+        return [int(row[0]) for row in self._conn.execute("SELECT id FROM files WHERE status != 'skipped'")]
+
     def file_text(self, file_id: int) -> str:
         """A file's text as its units hold it (a text file's line windows, in order)."""
         rows = self._conn.execute(
@@ -653,9 +571,13 @@ class GraphLookup:
     # -- a binding run's reads and writes through this lookup's connection --------------------
 
     @classmethod
-    def read_only(cls, database: str) -> GraphLookup:
+    def read_only(cls, database: str) -> SQLiteGraphLookup:
         """A lookup of the committed index at `database` (a path), on a read-only connection of its own."""
         return cls(_read_only(database))
+
+    def reader(self) -> Callable[[], GraphLookup]:
+        """`read_only` of this lookup's file, for a helper process to call (a partial pickles)."""
+        return partial(SQLiteGraphLookup.read_only, self.database())
 
     def reconnect_read_only(self, database: str) -> None:
         """Read through a read-only connection of its own from now on (a forked child: the connection
@@ -777,34 +699,6 @@ def _read_only(database: str) -> sqlite3.Connection:
 
 
 # -- reads for graph questions ---------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SymbolInfo:
-    id: int
-    path: str
-    kind: str
-    name: str
-    qualified_name: str
-    parent: str | None
-    start_line: int
-    end_line: int
-    signature: str
-    doc: str
-
-
-@dataclass(frozen=True, slots=True)
-class RefInfo:
-    path: str
-    line: int
-    column: int
-    kind: str
-    name: str
-    receiver: str
-    scope: str | None
-    label: str
-    confidence: float
-    target_id: int | None
 
 
 _INFO_COLUMNS = (
@@ -1039,18 +933,6 @@ def decorators_of_symbols(conn: sqlite3.Connection) -> dict[int, set[str]]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class BaseRef:
-    """A base a class names (`extends`, `implements`, `: IFoo`, `impl Trait for`), where and bound to what."""
-
-    path: str
-    scope: str  # the class (or impl block) naming it
-    line: int
-    name: str
-    target_id: int | None
-    label: str
-
-
 def base_refs(conn: sqlite3.Connection) -> dict[str, list[BaseRef]]:
     """Every base reference, by the qualified name of the class naming it."""
     rows = conn.execute(
@@ -1168,103 +1050,6 @@ def rank_inputs(conn: sqlite3.Connection) -> tuple[list[int], list[tuple[int, in
     return files, file_edges, symbols, symbol_edges
 
 
-class _PairSums:
-    """Weights added per (source, target) pair, each pair's summed in the order they were added (a
-    running float sum from 0.0, as a dict of sums gives it), kept as packed arrays until summed:
-    24 bytes an addition, where a dict of a million pairs took 130 MB."""
-
-    def __init__(self) -> None:
-        self.sources, self.targets, self.weights = array("q"), array("q"), array("d")
-
-    def add(self, source: int, target: int, weight: float) -> None:
-        self.sources.append(source)
-        self.targets.append(target)
-        self.weights.append(weight)
-
-    def summed(self) -> Iterator[tuple[int, int, float]]:
-        """(source, target, sum) of each pair, by source then target; lets the additions go."""
-        if not self.weights:
-            return iter(())
-        sources, targets = np.frombuffer(self.sources, dtype=np.int64), np.frombuffer(self.targets, dtype=np.int64)
-        weights = np.frombuffer(self.weights, dtype=np.float64)
-        if int(sources.min()) >= 0 and int(targets.min()) >= 0 and int(sources.max()) < 1 << 31 \
-                and int(targets.max()) < 1 << 31:
-            keys, inverse = np.unique((sources << 32) | targets, return_inverse=True)
-            firsts, seconds = keys >> 32, keys & 0xFFFFFFFF
-        else:  # (ids this large: pairs sorted as rows, slower)
-            rows, inverse = np.unique(np.stack([sources, targets], axis=1), axis=0, return_inverse=True)
-            firsts, seconds = rows[:, 0], rows[:, 1]
-        sums = np.zeros(len(firsts), dtype=np.float64)
-        np.add.at(sums, inverse.reshape(-1), weights)  # one addition at a time, in the order made
-        self.sources, self.targets, self.weights = array("q"), array("q"), array("d")
-        return _rows_of(firsts, seconds, sums)
-
-
-def _rows_of(firsts: Any, seconds: Any, sums: Any) -> Iterator[tuple[int, int, float]]:
-    """The arrays' rows as Python values, a slice at a time (all at once, a million edges as Python
-    ints and floats took 100 MB more at PageRank's peak)."""
-    for start in range(0, len(sums), 1 << 16):
-        end = start + (1 << 16)
-        yield from zip(firsts[start:end].tolist(), seconds[start:end].tolist(), sums[start:end].tolist(), strict=True)
-
-
-class RankEdges:
-    """PageRank's edges summed from references as they are bound: what a whole-project binding
-    keeps of its references for PageRank, an addition per edge of each. `add` must be given the
-    bound references in id order over the whole run, as `rank_inputs` sums them, so that each
-    weight is the same sum to the last bit."""
-
-    def __init__(self, lookup: GraphLookup) -> None:
-        self.lookup = lookup
-        self.by_files = _PairSums()
-        self.by_symbols = _PairSums()
-        self._sources: dict[tuple[int, str | None], list[int]] = {}
-
-    def add(self, bound: Iterable[BoundRef]) -> None:
-        """Add a batch's bound references (whole files, but for parts of one with many): where each
-        edge starts is asked again of the next batch rather than kept for all of them."""
-        self._sources.clear()
-        lookup, by_files, by_symbols, sources = self.lookup, self.by_files, self.by_symbols, self._sources
-        for file_id, scope, target, confidence in bound:
-            symbol = lookup.symbol(target)
-            if symbol is None:
-                continue  # not in the index (the join in rank_inputs drops it too)
-            if symbol.file_id != file_id:
-                by_files.add(file_id, symbol.file_id, confidence)
-            where = (file_id, scope)
-            if where not in sources:
-                sources[where] = _rank_sources(lookup, file_id, scope)
-            for source in sources[where]:
-                by_symbols.add(source, target, confidence)
-
-
-def rank_inputs_of(lookup: GraphLookup, bound: RankEdges) -> RankInputs:
-    """What `rank_inputs` reads, from the edges of the references just bound and the preloaded
-    symbols: the same nodes and edges in the same order, each weight summed in the same order, so
-    that PageRank gives the same ranks to the last bit."""
-    conn = lookup._conn  # (this module's own)
-    files = [int(row[0]) for row in conn.execute("SELECT id FROM files WHERE status != 'skipped'")]
-    imported: dict[tuple[int, int], int] = {}
-    for rows in lookup.all_imports():
-        for row in rows:
-            if row.target_file_id is not None and row.target_file_id != row.file_id:
-                key = (row.file_id, row.target_file_id)
-                imported[key] = imported.get(key, 0) + 1
-    file_edges = list(bound.by_files.summed())
-    file_edges += [(a, b, 0.5 * count) for (a, b), count in sorted(imported.items())]
-    return files, file_edges, lookup.symbol_ids(), bound.by_symbols.summed()
-
-
-def _rank_sources(lookup: GraphLookup, file_id: int, scope: str | None) -> list[int]:
-    """The symbols a reference's edge starts from, as rank_inputs' left joins give them: the
-    definitions of its scope in its file (each one), else the file's module symbol."""
-    defined = [s.id for s in lookup.by_qualified(scope) if s.file_id == file_id] if scope is not None else []
-    modules = lookup.module_symbols(file_id)
-    if defined:
-        return [s for s in defined for _ in range(max(1, len(modules)))]
-    return list(modules)
-
-
 def save_ranks(conn: sqlite3.Connection, files: dict[int, float], symbols: dict[int, float]) -> None:
     conn.executemany("UPDATE files SET rank = ? WHERE id = ?", [(r, i) for i, r in files.items()])
     conn.executemany("UPDATE symbols SET rank = ? WHERE id = ?", [(r, i) for i, r in symbols.items()])
@@ -1272,53 +1057,8 @@ def save_ranks(conn: sqlite3.Connection, files: dict[int, float], symbols: dict[
 
 # -- reads for context: outline and file brief ------------------------------------------------
 
-__all__ += ["OutlineFileRow", "OutlineSymbolRow", "FileRecord", "ImportInfo", "outline_files", "outline_symbols",
+__all__ += ["OutlineFileRow", "OutlineSymbolRow", "IndexedFile", "ImportInfo", "outline_files", "outline_symbols",
             "file_record", "symbols_of_file", "file_imports", "all_paths"]
-
-
-@dataclass(frozen=True, slots=True)
-class OutlineFileRow:
-    id: int
-    path: str
-    language: str
-    status: str
-    rank: float
-
-
-@dataclass(frozen=True, slots=True)
-class OutlineSymbolRow:
-    id: int
-    file_id: int
-    kind: str
-    name: str
-    qualified_name: str
-    parent: str | None
-    start_line: int
-    signature: str
-    doc: str
-    rank: float
-
-
-@dataclass(frozen=True, slots=True)
-class FileRecord:
-    id: int
-    path: str
-    language: str
-    status: str  # ok | partial | text | failed | skipped
-    error: str | None
-    rank: float
-    size: int
-
-
-@dataclass(frozen=True, slots=True)
-class ImportInfo:
-    module: str
-    name: str | None
-    alias: str
-    line: int
-    level: int
-    target_path: str | None  # the project file it resolved to
-    external: bool
 
 
 def _under(prefix: str) -> tuple[str, str]:
@@ -1352,11 +1092,11 @@ def outline_symbols(conn: sqlite3.Connection, prefix: str = "", kinds: Iterable[
     return [OutlineSymbolRow(*row) for row in rows]
 
 
-def file_record(conn: sqlite3.Connection, path: str) -> FileRecord | None:
+def file_record(conn: sqlite3.Connection, path: str) -> IndexedFile | None:
     row = conn.execute(
         "SELECT id, path, language, status, error, rank, size FROM files WHERE path = ?", (path,)
     ).fetchone()
-    return FileRecord(*row) if row else None
+    return IndexedFile(*row) if row else None
 
 
 def symbols_of_file(conn: sqlite3.Connection, file_id: int) -> list[SymbolInfo]:
@@ -1408,17 +1148,6 @@ __all__ += ["Neighbour", "graph_neighbours"]
 
 # The units a neighbour may be: definitions and a file's module-level code.
 _DEFINITION_UNITS = ("class", "function", "method", "module")
-
-
-@dataclass(frozen=True, slots=True)
-class Neighbour:
-    """A definition one graph edge from a search result, as the unit that holds it."""
-
-    unit_id: int
-    file_id: int
-    via: str  # calls | called by | inherits | inherited by | imports: how the result reaches it
-    label: str  # the reference's label; an import resolved to a file counts as exact
-    rank: float  # the definition's PageRank, else its file's
 
 
 def graph_neighbours(
