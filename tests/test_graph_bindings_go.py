@@ -1,7 +1,8 @@
 """Go references bound to the definitions they mean: packages resolved through go.mod (an aliased
 import, a package spread over two files), methods reached through typed receivers, parameters,
 constructors with a declared result, composite literals, `var x T`, `new(T)`, struct fields and
-embedded structs; two types share the method name `Add` (and a package function too)."""
+embedded structs, items of slices and maps; two types share the method name `Add` (and a package
+function too)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,12 @@ EXPECTED = {
     ("store/index.go", 19): ("store.Index.Add", "high"),  # var other Index
     ("store/index.go", 25): ("store.Index.Add", "high"),  # n := new(Index)
     ("store/index.go", 26): ("store.Index.Has", "high"),
+    # Containers: ranging over a []*Store field and a map of *Index, a ([]*Store, error) result.
+    ("store/batch.go", 17): ("store.Store.Add", "high"),
+    ("store/batch.go", 20): ("store.Index.Add", "high"),
+    ("store/batch.go", 27): ("store.Store.Add", "high"),
+    ("store/batch.go", 29): ("store.Store.Add", "exact"),  # loaded[0]
+    ("store/batch.go", 30): ("store.Index.Add", "exact"),  # b.indexes["first"]
 }
 # Package-qualified calls, bound to the package's top-level function (util.Add, not a method Add).
 EXPECTED_ON_LINE = {
@@ -59,9 +66,13 @@ def test_two_types_with_one_method_name_keep_their_callers_apart(service: Codefa
     service.index()
     store_add = {(r.path, r.line) for r in service.refs("store.Store.Add", fresh=False).references}
     index_add = {(r.path, r.line) for r in service.refs("store.Index.Add", fresh=False).references}
-    assert store_add == {("cmd/shop/main.go", 12), ("cmd/shop/main.go", 17)}
+    assert store_add == {
+        ("cmd/shop/main.go", 12), ("cmd/shop/main.go", 17), ("store/batch.go", 17), ("store/batch.go", 27),
+        ("store/batch.go", 29),
+    }
     assert index_add == {
         ("cmd/shop/main.go", 20), ("store/store.go", 36), ("store/index.go", 19), ("store/index.go", 25),
+        ("store/batch.go", 20), ("store/batch.go", 30),
     }
 
 

@@ -112,7 +112,7 @@ ARGUMENT_SEPARATOR = "\t"
 # Hint kinds that bind a name in the function they are written in: a read of that name there
 # means the local (a parameter, an assigned variable, a loop or `with` target), never a global.
 LOCAL_HINT_KINDS = frozenset(
-    {"assign", "annotation", "alias", "literal", "parameter", "local", "element", "enter", "caught", "callback"}
+    {"assign", "annotation", "alias", "literal", "parameter", "local", "element", "item", "enter", "caught", "callback"}
 )
 
 

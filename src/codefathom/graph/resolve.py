@@ -937,6 +937,9 @@ class Binder:
                 value = self._evaluate(file_id, scope, type_name, spec, line)
             elif kind == "element":  # `for x in xs`
                 value = self._element(self._evaluate(file_id, scope, type_name, spec, line), spec)
+            elif kind == "item":  # Go's `for _, x := range xs`: a slice's element, a map's value
+                ranged = self._evaluate(file_id, scope, type_name, spec, line)
+                value = self._item(ranged, "", spec) if ranged is not None else None
             elif kind == "enter":  # `with cm as x`: what `cm.__enter__()` returns
                 value = self._entered(self._evaluate(file_id, scope, type_name, spec, line), spec)
             elif kind == "callback":  # `operate((source, subscriber) => ...)`: as `operate` types it
@@ -1017,7 +1020,7 @@ class Binder:
 
     def _type_value_uncached(self, file_id: int, scope: str | None, written: str, spec: GraphSpec) -> _Value | None:
         text = _unwrap(written)
-        bare, arguments = _generic(text)
+        bare, arguments = _go_type(text) if spec.module_system == "go" else _generic(text)
         if bare.rsplit(".", 1)[-1] in ("Type", "type") and len(arguments) == 1:
             inner = self._type_value(file_id, scope, arguments[0], spec)
             if inner is not None and inner.kind == "instance":
@@ -1456,6 +1459,27 @@ def _unwrap(written: str) -> str:
 
 
 _NONE_TYPES = ("None", "", "null", "undefined")  # `Foo | None`, `Foo | null`
+
+
+def _go_type(text: str) -> tuple[str, list[str]]:
+    """A Go type as `_generic` gives others: `*Foo` -> Foo, `[]*Foo` and `chan Foo` -> ("[]", ["Foo"]),
+    `map[string]Foo` -> ("map", ["string", "Foo"]); `List[T]` (generic) as `_generic` reads it.
+    "[]" and "map" cannot name a Go type, so no type of the project is taken for them."""
+    text = text.strip().lstrip("*").strip()
+    if text.startswith("["):  # a slice or an array: `[]T`, `[4]T`, `[...]T`
+        close = text.find("]")
+        return ("[]", [text[close + 1 :].lstrip("*").strip()]) if close > 0 or text.startswith("[]") else ("", [])
+    if text.startswith(("chan ", "<-chan ", "chan<- ")):
+        return "[]", [text.split(" ", 1)[1].lstrip("*").strip()]
+    if text.startswith("map["):
+        depth = 0
+        for position, char in enumerate(text):
+            depth += char == "["
+            depth -= char == "]"
+            if char == "]" and depth == 0:
+                return "map", [text[4:position].strip(), text[position + 1 :].lstrip("*").strip()]
+        return "", []
+    return _generic(text)
 
 
 def _generic(text: str) -> tuple[str, list[str]]:

@@ -222,7 +222,10 @@ GRAPH_SPECS: dict[str, GraphSpec] = {
     "go": GraphSpec(
         self_names=frozenset(),  # a receiver is a named parameter, typed by its own hint
         builtins=_GO_BUILTINS | _GO_PRIMITIVES,
-        primitive_types=_GO_PRIMITIVES,
+        # slices, arrays and channels, and maps, as graph/resolve.py's `_go_type` names them
+        primitive_types=_GO_PRIMITIVES | {"[]", "map"},
+        sequence_types=frozenset({"[]"}),
+        mapping_types=frozenset({"map"}),
         module_system="go",
         common_methods=_GO_COMMON_METHODS,
         builtin_constructors=_GO_BUILTINS | _GO_PRIMITIVES,

@@ -651,9 +651,9 @@ def _hint(
             type_name = _ecmascript_type(type_name)
         elif rewrite is not None:
             type_name = rewrite(
-                type_node, type_name, kind not in ("assign", "alias", "element", "attribute", "attribute_alias")
+                type_node, type_name, kind not in ("assign", "alias", "element", "item", "attribute", "attribute_alias")
             )
-        if kind not in ("element", "enter", "caught", "assign", "attribute"):  # a string annotation: `x: "Foo"`
+        if kind not in ("element", "item", "enter", "caught", "assign", "attribute"):  # a string annotation: `x: "Foo"`
             type_name = type_name.strip("\"' ")
     line = captures["variable"][0].start_point.row + 1
     if kind.startswith("attribute"):  # kept in the method it is written in, where `T` and `y` mean something

@@ -112,6 +112,19 @@
 (parameter_declaration
   name: (identifier) @variable
   type: [(slice_type) (array_type) (map_type) (channel_type) (function_type) (interface_type)] @type) @hint.parameter
+; Containers: `var xs []Item`, `byName map[string]*Item`, a channel; what indexing and ranging over
+; them give is read from the written type (graph/resolve.py).
+(var_spec
+  name: (identifier) @variable
+  type: [(slice_type) (array_type) (map_type) (channel_type)] @type) @hint.annotation
+(field_declaration
+  name: (field_identifier) @variable
+  type: [(slice_type) (array_type) (map_type) (channel_type)] @type) @hint.annotation
+; `for _, item := range items`: the second variable is an item of what is ranged over (a slice's
+; element, a map's value); the first, an index or a key, stays untyped.
+(range_clause
+  left: (expression_list . (_) . (identifier) @variable .)
+  right: (_) @type) @hint.item
 ; Fields of a struct: `items *Index` types `s.items` (an annotation in the struct's body).
 (field_declaration
   name: (field_identifier) @variable
@@ -135,9 +148,23 @@
   result: (parameter_list
     . (parameter_declaration
       type: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)))) @hint.returns
+(function_declaration
+  name: (identifier) @variable
+  result: [(slice_type) (array_type) (map_type) (channel_type)] @type) @hint.returns
+(function_declaration
+  name: (identifier) @variable
+  result: (parameter_list
+    . (parameter_declaration type: [(slice_type) (array_type) (map_type) (channel_type)] @type))) @hint.returns
 (method_declaration
   name: (field_identifier) @variable
   result: [(type_identifier) (qualified_type) (generic_type)] @type) @hint.returns
+(method_declaration
+  name: (field_identifier) @variable
+  result: [(slice_type) (array_type) (map_type) (channel_type)] @type) @hint.returns
+(method_declaration
+  name: (field_identifier) @variable
+  result: (parameter_list
+    . (parameter_declaration type: [(slice_type) (array_type) (map_type) (channel_type)] @type))) @hint.returns
 (method_declaration
   name: (field_identifier) @variable
   result: (pointer_type [(type_identifier) (qualified_type) (generic_type)] @type)) @hint.returns
