@@ -15,8 +15,6 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any, NoReturn, Self, cast
 
-from psycopg import pq
-
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
 from codefathom.store.base import GraphReads, WritingLookup
 from codefathom.store.errors import StoreError
@@ -30,6 +28,7 @@ from codefathom.store.postgres.db import (
     describe,
     migrate,
     open_project,
+    psycopg,
 )
 from codefathom.store.postgres.digest import DIGEST_PARTS, index_digest
 from codefathom.store.postgres.graph import PostgresGraphLookup, copy_rows, replace_facts, reserve
@@ -124,7 +123,7 @@ class PostgresStore:
         self.close()
 
     def _in_transaction(self) -> bool:
-        return self._conn.info.transaction_status != pq.TransactionStatus.IDLE
+        return self._conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
 
     @contextmanager
     def transaction(self, *, check_keys: bool = True) -> Iterator[None]:
