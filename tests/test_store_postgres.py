@@ -85,6 +85,16 @@ def test_an_incremental_sync_keeps_the_digests_equal(tmp_path: Path, pg_uri: str
     assert _postgres_digest(repo, pg_uri, name) == _sqlite_digest(repo)
 
 
+def test_a_forked_binder_reads_the_committed_project_on_a_connection_of_its_own(
+    tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import codefathom.graph
+
+    monkeypatch.setattr(codefathom.graph, "FORK_MIN_REFS", 0)  # (a large project's binding, on a small one)
+    repo = _copy("bindings", tmp_path)
+    assert _postgres_digest(repo, pg_uri, _project()) == _sqlite_digest(repo)
+
+
 def test_each_files_references_hold_one_run_of_ids_in_write_order(tmp_path: Path, pg_uri: str) -> None:
     repo, name = _copy("bindings", tmp_path), _project()
     _postgres_digest(repo, pg_uri, name)
