@@ -76,6 +76,14 @@ def test_no_module_outside_the_store_imports_a_database_driver() -> None:
     assert _reaching(outside, "sqlite3") == {}
 
 
+def test_only_the_postgres_backend_imports_its_driver() -> None:
+    # psycopg is an extra: the rest of codefathom, SQLite's store among it, must run without it.
+    outside = [p for p in PACKAGE.rglob("*.py") if p.relative_to(PACKAGE).parts[:2] != ("store", "postgres")]
+    assert _reaching(outside, "psycopg") == {}
+    assert _reaching(outside, "codefathom.store.postgres") == {"store/__init__.py": ["codefathom.store.postgres",
+                                                                                   "codefathom.store.postgres.PostgresStore"]}
+
+
 def test_only_the_store_names_its_backend() -> None:
     # The rest of codefathom reaches the index through the package's interface (store/__init__.py:
     # Store, its records, open_store), never through the SQLite modules.

@@ -1,13 +1,15 @@
 """Storage, whatever database runs below: the `Store` interface (store/base.py), its records
 (store/records.py), `StoreError`, and `open_store`, which opens the index at a location.
 
-SQLite (`sqlite/`) is the one backend; nothing outside this package names it, or any driver.
+SQLite (`sqlite/`) is the default backend, a file per project; PostgreSQL (`postgres/`) holds many
+projects in one database. Nothing outside this package names either, or any driver.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from codefathom.errors import UsageError
 from codefathom.store.base import GraphReads, Store, WritingLookup
 from codefathom.store.errors import StoreError
 from codefathom.store.records import (
@@ -43,11 +45,30 @@ __all__ = [
     "prepare_units", "PreparedFacts", "prepare_facts", "IndexCounts", "PendingUnit", "VectorMatrix", "NewSummary",
     "SummaryCandidate", "SummaryCoverage", "DirectoryRow", "IsTest", "Neighbour", "SymbolInfo", "RefInfo",
     "ImportInfo", "BaseRef", "OutlineFileRow", "OutlineSymbolRow", "IndexedFile",
-    "SCHEMA_VERSION", "fingerprint_of", "schema_sql", "match_expression",
+    "SCHEMA_VERSION", "fingerprint_of", "schema_sql", "match_expression", "is_database_location",
 ]
 
+_DATABASE_SCHEMES = ("postgresql://", "postgres://")
 
-def open_store(location: Path, fingerprint: str, *, create: bool = True) -> Store:
-    """The index at `location` (today a SQLite file's path), created when missing unless `create`
-    is False; one made by other parsers (`fingerprint` differs) is marked for re-parsing."""
-    return SQLiteStore.open(location, fingerprint, create=create)
+
+def is_database_location(location: str | Path) -> bool:
+    """Whether a location names a PostgreSQL database (`postgresql://...`) rather than a SQLite file."""
+    return isinstance(location, str) and location.startswith(_DATABASE_SCHEMES)
+
+
+def open_store(
+    location: Path | str, fingerprint: str, *, create: bool = True, project: str | None = None, root: str = ""
+) -> Store:
+    """The index at `location`, created when missing unless `create` is False; one made by other
+    parsers (`fingerprint` differs) is marked for re-parsing.
+
+    A path is a SQLite file. A `postgresql://` URI is a database holding many projects: `project`
+    names the one to open (its row made when missing; `root` is recorded as its work tree)."""
+    if not is_database_location(location):
+        return SQLiteStore.open(Path(location), fingerprint, create=create)
+    if not project:
+        raise UsageError("a postgresql:// store needs the name of the project to open in it")
+    # Imported here: psycopg is an extra (`codefathom[postgres]`), and only this location needs it.
+    from codefathom.store.postgres import PostgresStore
+
+    return PostgresStore.open(str(location), fingerprint, project=project, root=root, create=create)

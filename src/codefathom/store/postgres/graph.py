@@ -1,0 +1,617 @@
+"""Graph rows in PostgreSQL: a file's symbols, references, imports and hints written with ids from
+reserved blocks, and the binder's source (`PostgresGraphLookup`), every read kept to one project.
+
+The lookup mirrors the SQLite one (store/sqlite/graph.py) query for query, in the same row orders.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
+from typing import Any
+
+from codefathom.graphsource import (
+    BindingRow,
+    BoundRef,
+    GraphLookup,
+    HintTable,
+    ImportResolution,
+    ImportRow,
+    RankInputs,
+    RefRow,
+    RefSpan,
+    SymbolRow,
+)
+from codefathom.model import FileFacts
+from codefathom.store.base import WritingLookup
+from codefathom.store.postgres.db import Conn, backend_errors, connect
+from codefathom.store.records import PreparedFacts, prepare_facts
+
+__all__ = ["replace_facts", "PostgresGraphLookup", "reserve", "copy_rows"]
+
+# As the SQLite store (see HELD_REFS and HELD_HINTS there): what a following lookup holds at most.
+HELD_REFS = 100_000
+HELD_HINTS = 200_000
+HINT_FILES = 1000
+BOUND_LABELS = ["exact", "high", "likely", "possible"]
+
+_SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
+_IMPORT_COLUMNS = (
+    "id, file_id, module, name, alias, level, target_file_id, target_symbol_id, external, binds_module, line"
+)
+_REF_COLUMNS_TO_BIND = "id, file_id, name, kind, receiver, line, scope, arity, arguments"
+_HINT_ROWS = "SELECT file_id, scope, variable, type_name, kind, line FROM hints"
+
+
+def reserve(conn: Conn, **counts: int) -> dict[str, int]:
+    """The first id of an unbroken block of `count` ids of each table (0 for an empty block)."""
+    names = list(counts)
+    calls = ", ".join(f"reserve_ids('{name}_id_seq', %s)" for name in names)
+    row = conn.execute(f"SELECT {calls}", [counts[name] for name in names]).fetchone()
+    assert row is not None
+    return {name: int(value or 0) for name, value in zip(names, row, strict=True)}
+
+
+def copy_rows(conn: Conn, table: str, columns: str, rows: Iterable[Sequence[object]]) -> None:
+    """Rows into `table` by COPY: a file's rows in one round trip, not one per row."""
+    with conn.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
+
+
+def replace_facts(
+    conn: Conn, project: int, file_id: int, facts: FileFacts | PreparedFacts, lookup: WritingLookup | None = None
+) -> None:
+    """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target).
+    A `lookup` that follows the writes takes the rows, with their ids."""
+    rows = facts if isinstance(facts, PreparedFacts) else prepare_facts(facts)
+    following = lookup is not None and lookup.following
+    ranks: dict[tuple[str, str], float] = {}
+    if not following:
+        # A definition keeps its rank through an edit of its file (as in the SQLite store).
+        ranks = {
+            (str(q), str(k)): float(r) for q, k, r in conn.execute(
+                "SELECT qualified_name, kind, rank FROM symbols WHERE file_id = %s", (file_id,)
+            )
+        }
+        for table in ("refs", "imports", "hints", "symbols"):
+            conn.execute(f"DELETE FROM {table} WHERE file_id = %s", (file_id,))
+    first = reserve(conn, symbols=len(rows.symbols), refs=len(rows.refs), imports=len(rows.imports))
+    symbol, ref, imported = first["symbols"], first["refs"], first["imports"]
+    if rows.symbols:
+        copy_rows(
+            conn, "symbols",
+            "id, project_id, file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc, rank",
+            (
+                (symbol + i, project, file_id, *row, ranks.get((row[2], row[0]), 0.0))
+                for i, row in enumerate(rows.symbols)
+            ),
+        )
+    if rows.refs:
+        copy_rows(
+            conn, "refs", "id, project_id, file_id, name, kind, receiver, line, col, scope, arity, arguments",
+            ((ref + i, project, file_id, *row) for i, row in enumerate(rows.refs)),
+        )
+    if rows.imports:
+        copy_rows(
+            conn, "imports", "id, project_id, file_id, module, name, alias, line, level",
+            ((imported + i, project, file_id, *row) for i, row in enumerate(rows.imports)),
+        )
+    if rows.hints:
+        copy_rows(
+            conn, "hints", "project_id, file_id, scope, variable, type_name, line, kind",
+            ((project, file_id, *row) for row in rows.hints),
+        )
+    if lookup is not None and following:
+        lookup.take(file_id, rows, symbol, ref, imported)
+
+
+def _import_row(row: Sequence[Any]) -> ImportRow:
+    return ImportRow(
+        row[0], row[1], row[2], row[3], row[4], row[5], row[6], row[7],
+        bool(row[8]), bool(row[9]), row[10],
+    )
+
+
+def _resolved_row(row: ImportRow, target: ImportResolution | None) -> ImportRow:
+    if target is None:
+        return row
+    _, file_id, symbol_id, external, module = target
+    return ImportRow(row.id, row.file_id, row.module, row.name, row.alias, row.level, file_id, symbol_id,
+                     bool(external), bool(module), row.line)
+
+
+class PostgresGraphLookup:
+    """Cached reads of one project's symbols, imports and hints for one binding run (the index does
+    not change while it runs: the caller holds the write transaction, or reads a committed state)."""
+
+    def __init__(self, conn: Conn, project: int, uri: str) -> None:
+        self._conn = conn
+        self._project = project
+        self._uri = uri
+        self._by_name: dict[str, list[SymbolRow]] = {}
+        self._members: dict[tuple[str, str], list[SymbolRow]] = {}
+        self._by_qualified: dict[str, list[SymbolRow]] = {}
+        self._by_id: dict[int, SymbolRow] = {}
+        self._modules: dict[int, SymbolRow | None] = {}
+        self._module_ids: dict[int, list[int]] = {}
+        self._module_files: dict[str, int | None] = {}
+        self._imports: dict[int, list[ImportRow]] = {}
+        self._hints: dict[int, HintTable] = {}
+        self._hints_held = 0
+        self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
+        self._signatures: dict[int, str] = {}
+        self._resolutions: dict[int, ImportResolution] = {}
+        self._paths: dict[int, str] | None = None
+        self._ids: dict[str, int] | None = None
+        self._languages: dict[int, str] | None = None
+        self._complete = False
+        self.following = False
+        self.written_spans: list[RefSpan] = []
+        self.written_refs: list[RefRow] | None = None
+        self._strings: dict[str, str] = {}
+
+    def _rows(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
+        """Rows of a query whose first parameter is the project."""
+        return self._conn.execute(sql, (self._project, *params)).fetchall()
+
+    # -- following a first index's writes ------------------------------------------------------
+
+    def follow(self) -> None:
+        """Take each file's rows as `replace_facts` writes them, on a project without graph rows yet."""
+        with backend_errors():
+            found = self._rows(
+                "SELECT 1 FROM symbols WHERE project_id = %s UNION ALL"
+                " SELECT 1 FROM imports WHERE project_id = %s LIMIT 1", self._project
+            )
+        if not found:
+            self.following = True
+            self.written_refs = []
+
+    def take(self, file_id: int, rows: PreparedFacts, symbol_id: int, ref_id: int, import_id: int) -> None:
+        """A file's rows just written, the first of each table with the given id (see follow)."""
+        if not self.following:
+            return
+        one = self._strings.setdefault
+        for number, (kind, name, qualified, parent, start, end, _, _) in enumerate(rows.symbols, symbol_id):
+            self._add_symbol(SymbolRow(
+                number, file_id, one(kind, kind), one(name, name), one(qualified, qualified),
+                None if parent is None else one(parent, parent), start, end,
+            ))
+        if rows.imports:
+            self._imports[file_id] = [
+                ImportRow(number, file_id, one(module, module), name and one(name, name), one(alias, alias), level,
+                          line=line)
+                for number, (module, name, alias, line, level) in enumerate(rows.imports, import_id)
+            ]
+        if self._hints_held >= 0 and self._hints_held + len(rows.hints) > HELD_HINTS:
+            self._let_hints_go()
+        if self._hints_held >= 0:
+            self._hints_held += len(rows.hints)
+            hints = self._hints.setdefault(file_id, {})
+            for scope, variable, type_name, line, kind in rows.hints:
+                key = (None if scope is None else one(scope, scope), one(variable, variable))
+                hints.setdefault(key, []).append((one(type_name, type_name), one(kind, kind), line))
+        if rows.refs:
+            self.written_spans.append((file_id, ref_id, ref_id + len(rows.refs) - 1, len(rows.refs)))
+        bases: list[tuple[int, int, str, str, str]] = []
+        refs = self.written_refs
+        if refs is not None and len(refs) + len(rows.refs) > HELD_REFS:
+            refs = self.written_refs = None
+        for number, (name, kind, receiver, line, column, scope, arity, arguments) in enumerate(rows.refs, ref_id):
+            if refs is not None:
+                refs.append(RefRow(number, file_id, name, kind, receiver, line, scope, arity, arguments))
+            if kind == "inherit" and scope is not None:
+                bases.append((column, number, one(scope, scope), one(receiver, receiver), one(name, name)))
+        for _, _, scope, receiver, name in sorted(bases):
+            self._bases.setdefault((file_id, scope), []).append((receiver, name))
+
+    def _add_symbol(self, symbol: SymbolRow) -> None:
+        self._by_id[symbol.id] = symbol
+        self._by_name.setdefault(symbol.name, []).append(symbol)
+        self._by_qualified.setdefault(symbol.qualified_name, []).append(symbol)
+        if symbol.parent is not None:
+            self._members.setdefault((symbol.parent, symbol.name), []).append(symbol)
+        if symbol.kind == "module":
+            self._modules.setdefault(symbol.file_id, symbol)
+            self._module_ids.setdefault(symbol.file_id, []).append(symbol.id)
+
+    # -- preloading ----------------------------------------------------------------------------
+
+    def preload(self) -> None:
+        """Read every symbol, import, hint and base class of the project at once."""
+        if not self.following:
+            self._read_all()
+        for file_id in self._file_ids():
+            self._modules.setdefault(file_id, None)
+            self._imports.setdefault(file_id, [])
+            if self._hints_held >= 0:
+                self._hints.setdefault(file_id, {})
+        self._complete = True
+        self._strings = {}
+
+    def _let_hints_go(self) -> None:
+        self._hints.clear()
+        self._hints_held = -1
+
+    def _read_all(self) -> None:
+        one = self._strings.setdefault
+        for i, f, kind, name, qualified, parent, start, end in self._rows(
+            f"SELECT {_SYMBOL_COLUMNS} FROM symbols s WHERE s.project_id = %s ORDER BY s.id"
+        ):
+            self._add_symbol(SymbolRow(
+                i, f, one(kind, kind), one(name, name), one(qualified, qualified),
+                None if parent is None else one(parent, parent), start, end,
+            ))
+        for row in self._rows(f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE project_id = %s ORDER BY id"):
+            self._imports.setdefault(int(row[1]), []).append(_import_row(row))
+        count = self._rows("SELECT count(*) FROM hints WHERE project_id = %s")[0][0]
+        if int(count) > HELD_HINTS:
+            self._let_hints_go()
+        else:
+            for file_id, scope, variable, type_name, kind, line in self._rows(
+                f"{_HINT_ROWS} WHERE project_id = %s ORDER BY id"
+            ):
+                key = (None if scope is None else one(scope, scope), one(variable, variable))
+                evidence = (one(type_name, type_name), one(kind, kind), line)
+                self._hints.setdefault(file_id, {}).setdefault(key, []).append(evidence)
+        for file_id, scope, receiver, name in self._rows(
+            "SELECT file_id, scope, receiver, name FROM refs WHERE project_id = %s AND kind = 'inherit'"
+            " AND scope IS NOT NULL ORDER BY file_id, scope, col, id"
+        ):
+            self._bases.setdefault((file_id, scope), []).append((receiver, name))
+
+    def _file_ids(self) -> list[int]:
+        return list(self.paths())
+
+    def _symbols(self, where: str, *params: object) -> list[SymbolRow]:
+        rows = self._rows(f"SELECT {_SYMBOL_COLUMNS} FROM symbols s WHERE s.project_id = %s AND {where} ORDER BY s.id",
+                          *params)
+        return [SymbolRow(*row) for row in rows]
+
+    # -- the binder's reads --------------------------------------------------------------------
+
+    def by_name(self, name: str) -> list[SymbolRow]:
+        if name not in self._by_name:
+            if self._complete:
+                return []
+            self._by_name[name] = self._symbols("s.name = %s", name)
+        return self._by_name[name]
+
+    def by_qualified(self, qualified: str) -> list[SymbolRow]:
+        if qualified not in self._by_qualified:
+            if self._complete:
+                return []
+            self._by_qualified[qualified] = self._symbols("s.qualified_name = %s", qualified)
+        return self._by_qualified[qualified]
+
+    def members(self, parent: str, name: str) -> list[SymbolRow]:
+        key = (parent, name)
+        if key not in self._members:
+            if self._complete:
+                return []
+            self._members[key] = [s for s in self.by_name(name) if s.parent == parent]
+        return self._members[key]
+
+    def signature(self, symbol_id: int) -> str:
+        if symbol_id not in self._signatures:
+            row = self._conn.execute("SELECT signature FROM symbols WHERE id = %s", (symbol_id,)).fetchone()
+            self._signatures[symbol_id] = str(row[0] or "") if row is not None else ""
+        return self._signatures[symbol_id]
+
+    def symbol(self, symbol_id: int) -> SymbolRow | None:
+        if self._complete:
+            return self._by_id.get(symbol_id)
+        found = self._symbols("s.id = %s", symbol_id)
+        return found[0] if found else None
+
+    def symbol_ids(self) -> list[int]:
+        assert self._complete
+        return list(self._by_id)
+
+    def module_symbols(self, file_id: int) -> list[int]:
+        if self._complete:
+            return self._module_ids.get(file_id, [])
+        return [s.id for s in self._symbols("s.file_id = %s AND s.kind = 'module'", file_id)]
+
+    def all_imports(self) -> Iterable[list[ImportRow]]:
+        assert self._complete
+        return self._imports.values()
+
+    def module_of(self, file_id: int) -> SymbolRow | None:
+        if file_id not in self._modules:
+            found = self._symbols("s.file_id = %s AND s.kind = 'module'", file_id)
+            self._modules[file_id] = found[0] if found else None
+        return self._modules[file_id]
+
+    def module_file(self, module: str) -> int | None:
+        if module not in self._module_files:
+            found = [s for s in self.by_qualified(module) if s.kind == "module"]
+            self._module_files[module] = found[0].file_id if found else None
+        return self._module_files[module]
+
+    def imports_of(self, file_id: int) -> list[ImportRow]:
+        if file_id not in self._imports:
+            rows = self._conn.execute(
+                f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id = %s ORDER BY id", (file_id,)
+            )
+            resolutions = self._resolutions
+            self._imports[file_id] = [_resolved_row(item, resolutions.get(item.id)) for item in map(_import_row, rows)]
+        return self._imports[file_id]
+
+    def hint_table(self, file_id: int) -> HintTable:
+        if file_id not in self._hints:
+            if self._hints_held < 0 and len(self._hints) >= HINT_FILES:
+                del self._hints[next(iter(self._hints))]
+            table: HintTable = {}
+            for _, scope, variable, type_name, kind, line in self._conn.execute(
+                f"{_HINT_ROWS} WHERE file_id = %s ORDER BY id", (file_id,)
+            ):
+                table.setdefault((scope, variable), []).append((type_name, kind, line))
+            self._hints[file_id] = table
+        return self._hints[file_id]
+
+    def bases_of(self, cls: SymbolRow) -> list[tuple[str, str]]:
+        key = (cls.file_id, cls.qualified_name)
+        if key not in self._bases:
+            if self._complete:
+                return []
+            rows = self._conn.execute(
+                "SELECT receiver, name FROM refs WHERE file_id = %s AND kind = 'inherit' AND scope = %s"
+                " ORDER BY col, id",
+                key,
+            )
+            self._bases[key] = [(row[0], row[1]) for row in rows]
+        return self._bases[key]
+
+    def path_of(self, file_id: int) -> str:
+        return self.paths().get(file_id, "")
+
+    def language_of(self, file_id: int) -> str:
+        if self._languages is None:
+            self._load_files()
+        assert self._languages is not None
+        return self._languages.get(file_id, "")
+
+    def paths(self) -> dict[int, str]:
+        if self._paths is None:
+            self._load_files()
+        assert self._paths is not None
+        return self._paths
+
+    def ids_by_path(self) -> dict[str, int]:
+        if self._ids is None:
+            self._ids = {path: file_id for file_id, path in self.paths().items()}
+        return self._ids
+
+    def ranked_files(self) -> list[int]:
+        rows = self._rows("SELECT id FROM files WHERE project_id = %s AND status != 'skipped' ORDER BY id")
+        return [int(row[0]) for row in rows]
+
+    def file_text(self, file_id: int) -> str:
+        rows = self._conn.execute(
+            "SELECT content FROM units WHERE file_id = %s ORDER BY start_line, part, id", (file_id,)
+        )
+        return "\n".join(row[0] for row in rows)
+
+    def _load_files(self) -> None:
+        rows = self._rows("SELECT id, path, language FROM files WHERE project_id = %s ORDER BY id")
+        self._paths = {row[0]: row[1] for row in rows}
+        self._languages = {row[0]: row[2] for row in rows}
+
+    def imports_needing_resolution(self, file_ids: Iterable[int] | None) -> list[ImportRow]:
+        if file_ids is None and self.following:
+            return [row for rows in self._imports.values() for row in rows]
+        if file_ids is None:
+            rows = self._rows(f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE project_id = %s ORDER BY id")
+        else:
+            ids = sorted(set(file_ids))
+            rows = self._rows(
+                f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE project_id = %s AND (file_id = ANY(%s)"
+                " OR target_file_id = ANY(%s) OR target_file_id IS NULL) ORDER BY id",
+                ids, ids,
+            )
+        return [_import_row(row) for row in rows]
+
+    def imports_in(self, file_ids: Iterable[int]) -> list[ImportRow]:
+        rows = self._conn.execute(
+            f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE file_id = ANY(%s) ORDER BY id", (sorted(set(file_ids)),)
+        )
+        return [_import_row(row) for row in rows]
+
+    def resolved(self, targets: Iterable[ImportResolution]) -> None:
+        by_id = {target[0]: target for target in targets}
+        self._resolutions.update(by_id)
+        for file_id, rows in self._imports.items():
+            if any(row.id in by_id for row in rows):
+                self._imports[file_id] = [_resolved_row(row, by_id.get(row.id)) for row in rows]
+
+    # -- a binding run's reads and writes ------------------------------------------------------
+
+    @classmethod
+    def read_only(cls, uri: str, project: int) -> PostgresGraphLookup:
+        """A lookup of the project's committed rows, on a read-only connection of its own."""
+        return cls(connect(uri, read_only=True), project, uri)
+
+    def reader(self) -> Callable[[], GraphLookup]:
+        return partial(PostgresGraphLookup.read_only, self._uri, self._project)
+
+    def database(self) -> str:
+        return json.dumps({"uri": self._uri, "project": self._project})
+
+    def reconnect_read_only(self, database: str) -> None:
+        # (a forked child: the connection it inherited is its parent's, and psycopg leaves it be)
+        where = json.loads(database)
+        self._conn = connect(str(where["uri"]), read_only=True)
+        self._project = int(where["project"])
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def refs_to_rebind(
+        self, file_ids: Iterable[int] | None, names: Iterable[str], within: Iterable[int] = ()
+    ) -> list[RefRow]:
+        return refs_to_rebind(self._conn, self._project, file_ids, names, within)
+
+    def ref_spans(self) -> list[RefSpan]:
+        rows = self._rows(
+            "SELECT file_id, min(id), max(id), count(*) FROM refs WHERE project_id = %s GROUP BY file_id ORDER BY 2"
+        )
+        return [(int(f), int(a), int(b), int(n)) for f, a, b, n in rows]
+
+    def refs_between(self, first: int, last: int) -> list[RefRow]:
+        rows = self._rows(
+            f"SELECT {_REF_COLUMNS_TO_BIND} FROM refs WHERE project_id = %s AND id BETWEEN %s AND %s ORDER BY id",
+            first, last,
+        )
+        return [RefRow(*row) for row in rows]
+
+    def bound_edges(self, first: int, last: int) -> list[BoundRef]:
+        rows = self._rows(
+            "SELECT file_id, scope, target_id, confidence FROM refs WHERE project_id = %s AND id BETWEEN %s AND %s"
+            " AND target_id IS NOT NULL ORDER BY id",
+            first, last,
+        )
+        return [(int(f), s, int(t), float(c)) for f, s, t, c in rows]
+
+    def save_bindings(self, bindings: Iterable[BindingRow]) -> None:
+        rows = list(bindings)
+        if not rows:
+            return
+        ids, targets, confidences, labels, candidates = (list(column) for column in zip(*rows, strict=True))
+        # One statement over arrays: a whole batch of bindings in one round trip.
+        self._conn.execute(
+            "UPDATE refs r SET target_id = b.target, confidence = b.confidence, label = b.label,"
+            " candidates = b.candidates FROM unnest(%s::bigint[], %s::bigint[], %s::float8[], %s::text[],"
+            " %s::int[]) AS b(id, target, confidence, label, candidates) WHERE r.id = b.id",
+            (ids, targets, confidences, labels, candidates),
+        )
+
+    def save_import_targets(self, targets: Iterable[ImportResolution]) -> None:
+        rows = list(targets)
+        if not rows:
+            return
+        ids, files, symbols, external, module = (list(column) for column in zip(*rows, strict=True))
+        self._conn.execute(
+            "UPDATE imports i SET target_file_id = t.file, target_symbol_id = t.symbol, external = t.external,"
+            " binds_module = t.module FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::smallint[],"
+            " %s::smallint[]) AS t(id, file, symbol, external, module) WHERE i.id = t.id",
+            (ids, files, symbols, [int(e) for e in external], [int(m) for m in module]),
+        )
+
+    def drop_local_reads(self) -> None:
+        self._conn.execute("DELETE FROM refs WHERE project_id = %s AND kind = 'read' AND label = 'local'",
+                           (self._project,))
+
+    def rank_inputs(self) -> RankInputs:
+        """Nodes and weighted edges of the file and symbol graphs, in the order SQLite gives them
+        (groups by key, each weight summed in id order)."""
+        files = self.ranked_files()
+        file_edges = [
+            (int(a), int(b), float(w))
+            for a, b, w in self._rows(
+                "SELECT * FROM (SELECT r.file_id, s.file_id AS other, sum(r.confidence ORDER BY r.id)"
+                " FROM refs r JOIN symbols s ON s.id = r.target_id WHERE r.project_id = %s AND r.file_id != s.file_id"
+                " GROUP BY r.file_id, s.file_id ORDER BY 1, 2) AS bound UNION ALL"
+                " SELECT * FROM (SELECT file_id, target_file_id, 0.5 * count(*) FROM imports WHERE project_id = %s"
+                " AND target_file_id IS NOT NULL AND target_file_id != file_id GROUP BY file_id, target_file_id"
+                " ORDER BY 1, 2) AS imported",
+                self._project,
+            )
+        ]
+        symbols = [int(row[0]) for row in self._rows(
+            "SELECT id FROM symbols WHERE project_id = %s ORDER BY id"
+        )]
+        symbol_edges = [
+            (int(a), int(b), float(w))
+            for a, b, w in self._rows(
+                "SELECT coalesce(src.id, m.id), r.target_id, sum(r.confidence ORDER BY r.id) FROM refs r"
+                " LEFT JOIN symbols src ON src.file_id = r.file_id AND src.qualified_name = r.scope"
+                " LEFT JOIN symbols m ON m.file_id = r.file_id AND m.kind = 'module'"
+                " WHERE r.project_id = %s AND r.target_id IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2"
+            )
+            if a is not None
+        ]
+        return files, file_edges, symbols, symbol_edges
+
+    def save_ranks(self, files: dict[int, float], symbols: dict[int, float]) -> None:
+        for table, ranks in (("files", files), ("symbols", symbols)):
+            if ranks:
+                self._conn.execute(
+                    f"UPDATE {table} t SET rank = r.rank FROM unnest(%s::bigint[], %s::float8[]) AS r(id, rank)"
+                    " WHERE t.id = r.id",
+                    (list(ranks), list(ranks.values())),
+                )
+
+    # -- what a module system reads of the whole project ---------------------------------------
+
+    def parents_in(self, languages: Sequence[str]) -> list[tuple[str | None, str, str]]:
+        return self._rows(
+            "SELECT s.parent, s.qualified_name, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"
+            " WHERE s.project_id = %s AND f.language = ANY(%s) AND s.kind != 'module' ORDER BY s.id",
+            list(languages),
+        )
+
+    def signatures_in(
+        self, languages: Sequence[str], kind: str, like: str | None = None
+    ) -> list[tuple[int, str, str]]:
+        where = "" if like is None else " AND s.signature LIKE %s"
+        return self._rows(
+            "SELECT s.id, f.path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE s.project_id = %s AND f.language = ANY(%s) AND s.kind = %s{where} ORDER BY s.id",
+            list(languages), kind, *(() if like is None else (like,)),
+        )
+
+    def definitions_in(self, language: str, kinds: Sequence[str]) -> list[tuple[int, str, str | None]]:
+        return self._rows(
+            "SELECT s.file_id, s.qualified_name, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
+            " WHERE s.project_id = %s AND f.language = %s AND s.kind = ANY(%s) ORDER BY s.file_id, s.start_line, s.id",
+            language, list(kinds),
+        )
+
+    def outer_parents(self, languages: Sequence[str], kinds: Sequence[str]) -> list[tuple[int, str | None]]:
+        return self._rows(
+            "SELECT s.file_id, s.parent FROM symbols s JOIN files f ON f.id = s.file_id"
+            " WHERE s.project_id = %s AND f.language = ANY(%s) AND s.kind = ANY(%s)"
+            " ORDER BY s.file_id, s.start_line, s.end_line DESC, s.id",
+            list(languages), list(kinds),
+        )
+
+    def holds_under(self, file_id: int, prefix: str) -> bool:
+        return self._conn.execute(
+            "SELECT 1 FROM symbols WHERE file_id = %s AND (parent = %s OR left(parent, %s) = %s) LIMIT 1",
+            (file_id, prefix, len(prefix) + 1, prefix + "."),
+        ).fetchone() is not None
+
+    def first_definition(self, file_id: int) -> str | None:
+        row = self._conn.execute(
+            "SELECT qualified_name FROM symbols WHERE file_id = %s AND kind != 'module' ORDER BY id LIMIT 1",
+            (file_id,),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    def scope_spans(self) -> list[tuple[int, int, int, str, str]]:
+        return self._rows(
+            "SELECT file_id, start_line, end_line, qualified_name, kind FROM symbols"
+            " WHERE project_id = %s AND kind IN ('class', 'function', 'method') ORDER BY id"
+        )
+
+
+def refs_to_rebind(
+    conn: Conn, project: int, file_ids: Iterable[int] | None, names: Iterable[str], within: Iterable[int] = ()
+) -> list[RefRow]:
+    """References whose binding may have changed (see GraphLookup.refs_to_rebind), in id order."""
+    columns = "r.id, r.file_id, r.name, r.kind, r.receiver, r.line, r.scope, r.arity, r.arguments"
+    shard = sorted(set(within))
+    if file_ids is None and shard:
+        rows = conn.execute(f"SELECT {columns} FROM refs r WHERE r.file_id = ANY(%s) ORDER BY r.id", (shard,))
+    elif file_ids is None:
+        rows = conn.execute(f"SELECT {columns} FROM refs r WHERE r.project_id = %s ORDER BY r.id", (project,))
+    else:
+        rows = conn.execute(
+            f"SELECT {columns} FROM refs r WHERE r.project_id = %s AND (r.file_id = ANY(%s) OR r.name = ANY(%s)"
+            " OR (r.target_id IS NULL AND r.label = ANY(%s))) ORDER BY r.id",
+            (project, sorted(set(file_ids)), sorted(set(names)), BOUND_LABELS),
+        )
+    return [RefRow(*row) for row in rows]

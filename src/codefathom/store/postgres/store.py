@@ -1,0 +1,493 @@
+"""The PostgreSQL store: one project's index in a database many projects share, behind `store.Store`.
+
+This phase writes and syncs an index exactly as the SQLite store does (same digest) and answers
+status; searching, vectors, summaries and the graph verbs raise `StoreError` naming the phase.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from types import EllipsisType
+from typing import Any, NoReturn, Self, cast
+
+from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
+from codefathom.store.base import GraphReads, WritingLookup
+from codefathom.store.errors import StoreError
+from codefathom.store.postgres import directories
+from codefathom.store.postgres.db import (
+    LOCK_SPACE,
+    REPARSE_HASH,
+    Conn,
+    backend_errors,
+    connect,
+    describe,
+    migrate,
+    open_project,
+    psycopg,
+)
+from codefathom.store.postgres.digest import DIGEST_PARTS, index_digest
+from codefathom.store.postgres.graph import PostgresGraphLookup, copy_rows, replace_facts, reserve
+from codefathom.store.records import (
+    DirectoryRow,
+    FileRecord,
+    IndexCounts,
+    IsTest,
+    NewSummary,
+    PendingUnit,
+    PreparedFacts,
+    PreparedUnits,
+    Scope,
+    SummaryCandidate,
+    SummaryCoverage,
+    VectorMatrix,
+    prepare_units,
+)
+
+__all__ = ["PostgresStore", "NOT_YET"]
+
+NOT_YET = "the PostgreSQL store indexes and reports status only; {what} on it comes in phase 2"
+
+_UNIT_COLUMNS = (
+    "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
+    " u.start_line, u.end_line, u.part, u.content"
+)
+
+
+def _not_yet(what: str) -> NoReturn:
+    raise StoreError(NOT_YET.format(what=what), damaged=False)
+
+
+class _GraphNotYet:
+    """`Store.graph` until phase 2: every graph question fails with one line saying so."""
+
+    def __getattr__(self, name: str) -> Any:
+        def refuse(*args: object, **kwargs: object) -> NoReturn:
+            _not_yet(f"the graph question {name}")
+
+        return refuse
+
+
+class PostgresStore:
+    """One project's index in a PostgreSQL database. Thread-safe: one connection behind a lock.
+
+    Writes run in `transaction()`, which holds the project's advisory lock until it commits, so
+    writers of one project take turns across processes and machines; reads take no lock and never
+    wait for a writer (they see the last commit)."""
+
+    def __init__(self, conn: Conn, uri: str, project: int, name: str, rebuilt: str | None) -> None:
+        self._conn = conn
+        self._uri = uri
+        self._lock = threading.RLock()
+        self.project_id = project
+        self.name = name
+        self.location = f"{describe(uri)}#{name}"
+        self.path = Path(self.location)  # (no file: where it lives, as a name)
+        self.rebuilt_reason = rebuilt
+
+    @classmethod
+    def open(cls, uri: str, fingerprint: str, *, project: str, root: str = "", create: bool = True) -> PostgresStore:
+        """The index of `project` in the database at `uri`, the schema migrated and the project's
+        row made first when missing (unless not `create`)."""
+        conn = connect(uri)
+        try:
+            with backend_errors():
+                migrate(conn)
+                project_id, rebuilt = open_project(conn, project, root, fingerprint, create=create)
+        except BaseException:
+            conn.close()
+            raise
+        return cls(conn, uri, project_id, project, rebuilt)
+
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        with self._lock, backend_errors():
+            yield
+
+    @property
+    def graph(self) -> GraphReads:
+        return cast(GraphReads, _GraphNotYet())
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _in_transaction(self) -> bool:
+        return self._conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+
+    @contextmanager
+    def transaction(self, *, check_keys: bool = True) -> Iterator[None]:
+        """All writes inside commit together or not at all, under the project's advisory lock.
+        (`check_keys` is SQLite's: PostgreSQL's foreign keys cost little, and stay on.)"""
+        with self._locked(), self._conn.transaction():
+            self._conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, self.project_id))
+            yield
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """A write on its own commits under the lock too; inside transaction() it joins it."""
+        with self._locked():
+            if self._in_transaction():
+                yield
+                return
+        with self.transaction():
+            yield
+
+    @contextmanager
+    def unmapped(self) -> Iterator[None]:
+        """Nothing to do: the server's cache is not this process's memory."""
+        yield
+
+    # -- writes: inside transaction() -----------------------------------------------------------
+
+    def replace_file(
+        self, record: FileRecord, units: Sequence[Unit] | PreparedUnits, file_id: int | None | EllipsisType = ...
+    ) -> int:
+        prepared = units if isinstance(units, PreparedUnits) else prepare_units(record.path, units)
+        with self._locked():
+            conn = self._conn
+            if file_id is ...:
+                file_id = self.file_ids([record.path]).get(record.path)
+            values = (
+                record.content_hash, record.mtime_ns, record.size, record.language, record.status,
+                record.error, len(prepared), time.time(),
+            )
+            if file_id is None:
+                row = conn.execute(
+                    "INSERT INTO files(content_hash, mtime_ns, size, language, status, error, unit_count, indexed_at,"
+                    " project_id, path) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+                    (*values, self.project_id, record.path),
+                ).fetchone()
+                assert row is not None
+                file_id = int(row[0])
+            else:
+                conn.execute("DELETE FROM units WHERE file_id = %s", (file_id,))
+                conn.execute(
+                    "UPDATE files SET content_hash = %s, mtime_ns = %s, size = %s, language = %s, status = %s,"
+                    " error = %s, unit_count = %s, indexed_at = %s WHERE id = %s",
+                    (*values, file_id),
+                )
+            if prepared.units:
+                first = reserve(conn, units=len(prepared.units))["units"]
+                ids = range(first, first + len(prepared.units))
+                copy_rows(
+                    conn, "units",
+                    "id, project_id, file_id, kind, name, name_key, qualified_name, parent, signature, doc,"
+                    " language, start_line, end_line, part, content, summary_key",
+                    ((uid, self.project_id, file_id, *row) for uid, row in zip(ids, prepared.units, strict=True)),
+                )
+                copy_rows(
+                    conn, "unit_texts", "unit_id, name, qualified_name, signature, doc, path, body",
+                    ((uid, *row) for uid, row in zip(ids, prepared.fts, strict=True)),
+                )
+            return file_id
+
+    def file_ids(self, paths: Iterable[str]) -> dict[str, int]:
+        wanted = list(paths)
+        if not wanted:
+            return {}
+        with self._locked():
+            rows = self._conn.execute(
+                "SELECT path, id FROM files WHERE project_id = %s AND path = ANY(%s)", (self.project_id, wanted)
+            )
+            return {str(path): int(file_id) for path, file_id in rows}
+
+    def replace_facts(
+        self, file_id: int, facts: FileFacts | PreparedFacts, lookup: WritingLookup | None = None
+    ) -> None:
+        with self._locked():
+            replace_facts(self._conn, self.project_id, file_id, facts, lookup)
+
+    def symbol_names_of(self, file_ids: Iterable[int]) -> set[str]:
+        with self._locked():
+            rows = self._conn.execute(
+                "SELECT DISTINCT name FROM symbols WHERE file_id = ANY(%s)", (sorted(set(file_ids)),)
+            )
+            return {str(row[0]) for row in rows}
+
+    # A first SQLite index drops the references' indexes and builds them at the end; here they are
+    # shared by every project of the database, so they stay (and none is ever missing).
+    def missing_ref_indexes(self) -> list[str]:
+        return []
+
+    def drop_ref_indexes(self) -> None:
+        pass
+
+    def create_ref_indexes(self) -> None:
+        pass
+
+    def graph_lookup(self) -> PostgresGraphLookup:
+        """Reads for binding; use inside transaction() so the project holds still meanwhile."""
+        return PostgresGraphLookup(self._conn, self.project_id, self._uri)
+
+    def refresh_directories(self, file_ids: Iterable[int] | None, removed: Iterable[str], is_test: IsTest) -> int:
+        with self._locked():
+            return directories.refresh_directories(self._conn, self.project_id, file_ids, removed, is_test)
+
+    def touch_file(self, path: str, mtime_ns: int, size: int) -> None:
+        with self._writing():
+            self._conn.execute(
+                "UPDATE files SET mtime_ns = %s, size = %s WHERE project_id = %s AND path = %s",
+                (mtime_ns, size, self.project_id, path),
+            )
+
+    def remove_files(self, paths: Iterable[str]) -> int:
+        with self._writing():
+            ids = sorted(self.file_ids(paths).values())
+            if ids:
+                # Units go with their files (ON DELETE CASCADE), their texts with them.
+                self._conn.execute("DELETE FROM files WHERE id = ANY(%s)", (ids,))
+            return len(ids)
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._writing():
+            self._conn.execute(
+                "INSERT INTO meta(project_id, key, value) VALUES (%s, %s, %s)"
+                " ON CONFLICT (project_id, key) DO UPDATE SET value = excluded.value",
+                (self.project_id, key, value),
+            )
+
+    def delete_project(self) -> None:
+        """Every row of the project, and the project itself (`codefathom clear`); the handle is closed."""
+        with self.transaction():
+            self._conn.execute("DELETE FROM projects WHERE id = %s", (self.project_id,))
+        self.close()
+
+    # -- reads --------------------------------------------------------------------------------
+
+    def _all(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
+        """Rows of a query whose first parameter is the project."""
+        with self._locked():
+            return self._conn.execute(sql, (self.project_id, *params)).fetchall()
+
+    def _one(self, sql: str, *params: object) -> Any:
+        rows = self._all(sql, *params)
+        return rows[0][0] if rows else None
+
+    def get_meta(self, key: str) -> str | None:
+        value = self._one("SELECT value FROM meta WHERE project_id = %s AND key = %s", key)
+        return None if value is None else str(value)
+
+    def file_states(self, paths: Iterable[str] | None = None) -> dict[str, FileState]:
+        sql = "SELECT id, path, content_hash, mtime_ns, size, language, status FROM files WHERE project_id = %s"
+        rows = self._all(sql) if paths is None else self._all(sql + " AND path = ANY(%s)", list(paths))
+        return {row[1]: FileState(*row) for row in rows}
+
+    def has_files(self) -> bool:
+        return self._one("SELECT 1 FROM files WHERE project_id = %s LIMIT 1") is not None
+
+    def file_stats(self) -> list[tuple[str, int, int]]:
+        return [(r[0], int(r[1]), int(r[2])) for r in self._all(
+            "SELECT path, size, mtime_ns FROM files WHERE project_id = %s"
+        )]
+
+    def file_paths(self) -> list[tuple[int, str]]:
+        return [(int(r[0]), r[1]) for r in self._all(
+            "SELECT id, path FROM files WHERE project_id = %s AND status != 'skipped' ORDER BY id"
+        )]
+
+    def definition_units(self, kinds: Sequence[str]) -> list[tuple[int, str, str, int, int, str, str]]:
+        rows = self._all(
+            "SELECT u.id, f.path, u.qualified_name, u.start_line, u.end_line, u.language, u.content"
+            " FROM units u JOIN files f ON f.id = u.file_id WHERE u.project_id = %s AND u.kind = ANY(%s)"
+            " AND u.part = 0 ORDER BY f.path, u.start_line, u.id",
+            list(kinds),
+        )
+        return [(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), r[5], r[6]) for r in rows]
+
+    def term_units(self, term: str, cap: int) -> int:
+        _not_yet("lexical search")
+
+    def fts_candidates(
+        self, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int
+    ) -> list[tuple[int, float]]:
+        _not_yet("lexical search")
+
+    def name_candidates(
+        self, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
+    ) -> list[tuple[int, str, str, str]]:
+        _not_yet("search by name")
+
+    def units_by_id(
+        self, ids: Iterable[int], with_rank: bool = False, with_content: bool = True
+    ) -> dict[int, StoredUnit]:
+        wanted = sorted(set(ids))
+        if not wanted:
+            return {}
+        rank, join = ("0.0", "")
+        if with_rank:  # a unit's rank: its definition's, else its file's (as SQLite's UNIT_RANK)
+            rank = "coalesce(s.rank, f.rank)"
+            join = (" LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name"
+                    " AND s.kind = u.kind")
+        columns = _UNIT_COLUMNS if with_content else _UNIT_COLUMNS.replace("u.content", "''")
+        rows = self._all(
+            f"SELECT {columns}, {rank} FROM units u JOIN files f ON f.id = u.file_id{join}"
+            " WHERE u.project_id = %s AND u.id = ANY(%s)",
+            wanted,
+        )
+        result: dict[int, StoredUnit] = {}
+        for row in rows:
+            unit = Unit(
+                kind=row[2], name=row[3], qualified_name=row[4], parent=row[5], signature=row[6], doc=row[7],
+                language=row[8], start_line=row[9], end_line=row[10], part=row[11], content=row[12],
+            )
+            result[int(row[0])] = StoredUnit(int(row[0]), row[1], unit, float(row[13] or 0.0))
+        return result
+
+    # -- directory nodes ------------------------------------------------------------------------
+
+    def directory_candidates(
+        self, terms: Sequence[MatchTerm], weights: Sequence[float], limit: int
+    ) -> list[tuple[int, float]]:
+        _not_yet("lexical search")
+
+    def directories_by_id(self, ids: Iterable[int]) -> dict[int, DirectoryRow]:
+        rows = self._all(
+            "SELECT id, path, file_count, languages, files, description, summary, rank FROM directories"
+            " WHERE project_id = %s AND id = ANY(%s)",
+            sorted(set(ids)),
+        )
+        return {
+            int(r[0]): DirectoryRow(int(r[0]), r[1], int(r[2]), json.loads(r[3]), tuple(json.loads(r[4])), r[5], r[6],
+                                    float(r[7]))
+            for r in rows
+        }
+
+    def directory_count(self) -> int:
+        return int(self._one("SELECT count(*) FROM directories WHERE project_id = %s"))
+
+    def directories_holding(self, word: str, *, in_name: bool = False) -> set[int]:
+        _not_yet("lexical search")
+
+    def units_holding(self, word: str, ids: Sequence[int]) -> list[int]:
+        _not_yet("lexical search")
+
+    # -- lookups --------------------------------------------------------------------------------
+
+    def indexed_files(self) -> list[tuple[int, str, str]]:
+        rows = self._all(
+            "SELECT id, path, language FROM files WHERE project_id = %s AND status != 'skipped' ORDER BY path"
+        )
+        return [(int(r[0]), r[1], r[2]) for r in rows]
+
+    def files_named(self, name: str) -> list[tuple[int, str, str]]:
+        rows = self._all(
+            "SELECT id, path, language FROM files WHERE project_id = %s AND status != 'skipped'"
+            " AND (path = %s OR right(path, %s) = %s) ORDER BY path",
+            name, len(name) + 1, "/" + name,
+        )
+        return [(int(r[0]), r[1], r[2]) for r in rows]
+
+    def files_holding(self, words: Sequence[str], texts: Sequence[str]) -> set[int]:
+        _not_yet("literal and regex search")
+
+    def unit_ids_of_file(self, file_id: int) -> list[int]:
+        with self._locked():
+            rows = self._conn.execute("SELECT id FROM units WHERE file_id = %s ORDER BY start_line, id", (file_id,))
+            return [int(r[0]) for r in rows]
+
+    def definitions_around(self, file_id: int, start: int, end: int) -> list[tuple[str, str, int, int]]:
+        with self._locked():
+            rows = self._conn.execute(
+                "SELECT kind, qualified_name, start_line, end_line FROM symbols WHERE file_id = %s"
+                " AND kind != 'module' AND start_line <= %s AND end_line >= %s"
+                " ORDER BY end_line - start_line, start_line DESC, id",
+                (file_id, start, end),
+            )
+            return [(r[0], r[1], int(r[2]), int(r[3])) for r in rows]
+
+    def waiting_reparse(self) -> int:
+        return int(self._one("SELECT count(*) FROM files WHERE project_id = %s AND content_hash = %s", REPARSE_HASH))
+
+    def counts(self) -> IndexCounts:
+        files = int(self._one("SELECT count(*) FROM files WHERE project_id = %s AND status != 'skipped'"))
+        units = int(self._one("SELECT count(*) FROM units WHERE project_id = %s"))
+        by_language = {r[0]: int(r[1]) for r in self._all(
+            "SELECT language, count(*) FROM files WHERE project_id = %s AND status != 'skipped' GROUP BY language"
+            " ORDER BY 2 DESC, 1"
+        )}
+        by_status = {r[0]: int(r[1]) for r in self._all(
+            "SELECT status, count(*) FROM files WHERE project_id = %s GROUP BY status ORDER BY 1"
+        )}
+        problems = [(r[0], r[1], r[2] or "") for r in self._all(
+            "SELECT path, status, error FROM files WHERE project_id = %s AND status IN ('partial', 'failed', 'skipped')"
+            " ORDER BY status, path LIMIT 20"
+        )]
+        return IndexCounts(files, units, by_language, by_status, problems)
+
+    def digest(self, parts: tuple[str, ...] = DIGEST_PARTS) -> dict[str, str]:
+        """What the project holds, part by part, independent of row ids (equal to SQLite's digest)."""
+        with self._locked():
+            return index_digest(self._conn, self.project_id, parts)
+
+    # -- vectors and summaries: phase 2 ---------------------------------------------------------
+
+    def pending_units(self) -> list[tuple[int, str, str, float]]:
+        _not_yet("embedding")
+
+    def pending_in_files(self, file_ids: Sequence[int]) -> list[int]:
+        _not_yet("embedding")
+
+    def units_to_embed(self, ids: Sequence[int]) -> list[PendingUnit]:
+        _not_yet("embedding")
+
+    def cached_vectors(self, keys: Iterable[str]) -> set[str]:
+        _not_yet("embedding")
+
+    def store_vectors(self, new: dict[str, Any], links: Sequence[tuple[int, str]]) -> None:
+        _not_yet("embedding")
+
+    def forget_vectors(self) -> None:
+        _not_yet("embedding")
+
+    def prune_vectors(self, keep_unlinked: int) -> int:
+        _not_yet("embedding")
+
+    def vector_coverage(self) -> tuple[int, int]:
+        row = self._all(
+            "SELECT count(*) FILTER (WHERE embed_key IS NOT NULL), count(*) FROM units WHERE project_id = %s"
+        )[0]
+        return int(row[0]), int(row[1])
+
+    def vector_matrix(self, dims: int) -> VectorMatrix:
+        _not_yet("search by meaning")
+
+    def summary_candidates(self, kinds: Sequence[str], model: str) -> list[SummaryCandidate]:
+        _not_yet("summarizing")
+
+    def store_summaries(self, model: str, new: Sequence[NewSummary]) -> int:
+        _not_yet("summarizing")
+
+    def definition_summary(self, file_id: int, qualified_name: str, start_line: int) -> str:
+        _not_yet("summarizing")
+
+    def unit_summaries(self, ids: Sequence[int]) -> dict[int, str]:
+        _not_yet("summarizing")
+
+    def summary_coverage(self, kinds: Sequence[str]) -> SummaryCoverage:
+        units = int(self._one("SELECT count(*) FROM units WHERE project_id = %s"))
+        definitions = int(self._one("SELECT count(*) FROM units WHERE project_id = %s AND kind = ANY(%s)", list(kinds)))
+        return SummaryCoverage(None, 0, definitions, units, 0, 0)
+
+    def size_bytes(self) -> int:
+        """What the project's rows take, as stored (tables only: indexes are shared by every project)."""
+        total = 0
+        for table, owner in (("files", "project_id"), ("units", "project_id"), ("symbols", "project_id"),
+                             ("refs", "project_id"), ("imports", "project_id"), ("hints", "project_id"),
+                             ("directories", "project_id")):
+            total += int(self._one(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {table} t WHERE t.{owner} = %s"))
+        total += int(self._one(
+            "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM unit_texts t JOIN units u ON u.id = t.unit_id"
+            " WHERE u.project_id = %s"
+        ))
+        return total
