@@ -236,7 +236,8 @@ OPTIONS: dict[str, list[tuple[str, str]]] = {
 POSITIONAL: dict[str, tuple[str, int, int]] = {  # kind, fewest, most
     "search": ("str", 0, 1), "explain": ("str", 1, 1), "symbol": ("name", 1, 1), "refs": ("name", 1, 1),
     "callers": ("name", 1, 1), "callees": ("name", 1, 1), "deps": ("path", 1, 3), "impact": ("path", 0, 3),
-    "dead": ("path", 0, 0), "duplicates": ("path", 0, 0), "conventions": ("path", 0, 0), "outline": ("path", 0, 1), "brief": ("path", 1, 1), "tests": ("name", 1, 1),
+    "dead": ("path", 0, 0), "duplicates": ("path", 0, 0), "conventions": ("path", 0, 0), "outline": ("path", 0, 1),
+    "brief": ("path", 1, 1), "tests": ("name", 1, 1),
     "cochange": ("path", 1, 1), "status": ("path", 0, 1), "index": ("path", 0, 1), "list": ("path", 0, 0),
     "stop": ("path", 0, 1),
 }
