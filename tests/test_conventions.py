@@ -317,3 +317,43 @@ def test_a_project_s_own_package_is_not_one_of_its_libraries() -> None:
     [http] = [c for c in found if c.topic == "libraries" and c.aspect == "http"]
     assert [(c.label, c.count) for c in http.choices] == [("httpx", 1)]
 
+
+def test_class_constants_are_named_as_constants_not_as_fields(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    root = tmp_path / "consts"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "retry.py").write_text(
+        "class Retry:\n"
+        "    MAX_RETRIES = 3\n"
+        "    DEFAULT_METHODS: frozenset[str] = frozenset({'GET'})\n"
+        "    BACKOFF = 0.5\n"
+        "    RETRY_AFTER_STATUS_CODES = (413, 503)\n"
+        "    total = 0\n"
+        "    connect_timeout = 1\n"
+        "    read_timeout = 2\n"
+        "    redirectCount = 0\n"  # a field in camelCase: the one place that breaks the convention
+        "    status_forcelist = ()\n"
+    )
+    (root / "pkg" / "pool.py").write_text("class Pool:\n    max_size = 10\n    block = False\n")
+    (root / "src").mkdir()
+    (root / "src" / "Shop.java").write_text(
+        "class Shop {\n"
+        "    private static final int MAX_ITEMS = 10;\n"
+        "    public final static String DEFAULT_NAME = \"shop\";\n"
+        "    static final long TIMEOUT_MS = 500L;\n"
+        "    private int itemCount;\n    private String ownerName;\n    private long openedAt;\n"
+        "    private boolean isOpen;\n"
+        "}\n"
+    )
+    (root / "src" / "Color.java").write_text("enum Color {\n    DARK_RED,\n    LIGHT_BLUE(\"b\"),\n    GREEN;\n}\n")
+    (root / "src" / "Till.java").write_text("class Till {\n    private int cashTotal;\n}\n")
+    data = _report(run_cli, root, "-l", "python,java")
+    fields = _find(data, "naming", "fields", "python")
+    assert (fields["dominant"], fields["total"]) == ("snake_case", 5)  # `total` and `block` are any style
+    assert [(o["text"], o["choice"]) for o in fields["outliers"]] == [("redirectCount", "camelCase")]
+    constants = _find(data, "naming", "constants", "python")
+    assert (constants["dominant"], constants["total"]) == ("UPPER_CASE", 4)  # each of Retry's
+    java_fields = _find(data, "naming", "fields", "java")
+    assert (java_fields["dominant"], java_fields["total"], java_fields["outliers"]) == ("camelCase", 5, [])
+    java_constants = _find(data, "naming", "constants", "java")
+    assert (java_constants["dominant"], java_constants["total"]) == ("UPPER_CASE", 6)  # static finals, enum constants
