@@ -70,7 +70,8 @@ def _examples_are_real(root: Path, data: dict[str, Any]) -> None:
     """Every example and outlier names a line of its file; a named one (a definition, an import)
     holds that name on that line."""
     for convention in data["conventions"]:
-        places = [e for c in convention["choices"] for e in c["examples"]] + convention["outliers"]
+        example = [convention["example"]] if convention.get("example") else []  # compact: one
+        places = [e for c in convention["choices"] for e in c.get("examples", [])] + example + convention["outliers"]
         for place in places:
             lines = (root / place["path"]).read_text(encoding="utf-8").splitlines()
             assert 1 <= place["line"] <= len(lines), (convention["aspect"], place)
@@ -124,11 +125,33 @@ def test_the_text_is_short_and_flags_what_breaks_a_convention(py_repo: Path, run
     assert result.exit_code == 0, result.output
     text = result.output
     assert text.startswith("# Conventions (python 6 files)")
-    assert "  naming functions: snake_case 90%, camelCase 10% of 10 definitions  pkg/ledger.py:11 post_entry" in text
-    assert "    ! camelCase: pkg/ledger.py:18 computeTotal" in text
-    assert "    ! bare except: pkg/ledger.py:25" in text
-    assert "  tests framework: pytest 100% of 2 files" in text
-    assert len(text) < 2_500, len(text)
+    assert ("  naming functions: snake_case 90%, camelCase 10% of 10 definitions  e.g. pkg/ledger.py:11 post_entry"
+            "  ! 1 camelCase: pkg/ledger.py:18 computeTotal\n") in text
+    assert ("  errors except: named exceptions 80%, bare except 20% of 5 lines  e.g. pkg/ledger.py:34"
+            "  ! 1 bare except: pkg/ledger.py:25\n") in text
+    assert "  tests framework: pytest 100% of 2 files  e.g. " in text
+    assert not any(line.startswith("    ") for line in text.splitlines())  # one line per convention
+    full = run_cli("conventions", "-p", str(py_repo), "--detail", "full").output
+    assert "  naming functions: snake_case 90%, camelCase 10% of 10 definitions  pkg/ledger.py:11 post_entry" in full
+    assert "    ! camelCase: pkg/ledger.py:18 computeTotal" in full
+    assert "    ! bare except: pkg/ledger.py:25" in full
+    assert len(text) < len(full) < 2_500, (len(text), len(full))
+
+
+def test_compact_json_keeps_one_example_and_counts_what_breaks_it(
+    py_repo: Path, run_cli: Callable[..., Result]
+) -> None:
+    compact, full = _report(run_cli, py_repo), _report(run_cli, py_repo, "--detail", "full")
+    assert (compact["detail"], full["detail"]) == ("compact", "full")
+    functions = _find(compact, "naming", "functions")
+    assert functions["example"] == {"path": "pkg/ledger.py", "line": 11, "text": "post_entry"}
+    assert [c["label"] for c in functions["choices"]] == ["snake_case", "camelCase"]
+    assert all("examples" not in c for c in functions["choices"])
+    assert _outliers(functions) == [("pkg/ledger.py", 18, "camelCase")] and functions["more_outliers"] == 0
+    assert [len(c["examples"]) for c in _find(full, "naming", "functions")["choices"]] == [2, 1]
+    # conventions of a handful of cases are in the full reply only, and counted in the compact one
+    assert compact["few_cases"] == len(full["conventions"]) - len(compact["conventions"]) > 0
+    assert len(json.dumps(compact)) < 0.8 * len(json.dumps(full))
 
 
 def test_tests_count_in_naming_only_when_asked(py_repo: Path, run_cli: Callable[..., Result]) -> None:
@@ -191,7 +214,7 @@ def test_languages_and_directories_keep_the_report_to_them(tmp_path: Path, run_c
     assert set(_report(run_cli, root, "-l", "go,python")["files"]) == {"go", "python"}
     inside = _report(run_cli, root / "go")
     assert inside["files"] == {"go": 4}
-    assert all(e["path"].startswith("go/") for c in inside["conventions"] for e in c["choices"][0]["examples"])
+    assert inside["conventions"] and all(c["example"]["path"].startswith("go/") for c in inside["conventions"])
     missing = run_cli("conventions", "-p", str(root), "-l", "rust")
     assert missing.exit_code == 1 and "No conventions found" in missing.output
     assert run_cli("conventions", "-p", str(root), "-l", "cobol").exit_code == 2
@@ -238,6 +261,7 @@ def test_code_health_answers_the_three_reports_over_stdio_as_the_cli_does(
                 "conventions": {"report": "conventions"},
                 "conventions_all": {"report": "conventions", "limit": 0, "include_tests": True},
                 "conventions_go": {"report": "conventions", "languages": "go"},
+                "conventions_full": {"report": "conventions", "detail": "full"},
                 "duplicates": {"report": "duplicates"},
                 "exact": {"report": "duplicates", "similarity": 1},
                 "dead": {"report": "dead", "languages": ["python"], "limit": 1},
@@ -257,7 +281,9 @@ def test_code_health_answers_the_three_reports_over_stdio_as_the_cli_does(
     functions = _find(conventions, "naming", "functions")
     assert _outliers(functions) == [("pkg/ledger.py", 18, "camelCase")]
     assert results["conventions_text"].startswith("# Conventions (python 6 files)")
-    assert "! camelCase: pkg/ledger.py:18 computeTotal" in results["conventions_text"]
+    assert "! 1 camelCase: pkg/ledger.py:18 computeTotal" in results["conventions_text"]
+    assert "examples" in results["conventions_full"]["conventions"][0]["choices"][0]
+    assert results["conventions_full"]["detail"] == "full"
     assert results["conventions_all"]["limit"] == 0 and results["conventions_all"]["files"] == {"python": 8}
     assert results["conventions_go"]["conventions"] == []
     [group] = results["duplicates"]["groups"]  # charge_card and refund_charge: one renamed copy
@@ -290,3 +316,44 @@ def test_a_project_s_own_package_is_not_one_of_its_libraries() -> None:
     found = find_conventions(sources, [], imports)
     [http] = [c for c in found if c.topic == "libraries" and c.aspect == "http"]
     assert [(c.label, c.count) for c in http.choices] == [("httpx", 1)]
+
+
+def test_class_constants_are_named_as_constants_not_as_fields(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    root = tmp_path / "consts"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "retry.py").write_text(
+        "class Retry:\n"
+        "    MAX_RETRIES = 3\n"
+        "    DEFAULT_METHODS: frozenset[str] = frozenset({'GET'})\n"
+        "    BACKOFF = 0.5\n"
+        "    RETRY_AFTER_STATUS_CODES = (413, 503)\n"
+        "    total = 0\n"
+        "    connect_timeout = 1\n"
+        "    read_timeout = 2\n"
+        "    redirectCount = 0\n"  # a field in camelCase: the one place that breaks the convention
+        "    status_forcelist = ()\n"
+    )
+    (root / "pkg" / "pool.py").write_text("class Pool:\n    max_size = 10\n    block = False\n")
+    (root / "src").mkdir()
+    (root / "src" / "Shop.java").write_text(
+        "class Shop {\n"
+        "    private static final int MAX_ITEMS = 10;\n"
+        "    public final static String DEFAULT_NAME = \"shop\";\n"
+        "    static final long TIMEOUT_MS = 500L;\n"
+        "    private int itemCount;\n    private String ownerName;\n    private long openedAt;\n"
+        "    private boolean isOpen;\n"
+        "}\n"
+    )
+    (root / "src" / "Color.java").write_text("enum Color {\n    DARK_RED,\n    LIGHT_BLUE(\"b\"),\n    GREEN;\n}\n")
+    (root / "src" / "Till.java").write_text("class Till {\n    private int cashTotal;\n}\n")
+    data = _report(run_cli, root, "-l", "python,java")
+    fields = _find(data, "naming", "fields", "python")
+    assert (fields["dominant"], fields["total"]) == ("snake_case", 5)  # `total` and `block` are any style
+    assert [(o["text"], o["choice"]) for o in fields["outliers"]] == [("redirectCount", "camelCase")]
+    constants = _find(data, "naming", "constants", "python")
+    assert (constants["dominant"], constants["total"]) == ("UPPER_CASE", 4)  # each of Retry's
+    java_fields = _find(data, "naming", "fields", "java")
+    assert (java_fields["dominant"], java_fields["total"], java_fields["outliers"]) == ("camelCase", 5, [])
+    java_constants = _find(data, "naming", "constants", "java")
+    assert (java_constants["dominant"], java_constants["total"]) == ("UPPER_CASE", 6)  # static finals, enum constants

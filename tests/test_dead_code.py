@@ -211,3 +211,24 @@ def test_rust_calls_inside_macro_arguments_are_uses(run_cli: Callable[..., Resul
     assert "lib.checked" not in unused  # called inside `debug_assert!(...)`, a token tree to the grammar
     assert "lib.forgotten" in unused
     assert not any(d["path"] == "src/tests.rs" for d in data["unused"])
+
+
+def test_rust_macros_and_names_in_token_trees_are_uses(dead: Callable[..., dict[str, dict[str, Any]]]) -> None:
+    found = dead("dead-rust", "--include-tests")
+    used = {
+        "macros.cfg_rt",  # `cfg_rt! { ... }` at item level in another module
+        "macros.cfg_net",  # invoked inside `cfg_rt!`'s block: tokens to the grammar
+        "net.heap_extend",  # passed whole to a macro: `extend!(v, heap_extend)`
+        "local.LocalData",  # written only inside `thread_local!(...)`
+        "flags.Alpha",  # unit structs as values: `&[&Alpha, &Beta]`
+        "flags.Beta",
+        "flags.tests.s",  # called inside `named!(alpha, s("alpha"), ...)` at the top of `mod tests`
+        "flags.tests.named",  # a `macro_rules!` of `mod tests`, invoked at its top level
+        "platform.device_num",  # `#[cfg(unix)]` and `#[cfg(windows)]`: another build's copy is called
+        "tool.flags.render",  # `super::render` from tool/flags/help.rs, a module of `[[bin]] path = "tool/main.rs"`
+    }
+    assert not used & found.keys()
+    for name in ("macros.cfg_never", "net.forgotten", "local.NeverBuilt", "tool.flags.stale",
+                 "flags.tests.unused_helper"):
+        assert found[name]["confidence"] == 0.9, name
+    assert "flags.tests.unused_helper" not in dead("dead-rust")  # `mod tests { }` is test code, as tests.rs is

@@ -81,7 +81,7 @@ GRAPH_TOOLS = {
     "co_change": ["path", "limit", "commits", "project_path"],
     "change_impact": ["diff_ref", "staged", "diff_text", "depth", "limit", "project_path"],
     "code_health": [
-        "report", "project_path", "languages", "include_tests", "limit", "similarity", "min_lines",
+        "report", "project_path", "languages", "include_tests", "limit", "similarity", "min_lines", "detail",
     ],
 }
 # What a client loads at every session: every tool's name, description, schema and annotations, as JSON,

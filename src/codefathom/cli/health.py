@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from codefathom.cli.commands import INDEX_DIR_HELP, _answering, emit_json, reports_errors
-from codefathom.service.health import CONVENTIONS_LIMIT, DUPLICATES_LIMIT
+from codefathom.service.health import CONVENTIONS_DETAIL, CONVENTIONS_LIMIT, DUPLICATES_LIMIT
 
 __all__ = ["duplicates_command", "conventions_command"]
 
@@ -63,26 +63,31 @@ def duplicates_command(path: Path, min_lines: int, similarity: float, include_te
                    " read for the test framework and layout).")
 @click.option("--limit", "-n", default=CONVENTIONS_LIMIT, show_default=True, type=click.IntRange(0),
               help="Places listed that break each convention; 0: all.")
-@click.option("--json", "as_json", is_flag=True, help="Print as JSON: every choice with its count, share and examples.")
+@click.option("--detail", type=click.Choice(CONVENTIONS_DETAIL), default="compact", show_default=True,
+              help="compact: a line per convention, one example, outliers counted and the first named; full: every"
+                   " choice with two examples, and conventions of few cases too.")
+@click.option("--json", "as_json", is_flag=True, help="Print as JSON (the MCP tool's reply).")
 @click.option("--no-sync", is_flag=True, help="Answer from the index as it is, without re-indexing changes.")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @reports_errors
-def conventions_command(path: Path, languages: tuple[str, ...], include_tests: bool, limit: int, as_json: bool,
-                        no_sync: bool, index_dir: Path | None) -> None:
+def conventions_command(path: Path, languages: tuple[str, ...], include_tests: bool, limit: int, detail: str,
+                        as_json: bool, no_sync: bool, index_dir: Path | None) -> None:
     """How this codebase does things, learned from its own code, so new code fits: naming per kind,
     error handling, logging, test framework and layout, import style, formatting, and the libraries
-    used for HTTP, databases, configuration and command lines. Each with its share and two examples
-    (path:line); places that break a dominant convention are flagged with `!`.
+    used for HTTP, databases, configuration and command lines. Each with its share and an example
+    (path:line); places that break a dominant convention are counted after `!`, the first named
+    (--detail full: two examples per choice, and the places on a line of their own).
 
     \b
     Examples:
       codefathom conventions
       codefathom conventions -l go --json
       codefathom conventions -p src/api -n 10
+      codefathom conventions --detail full --json -n 0   # every choice, every outlier
     """
     with _answering(path.resolve(), index_dir) as service:
         response = service.conventions(languages=languages, include_tests=include_tests, limit=limit,
-                                       fresh=not no_sync)
+                                       fresh=not no_sync, detail=detail)
     if as_json:
         emit_json(response.to_json())
     else:

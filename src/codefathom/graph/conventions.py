@@ -159,6 +159,9 @@ class Rules:
     aspects: tuple[Aspect, ...] = ()
     imports: dict[str, str] = field(default_factory=dict)  # relative / absolute -> label
     libraries: dict[str, dict[str, str]] = field(default_factory=dict)  # category -> module or line: -> label
+    # A field whose line this matches is a constant of its class (`MAX_RETRIES = 3` in a Python class
+    # body, a Java `static final`), named as constants are, not as fields.
+    constant_fields: re.Pattern[str] | None = None
 
 
 @functools.lru_cache(maxsize=1)
@@ -177,6 +180,7 @@ def _table() -> tuple[dict[str, Rules], dict[str, str]]:
             spec.get("quotes", False), spec.get("semicolons", False),
             frozenset(spec.get("builtin_errors", ())), dict(spec.get("naming_merge", {})), aspects,
             dict(spec.get("imports", {})), {k: dict(v) for k, v in spec.get("libraries", {}).items()},
+            re.compile(spec["constant_fields"]) if spec.get("constant_fields") else None,
         )
         for language in rules.languages:
             by_language[language] = rules
@@ -234,13 +238,23 @@ def naming_style(name: str) -> str | None:
 
 def _naming(names: Iterable[Name], sources: Sequence[Source]) -> list[Convention]:
     counted: dict[tuple[str, str], dict[str, Choice]] = defaultdict(dict)
+    texts = {source.path: source for source in sources}
+    lines: dict[str, list[str]] = {}
     for item in names:
         if item.kind not in NAMED_KINDS or (item.name.startswith("__") and item.name.endswith("__")):
             continue
-        style = _style_of(item.name, item.kind, item.language)
+        kind = item.kind
+        constant = rules_of(item.language).constant_fields
+        if kind == "field" and constant is not None and item.path in texts:
+            if item.path not in lines:
+                lines[item.path] = code_lines(texts[item.path])
+            written = lines[item.path]
+            if 0 < item.line <= len(written) and constant.search(written[item.line - 1]):
+                kind = "constant"
+        style = _style_of(item.name, kind, item.language)
         if style is None:
             continue
-        choices = counted[(group_of(item.language), NAMED_KINDS[item.kind])]
+        choices = counted[(group_of(item.language), NAMED_KINDS[kind])]
         choices.setdefault(style, Choice(style)).add(Place(item.path, item.line, item.name))
     for source in sources:
         stem = source.path.rsplit("/", 1)[-1].split(".", 1)[0]

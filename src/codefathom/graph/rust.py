@@ -37,6 +37,8 @@ class _Crate:
     name: str  # as Rust code spells it (`-` -> `_`)
     lib_file: int | None  # the crate's lib target, src/lib.rs unless [lib] path says otherwise
     dependencies: frozenset[str]
+    # `[[bin]] path = "crates/core/main.rs"` (ripgrep): a program whose modules sit beside its main file
+    bin_files: tuple[str, ...] = ()
 
 
 @dataclass
@@ -112,7 +114,12 @@ def _crate(lookup: GraphLookup, file_id: int, path: str, files: dict[str, int]) 
             if isinstance(listed, dict):
                 dependencies.update(listed)
     lib_target = files.get(_join(directory, lib_path.removeprefix("./")))
-    return _Crate(directory, name.replace("-", "_"), lib_target, frozenset(d.replace("-", "_") for d in dependencies))
+    bins = manifest.get("bin")
+    paths = [b.get("path") for b in bins if isinstance(b, dict)] if isinstance(bins, list) else []
+    bin_files = tuple(_join(directory, p.removeprefix("./")) for p in paths if isinstance(p, str))
+    return _Crate(
+        directory, name.replace("-", "_"), lib_target, frozenset(d.replace("-", "_") for d in dependencies), bin_files,
+    )
 
 
 def _join(directory: str, path: str) -> str:
@@ -152,7 +159,11 @@ def _root(lookup: GraphLookup, file_id: int) -> tuple[str, int | None, _Crate | 
         elif path.startswith(source + "/"):
             found = (source, lib_file if lib_file is not None else main, crate)
         else:
-            found = (dirname(path), None, crate)  # no crate around it: its own directory
+            program = next((b for b in crate.bin_files if path.startswith(dirname(b) + "/")), None) if crate else None
+            if program is not None:  # `[[bin]] path`: the program's main file is the root of the files beside it
+                found = (dirname(program), layout.files.get(program), crate)
+            else:
+                found = (dirname(path), None, crate)  # no crate around it: its own directory
     layout.roots[file_id] = found
     return found
 

@@ -401,6 +401,7 @@ async def code_health(
     limit: int | None = None,  # per report: as the commands' --limit
     similarity: float = 0.9,  # (the services check these ranges and say what is wrong)
     min_lines: int = 6,
+    detail: Literal["compact", "full"] = "compact",  # conventions: every choice with two examples
 ) -> CallToolResult:
     """Dead code, duplicates, or conventions to follow in new code."""
     scope = _scope(ctx, roots)
@@ -416,7 +417,8 @@ async def code_health(
             limit=DUPLICATES_LIMIT if limit is None else limit))
         return _reply(copies.to_json(), copies.to_text())
     found = await _call(scope, where, lambda service: service.conventions(
-        languages=langs, include_tests=include_tests, limit=CONVENTIONS_LIMIT if limit is None else limit))
+        languages=langs, include_tests=include_tests, limit=CONVENTIONS_LIMIT if limit is None else limit,
+        detail=detail))
     return _reply(found.to_json(), found.to_text())
 
 

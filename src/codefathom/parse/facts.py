@@ -108,8 +108,11 @@ SCOPE_KINDS = DEFINITION_KINDS
 ECMASCRIPT_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
 _NEW = re.compile(r"^new\s+")
 _NON_NULL = re.compile(r"(?<=[\w$)\]])!(?!=)")  # TypeScript's `x!`, `f()!`, `a[0]!`: not `!=`
-# Languages whose namespace blocks scope what is written in them (not symbols: units of kind module).
-NAMESPACE_LANGUAGES = frozenset({"cpp"})
+# Languages whose namespace blocks scope what is written in them (not symbols: units of kind module):
+# the block's node type, and whether its name is qualified by the file's module. A Rust inline
+# `mod tests { ... }` is one: a macro invoked at its top level (`syntax!(cls1, s("a"))`) calls the
+# mod's own helpers, not the file's.
+NAMESPACE_BLOCKS = {"cpp": ("namespace_definition", False), "rust": ("mod_item", True)}
 # Nodes a namespace block may sit in: `extern "C" {`, `#ifdef` blocks.
 _NAMESPACE_HOLDERS = frozenset(
     {"linkage_specification", "declaration_list", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif"}
@@ -251,7 +254,8 @@ def extract_facts(
     classes = {c["definition.class"][0].start_point.row + 1 for _, c in buckets[_CLASSES]}
     symbols = _symbols(units, module_name, line_count, classes)
     # Classes and functions inside functions are scopes too: what they bind is theirs alone.
-    namespaces = _namespace_spans(root) if spec.name in NAMESPACE_LANGUAGES else []
+    block = NAMESPACE_BLOCKS.get(spec.name)
+    namespaces = _namespace_spans(root, block[0], module_name if block[1] else "") if block else []
     scopes = _ScopeMap(symbols, line_count, namespaces)
     local = _local_definitions([c for _, c in buckets[_LOCALS] if "name" in c], scopes, module_name)
     if local:
@@ -964,20 +968,21 @@ def _in_prototype(node: Node) -> bool:
     return False
 
 
-def _namespace_spans(root: Node) -> list[tuple[int, int, str]]:
+def _namespace_spans(root: Node, block: str = "namespace_definition", module: str = "") -> list[tuple[int, int, str]]:
     """(first line, last line, dotted name) of each named namespace block, outermost first;
-    `namespace a::b {` and blocks inside blocks are qualified by the ones around them."""
+    `namespace a::b {` and blocks inside blocks are qualified by the ones around them (and by the
+    file's module when given)."""
     found: list[tuple[int, int, str]] = []
-    pending: list[tuple[Node, str]] = [(root, "")]
+    pending: list[tuple[Node, str]] = [(root, module)]
     while pending:
         node, prefix = pending.pop(0)
         for child in node.named_children:
-            if child.type == "namespace_definition":
+            if child.type == block:
                 name = child.child_by_field_name("name")
                 body = child.child_by_field_name("body")
                 written = "".join(_text(name).split()).replace("::", ".") if name is not None else ""
                 inner = f"{prefix}.{written}".strip(".") if written else prefix
-                if written:
+                if written and body is not None:  # (Rust's `mod foo;` names a file)
                     found.append((child.start_point.row + 1, child.end_point.row + 1, inner))
                 if body is not None:
                     pending.append((body, inner))

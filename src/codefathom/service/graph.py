@@ -506,6 +506,9 @@ class DeadRules:
     # Files of tests by a name the language's convention gives them, beyond what path_role knows
     # (Rust's `mod tests;` in `tests.rs`).
     test_files: str = ""
+    # Modules of tests written inline, by their qualified name (Rust's `#[cfg(test)] mod tests { ... }`):
+    # what they define serves the tests, as a `tests.rs` file's does.
+    test_modules: str = ""
 
 
 _DEFAULT_RULES = DeadRules(
@@ -684,6 +687,8 @@ DEAD_RULES: dict[str, DeadRules] = {
         public_pattern=r"\bpub\b(?!\s*\()",
         dispatch="impl",
         test_files=r"(^|/)tests?\.rs$",
+        test_modules=r"\.tests?\.",
+        build_variants=True,  # `#[cfg(unix)] fn f()` and `#[cfg(windows)] fn f()`: one is built, the other elsewhere
     ),
 }
 DISPATCH_OUTSIDE = 0.3  # a method that may implement or override a member of a base outside the project
@@ -790,7 +795,10 @@ class _DeadContext:
 def _dead_verdict(symbol: SymbolInfo, rules: DeadRules, context: _DeadContext) -> tuple[float, str, bool] | None:
     """(confidence, reason, public) for an unreferenced definition, or None when it is an entry point."""
     name = symbol.name
-    is_test_file = _is_test_path(symbol.path) or bool(rules.test_files and re.search(rules.test_files, symbol.path))
+    is_test_file = (
+        _is_test_path(symbol.path) or bool(rules.test_files and re.search(rules.test_files, symbol.path))
+        or bool(rules.test_modules and re.search(rules.test_modules, symbol.qualified_name))
+    )
     written = context.written(symbol, rules)
     dispatch = context.dispatch
     if name in rules.entry_names or (rules.entry_pattern and re.match(rules.entry_pattern, name)):

@@ -15,6 +15,7 @@ from codefathom.graph.clones import CloneGroup, CloneUnit, find_clones
 from codefathom.graph.conventions import (
     MIN_CASES,
     NAMED_KINDS,
+    Choice,
     Convention,
     Import,
     Name,
@@ -30,10 +31,12 @@ from codefathom.service.languages import wanted_languages
 
 __all__ = [
     "HealthVerbs", "DuplicatesResponse", "ConventionsResponse", "DUPLICATES_LIMIT", "CONVENTIONS_LIMIT",
+    "CONVENTIONS_DETAIL",
 ]
 
 DUPLICATES_LIMIT = 20
 CONVENTIONS_LIMIT = 3  # places listed that break each convention
+CONVENTIONS_DETAIL = ("compact", "full")
 MAX_FILES = 4000  # files read per language for conventions: beyond that, a sample spread over the paths
 MIN_FILES = 3  # a language with fewer files (a script in another project) is left out unless asked for
 DEFINITIONS = ("function", "method")
@@ -87,37 +90,62 @@ class ConventionsResponse:
     files: dict[str, int]  # language -> files read
     limit: int = CONVENTIONS_LIMIT  # places listed that break each convention (0: all kept)
     notices: list[str] = field(default_factory=list)
+    # "compact": a line per convention, its leading choices, one example, the outliers counted and the
+    # first `limit` named; "full": every choice with two examples, conventions of few cases too
+    detail: str = "compact"
 
     def _outliers(self, convention: Convention) -> list[tuple[str, Place]]:
         found = convention.outliers()
         return found[: self.limit or None]
 
+    def _said(self) -> list[Convention]:
+        """The conventions a compact reply gives: a handful of cases says nothing of a habit, except
+        which test framework or library is used."""
+        if self.detail == "full":
+            return self.conventions
+        return [c for c in self.conventions if c.total >= MIN_CASES or c.topic in ("tests", "libraries")]
+
     def to_json(self) -> dict[str, Any]:
         items = []
-        for c in self.conventions:
+        full = self.detail == "full"
+        said = self._said()
+        for c in said:
             outliers = self._outliers(c)
             dominant = c.dominant
             item: dict[str, Any] = {
                 "language": c.language, "topic": c.topic, "aspect": c.aspect, "unit": c.unit, "total": c.total,
                 "dominant": dominant.label if dominant else None,
-                "choices": [{"label": choice.label, "count": choice.count, "share": round(c.share(choice), 3),
-                             "examples": [_place_json(p) for p in choice.examples()]} for choice in c.choices],
-                "outliers": [{**_place_json(place), "choice": label} for label, place in outliers],
-                "more_outliers": c.outlier_count - len(outliers),
             }
+            if full:
+                item["choices"] = [
+                    {"label": choice.label, "count": choice.count, "share": round(c.share(choice), 3),
+                     "examples": [_place_json(p) for p in choice.examples()]} for choice in c.choices]
+            else:
+                shown = _shown(c)
+                item["choices"] = [{"label": choice.label, "count": choice.count, "share": round(c.share(choice), 3)}
+                                   for choice in shown]
+                if len(c.choices) > len(shown):
+                    item["more_choices"] = len(c.choices) - len(shown)
+                item["example"] = next((_place_json(p) for p in c.choices[0].examples(1)), None)
+            item["outliers"] = [{**_place_json(place), "choice": label} for label, place in outliers]
+            item["more_outliers"] = c.outlier_count - len(outliers)
             if c.value:
                 item["value"] = c.value
             items.append(item)
-        return {"project_root": self.project_root, "files": self.files, "limit": self.limit, "conventions": items,
-                **({"notices": self.notices} if self.notices else {})}
+        few = {} if full else {"few_cases": len(self.conventions) - len(said)}
+        return {"project_root": self.project_root, "files": self.files, "limit": self.limit, "detail": self.detail,
+                "conventions": items, **few, **({"notices": self.notices} if self.notices else {})}
 
     def to_text(self) -> str:
-        """A line per convention (those with too few cases to say anything are left to --json), its
-        examples, and a line of the places that break it."""
+        """A line per convention (those with too few cases to say anything are left to --detail full):
+        compact, its leading choices, an example and the places that break it, counted, the first named;
+        full, two examples and a line of the places that break it."""
         if not self.conventions:
             return "\n".join(self.notices_text() + ["No conventions found: no file here is parsed into definitions."])
         read = ", ".join(f"{language} {count:,} files" for language, count in self.files.items())
-        lines = [f"# Conventions ({read}): commonest first with its share and two examples; ! what breaks it"]
+        full = self.detail == "full"
+        what = "two examples; ! what breaks it" if full else "an example; ! how many break it, the first named"
+        lines = [f"# Conventions ({read}): commonest first with its share and {what}"]
         language = ""
         for c in self.conventions:
             if c.total < MIN_CASES and c.topic not in ("tests", "libraries"):  # facts, however few
@@ -125,7 +153,7 @@ class ConventionsResponse:
             if c.language != language:
                 language = c.language
                 lines.append(language)
-            lines.extend(_convention_text(c, self._outliers(c)))
+            lines.extend(_convention_text(c, self._outliers(c)) if full else [_convention_line(c, self._outliers(c))])
         return "\n".join(self.notices_text() + lines)
 
     def notices_text(self) -> list[str]:
@@ -136,13 +164,37 @@ def _place_json(place: Place) -> dict[str, Any]:
     return {"path": place.path, "line": place.line, **({"text": place.text} if place.text else {})}
 
 
+def _shown(c: Convention) -> list[Choice]:
+    """The choices worth naming: up to three, each at least 5 % of the cases."""
+    return [choice for choice in c.choices[:3] if c.share(choice) >= 0.05] or c.choices[:1]
+
+
+def _where(c: Convention, place: Place) -> str:
+    return str(place) if c.topic in ("naming", "libraries") else f"{place.path}:{place.line}"
+
+
+def _convention_line(c: Convention, outliers: list[tuple[str, Place]]) -> str:
+    said = ", ".join(f"{choice.label} {c.share(choice):.0%}" for choice in _shown(c))
+    line = f"  {c.topic} {c.aspect}: {said} of {c.total:,} {c.unit}"
+    if c.dominant is None and len(c.choices) > 1:
+        line += " (mixed)"
+    line += "".join(f"  e.g. {_where(c, place)}" for place in c.choices[0].examples(1))
+    if c.outlier_count:
+        breaking = [choice for choice in c.choices if choice is not c.dominant]
+        counted = ", ".join(f"{choice.count:,} {choice.label}" for choice in breaking)
+        named = len(breaking) > 1  # which choice each place is, when there are several
+        line += f"  ! {counted}: " + ", ".join(
+            f"{label} {_where(c, place)}" if named else _where(c, place) for label, place in outliers)
+        if c.outlier_count > len(outliers):
+            line += ", ..."
+    return line
+
+
 def _convention_text(c: Convention, outliers: list[tuple[str, Place]]) -> list[str]:
-    named = c.topic in ("naming", "libraries")
-
     def where(place: Place) -> str:
-        return str(place) if named else f"{place.path}:{place.line}"
+        return _where(c, place)
 
-    shown = [choice for choice in c.choices[:3] if c.share(choice) >= 0.05] or c.choices[:1]
+    shown = _shown(c)
     said = ", ".join(f"{choice.label} {c.share(choice):.0%}" for choice in shown)
     head = f"  {c.topic} {c.aspect}: {said} of {c.total:,} {c.unit}"
     if c.dominant is None and len(c.choices) > 1:
@@ -191,12 +243,14 @@ class HealthVerbs:
 
     def conventions(
         self: ServiceBase, *, languages: object = (), include_tests: bool = False, limit: int = CONVENTIONS_LIMIT,
-        fresh: bool = True,
+        fresh: bool = True, detail: str = "compact",
     ) -> ConventionsResponse:
         """How this codebase names, raises, logs, tests, imports, formats, and which libraries it uses:
         learned from its own definitions, imports and files, each with its share and examples."""
         if limit < 0:
             raise UsageError("limit must be at least 0 (0: all)")
+        if detail not in CONVENTIONS_DETAIL:
+            raise UsageError(f"detail must be one of {', '.join(CONVENTIONS_DETAIL)}, got {detail!r}")
         wanted = wanted_languages(languages)
         store = self._graph_store(fresh)
         within = self.within
@@ -231,7 +285,7 @@ class HealthVerbs:
                  if c.language not in few]
         files = {language: count for language, count in sorted(files.items(), key=lambda kv: -kv[1])
                  if language not in few}
-        return ConventionsResponse(str(self.root), found, files, limit=limit, notices=notices)
+        return ConventionsResponse(str(self.root), found, files, limit=limit, notices=notices, detail=detail)
 
 
 def _spread(paths: list[str], cap: int) -> list[str]:

@@ -51,4 +51,5 @@ SPELLED_OTHERWISE: dict[tuple[str, str], str] = {
 ONLY_IN: dict[tuple[str, str], tuple[str, ...]] = {
     ("code_health", "similarity"): ("duplicates",),
     ("code_health", "min_lines"): ("duplicates",),
+    ("code_health", "detail"): ("conventions",),
 }

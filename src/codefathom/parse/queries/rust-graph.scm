@@ -27,6 +27,12 @@
 (field_initializer value: (identifier) @name) @reference.read
 (field_initializer value: (generic_function function: (identifier) @name)) @reference.read
 (let_declaration value: (identifier) @name) @reference.read
+; A unit struct or a function as a value in an array, a tuple, a borrow or a return
+; (`const FLAGS: &[&dyn Flag] = &[&Regexp, &File]`).
+(reference_expression value: (identifier) @name) @reference.read
+(array_expression (identifier) @name) @reference.read
+(tuple_expression (identifier) @name) @reference.read
+(return_expression (identifier) @name) @reference.read
 
 ; Calls written inside a macro's arguments (`assert_eq!(used(), 1)`, `ready!(poll(cx))`), which the
 ; grammar leaves as a token tree: a name followed by a parenthesised group; `x.f()` with its receiver.
@@ -37,6 +43,18 @@
 ; Macro invocations: a `macro_rules!` of the project, or a builtin or external macro.
 (macro_invocation macro: (identifier) @name) @reference.call
 (macro_invocation macro: (scoped_identifier path: (_) @receiver name: (identifier) @name)) @reference.call
+; A macro invoked inside another's token tree (`cfg_rt! { cfg_not_rt_multi_thread! { ... } }`), or in a
+; `macro_rules!` body: the grammar leaves it as tokens, so it is read from `name ! (...)`.
+(token_tree (identifier) @name . "!" . (token_tree)) @reference.call
+
+; Names inside token trees (a macro's arguments, a `macro_rules!` body) where the tokens say what they
+; are: one passed whole as an argument is a value (`extend!(self, par_iter, heap_extend)`: a function
+; named as a value; a local of that name binds it first), a capitalised one a type, trait, unit struct
+; or variant (`thread_local!(static CURRENT: LocalData = ...)`, `impl UnindexedRangeLen<$t> for ...`).
+; Upper-case names are constants, which dead code does not list; single letters are type parameters.
+(token_tree ["(" ","] . (identifier) @name . ["," ")"]) @reference.read
+((token_tree (identifier) @name) @reference.type
+  (#match? @name "^[A-Z][A-Z0-9_]*[a-z]"))
 
 ; `impl Trait for Type`: the type inherits the trait's default methods; a trait its supertraits';
 ; `#[derive(Clone)]` implements a trait outside the project (its methods are not the project's).
