@@ -1,6 +1,6 @@
 """The PostgreSQL store: one project's index in a database many projects share, behind `store.Store`.
 
-This phase writes and syncs an index exactly as the SQLite store does (same digest) and answers
+This phase writes and syncs an index exactly as the SQLite store does (same digest), answers
 status; searching, vectors, summaries and the graph verbs raise `StoreError` naming the phase.
 """
 
@@ -13,10 +13,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, NoReturn, Self, cast
+from typing import Any, NoReturn, Self
 
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
-from codefathom.store.base import GraphReads, WritingLookup
+from codefathom.store.base import WritingLookup
 from codefathom.store.errors import StoreError
 from codefathom.store.postgres import directories
 from codefathom.store.postgres.db import (
@@ -32,6 +32,7 @@ from codefathom.store.postgres.db import (
 )
 from codefathom.store.postgres.digest import DIGEST_PARTS, index_digest
 from codefathom.store.postgres.graph import PostgresGraphLookup, copy_rows, replace_facts, reserve
+from codefathom.store.postgres.graph_reads import PostgresGraphReads
 from codefathom.store.records import (
     DirectoryRow,
     FileRecord,
@@ -62,16 +63,6 @@ def _not_yet(what: str) -> NoReturn:
     raise StoreError(NOT_YET.format(what=what), damaged=False)
 
 
-class _GraphNotYet:
-    """`Store.graph` until phase 2: every graph question fails with one line saying so."""
-
-    def __getattr__(self, name: str) -> Any:
-        def refuse(*args: object, **kwargs: object) -> NoReturn:
-            _not_yet(f"the graph question {name}")
-
-        return refuse
-
-
 class PostgresStore:
     """One project's index in a PostgreSQL database. Thread-safe: one connection behind a lock.
 
@@ -88,6 +79,7 @@ class PostgresStore:
         self.location = f"{describe(uri)}#{name}"
         self.path = Path(self.location)  # (no file: where it lives, as a name)
         self.rebuilt_reason = rebuilt
+        self._graph = PostgresGraphReads(conn, project, self._locked)
 
     @classmethod
     def open(cls, uri: str, fingerprint: str, *, project: str, root: str = "", create: bool = True) -> PostgresStore:
@@ -109,8 +101,9 @@ class PostgresStore:
             yield
 
     @property
-    def graph(self) -> GraphReads:
-        return cast(GraphReads, _GraphNotYet())
+    def graph(self) -> PostgresGraphReads:
+        """The code graph's questions, kept to this project (see store/postgres/graph_reads.py)."""
+        return self._graph
 
     def close(self) -> None:
         with self._lock:
