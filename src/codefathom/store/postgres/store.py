@@ -1,7 +1,7 @@
 """The PostgreSQL store: one project's index in a database many projects share, behind `store.Store`.
 
-This phase writes and syncs an index exactly as the SQLite store does (same digest) and answers
-status; searching, vectors, summaries and the graph verbs raise `StoreError` naming the phase.
+It writes and syncs an index exactly as the SQLite store does (same digest), answers status and the
+graph verbs, and keeps vectors (pgvector) and summaries; lexical search raises `StoreError` naming the phase.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, NoReturn, Self, cast
+from typing import Any, NoReturn, Self
 
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
-from codefathom.store.base import GraphReads, WritingLookup
+from codefathom.store.base import WritingLookup
 from codefathom.store.errors import StoreError
-from codefathom.store.postgres import directories
+from codefathom.store.postgres import directories, summaries, vectors
 from codefathom.store.postgres.db import (
     LOCK_SPACE,
     REPARSE_HASH,
@@ -32,6 +32,7 @@ from codefathom.store.postgres.db import (
 )
 from codefathom.store.postgres.digest import DIGEST_PARTS, index_digest
 from codefathom.store.postgres.graph import PostgresGraphLookup, copy_rows, replace_facts, reserve
+from codefathom.store.postgres.graph_reads import PostgresGraphReads
 from codefathom.store.records import (
     DirectoryRow,
     FileRecord,
@@ -50,7 +51,7 @@ from codefathom.store.records import (
 
 __all__ = ["PostgresStore", "NOT_YET"]
 
-NOT_YET = "the PostgreSQL store indexes and reports status only; {what} on it comes in phase 2"
+NOT_YET = "the PostgreSQL store does not search by words yet; {what} on it comes in phase 2"
 
 _UNIT_COLUMNS = (
     "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
@@ -60,16 +61,6 @@ _UNIT_COLUMNS = (
 
 def _not_yet(what: str) -> NoReturn:
     raise StoreError(NOT_YET.format(what=what), damaged=False)
-
-
-class _GraphNotYet:
-    """`Store.graph` until phase 2: every graph question fails with one line saying so."""
-
-    def __getattr__(self, name: str) -> Any:
-        def refuse(*args: object, **kwargs: object) -> NoReturn:
-            _not_yet(f"the graph question {name}")
-
-        return refuse
 
 
 class PostgresStore:
@@ -88,6 +79,8 @@ class PostgresStore:
         self.location = f"{describe(uri)}#{name}"
         self.path = Path(self.location)  # (no file: where it lives, as a name)
         self.rebuilt_reason = rebuilt
+        self._graph = PostgresGraphReads(conn, project, self._locked)
+        self._matrix: VectorMatrix | None = None
 
     @classmethod
     def open(cls, uri: str, fingerprint: str, *, project: str, root: str = "", create: bool = True) -> PostgresStore:
@@ -109,8 +102,9 @@ class PostgresStore:
             yield
 
     @property
-    def graph(self) -> GraphReads:
-        return cast(GraphReads, _GraphNotYet())
+    def graph(self) -> PostgresGraphReads:
+        """The code graph's questions, kept to this project (see store/postgres/graph_reads.py)."""
+        return self._graph
 
     def close(self) -> None:
         with self._lock:
@@ -190,6 +184,7 @@ class PostgresStore:
                     conn, "unit_texts", "unit_id, name, qualified_name, signature, doc, path, body",
                     ((uid, *row) for uid, row in zip(ids, prepared.fts, strict=True)),
                 )
+                summaries.take_cached_summaries(conn, self.project_id, file_id)
             return file_id
 
     def file_ids(self, paths: Iterable[str]) -> dict[str, int]:
@@ -430,61 +425,87 @@ class PostgresStore:
         with self._locked():
             return index_digest(self._conn, self.project_id, parts)
 
-    # -- vectors and summaries: phase 2 ---------------------------------------------------------
+    # -- vectors (see store/postgres/vectors.py) -------------------------------------------------
 
     def pending_units(self) -> list[tuple[int, str, str, float]]:
-        _not_yet("embedding")
+        with self._locked():
+            return vectors.pending_units(self._conn, self.project_id)
 
     def pending_in_files(self, file_ids: Sequence[int]) -> list[int]:
-        _not_yet("embedding")
+        with self._locked():
+            return vectors.pending_in_files(self._conn, self.project_id, file_ids)
 
     def units_to_embed(self, ids: Sequence[int]) -> list[PendingUnit]:
-        _not_yet("embedding")
+        with self._locked():
+            return vectors.units_to_embed(self._conn, self.project_id, ids)
 
     def cached_vectors(self, keys: Iterable[str]) -> set[str]:
-        _not_yet("embedding")
+        with self._locked():
+            return vectors.cached_vectors(self._conn, self.project_id, keys)
 
     def store_vectors(self, new: dict[str, Any], links: Sequence[tuple[int, str]]) -> None:
-        _not_yet("embedding")
+        """Add vectors and link units to them, in a transaction of their own."""
+        with self.transaction():
+            vectors.store_vectors(self._conn, self.project_id, new, links)
 
     def forget_vectors(self) -> None:
-        _not_yet("embedding")
+        with self.transaction():
+            vectors.forget_vectors(self._conn, self.project_id)
+        self._matrix = None
 
     def prune_vectors(self, keep_unlinked: int) -> int:
-        _not_yet("embedding")
+        with self.transaction():
+            return vectors.prune_vectors(self._conn, self.project_id, keep_unlinked)
 
     def vector_coverage(self) -> tuple[int, int]:
-        row = self._all(
-            "SELECT count(*) FILTER (WHERE embed_key IS NOT NULL), count(*) FROM units WHERE project_id = %s"
-        )[0]
-        return int(row[0]), int(row[1])
+        """(units with a vector, all units)."""
+        with self._locked():
+            return vectors.coverage(self._conn, self.project_id)
 
     def vector_matrix(self, dims: int) -> VectorMatrix:
-        _not_yet("search by meaning")
+        """Every stored vector as one matrix, read again only when vectors or files changed: the
+        search layer scans it exactly, as on SQLite (an ANN index is for a later phase)."""
+        with self._locked():
+            epoch = vectors.vector_epoch(self._conn, self.project_id)
+            if self._matrix is None or self._matrix.epoch != epoch or self._matrix.vectors.shape[1] != dims:
+                self._matrix = vectors.load_matrix(self._conn, self.project_id, dims)
+            return self._matrix
+
+    # -- summaries (see store/postgres/summaries.py) ---------------------------------------------
 
     def summary_candidates(self, kinds: Sequence[str], model: str) -> list[SummaryCandidate]:
-        _not_yet("summarizing")
+        with self._locked():
+            return summaries.summary_candidates(self._conn, self.project_id, kinds, model)
 
     def store_summaries(self, model: str, new: Sequence[NewSummary]) -> int:
-        _not_yet("summarizing")
+        """Cache summaries and make `model` the one shown, in a transaction of their own."""
+        with self.transaction():
+            refreshed = summaries.use_summary_model(self._conn, self.project_id, model)
+            taken = summaries.store_summaries(self._conn, self.project_id, model, new)
+        if refreshed or taken:
+            self._matrix = None
+        return taken
 
     def definition_summary(self, file_id: int, qualified_name: str, start_line: int) -> str:
-        _not_yet("summarizing")
+        """The summary of the unit of a definition (its first part), '' without one."""
+        with self._locked():
+            return summaries.definition_summary(self._conn, self.project_id, file_id, qualified_name, start_line)
 
     def unit_summaries(self, ids: Sequence[int]) -> dict[int, str]:
-        _not_yet("summarizing")
+        with self._locked():
+            return summaries.unit_summaries(self._conn, self.project_id, ids)
 
     def summary_coverage(self, kinds: Sequence[str]) -> SummaryCoverage:
-        units = int(self._one("SELECT count(*) FROM units WHERE project_id = %s"))
-        definitions = int(self._one("SELECT count(*) FROM units WHERE project_id = %s AND kind = ANY(%s)", list(kinds)))
-        return SummaryCoverage(None, 0, definitions, units, 0, 0)
+        with self._locked():
+            return summaries.summary_coverage(self._conn, self.project_id, kinds)
 
     def size_bytes(self) -> int:
         """What the project's rows take, as stored (tables only: indexes are shared by every project)."""
         total = 0
         for table, owner in (("files", "project_id"), ("units", "project_id"), ("symbols", "project_id"),
                              ("refs", "project_id"), ("imports", "project_id"), ("hints", "project_id"),
-                             ("directories", "project_id")):
+                             ("directories", "project_id"), ("embeddings", "project_id"),
+                             ("summaries", "project_id")):
             total += int(self._one(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {table} t WHERE t.{owner} = %s"))
         total += int(self._one(
             "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM unit_texts t JOIN units u ON u.id = t.unit_id"

@@ -1,0 +1,163 @@
+"""Vectors of one project in PostgreSQL (pgvector): which units still need one, the vector cache by text
+hash, and the matrix vector search scans, as store/sqlite/vectors.py keeps them.
+
+Vectors travel as pgvector's text on the way in (each float32 written in full, so it parses back to
+the same bits) and as its binary form on the way out (`vector_send`: two int16, then big-endian
+float32), so the matrix holds exactly the values SQLite's blobs hold and ranks alike.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from codefathom.store.postgres.db import Conn
+from codefathom.store.postgres.summaries import SUMMARY_OF_UNIT, UNIT_RANK, UNIT_RANK_JOIN
+from codefathom.store.records import PendingUnit, VectorMatrix
+
+__all__ = [
+    "pending_units", "pending_in_files", "units_to_embed", "cached_vectors", "store_vectors", "coverage",
+    "vector_epoch", "load_matrix", "forget_vectors", "prune_vectors",
+]
+
+_SEND_HEADER = 4  # vector_send's dimension count and its unused field, before the values
+
+
+def pending_units(conn: Conn, project: int) -> list[tuple[int, str, str, float]]:
+    """(id, path, kind, rank) of every unit without a vector, once each; the caller orders them."""
+    rows = conn.execute(
+        f"SELECT u.id, f.path, u.kind, max({UNIT_RANK}) FROM units u JOIN files f ON f.id = u.file_id{UNIT_RANK_JOIN}"
+        " WHERE u.project_id = %s AND u.embed_key IS NULL GROUP BY u.id, f.id ORDER BY u.id",
+        (project,),
+    )
+    return [(int(r[0]), r[1], r[2], float(r[3] or 0.0)) for r in rows]
+
+
+def pending_in_files(conn: Conn, project: int, file_ids: Sequence[int]) -> list[int]:
+    """Units of these files without a vector: what a sync just wrote."""
+    rows = conn.execute(
+        "SELECT id FROM units WHERE project_id = %s AND file_id = ANY(%s) AND embed_key IS NULL ORDER BY id",
+        (project, list(file_ids)),
+    )
+    return [int(r[0]) for r in rows]
+
+
+def units_to_embed(conn: Conn, project: int, ids: Sequence[int]) -> list[PendingUnit]:
+    """The fields the embedding text is made of, for those of `ids` that still exist and need it."""
+    rows = conn.execute(
+        f"SELECT u.id, f.path, u.kind, u.qualified_name, u.signature, u.doc, u.content, {SUMMARY_OF_UNIT}"
+        " FROM units u JOIN files f ON f.id = u.file_id"
+        " WHERE u.project_id = %s AND u.id = ANY(%s) AND u.embed_key IS NULL",
+        (project, list(ids)),
+    )
+    found = {int(r[0]): PendingUnit(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7]) for r in rows}
+    return [found[i] for i in ids if i in found]
+
+
+def cached_vectors(conn: Conn, project: int, keys: Iterable[str]) -> set[str]:
+    """Those of `keys` the project's cache already holds."""
+    wanted = sorted(set(keys))
+    if not wanted:
+        return set()
+    rows = conn.execute("SELECT key FROM embeddings WHERE project_id = %s AND key = ANY(%s)", (project, wanted))
+    return {r[0] for r in rows}
+
+
+def _text(vector: npt.NDArray[Any]) -> str:
+    # A float32 widened to a float64 prints in few digits that still parse back to the same float32.
+    return "[" + ",".join(map(repr, np.asarray(vector, dtype=np.float32).astype(np.float64).tolist())) + "]"
+
+
+def store_vectors(
+    conn: Conn, project: int, new: dict[str, npt.NDArray[np.float32]], links: Sequence[tuple[int, str]]
+) -> None:
+    """Add vectors to the cache and link units to theirs (inside a transaction)."""
+    now = time.time()
+    if new:
+        conn.execute(
+            "INSERT INTO embeddings(project_id, key, vector, used_at)"
+            " SELECT %s, k, v::vector, %s FROM unnest(%s::text[], %s::text[]) AS t(k, v)"
+            " ON CONFLICT (project_id, key) DO UPDATE SET vector = excluded.vector, used_at = excluded.used_at",
+            (project, now, list(new), [_text(vector) for vector in new.values()]),
+        )
+    if links:
+        conn.execute(
+            "UPDATE units u SET embed_key = t.k FROM unnest(%s::bigint[], %s::text[]) AS t(id, k)"
+            " WHERE u.id = t.id AND u.project_id = %s",
+            ([uid for uid, _ in links], [key for _, key in links], project),
+        )
+        conn.execute(
+            "UPDATE embeddings SET used_at = %s WHERE project_id = %s AND key = ANY(%s)",
+            (now, project, sorted({key for _, key in links})),
+        )
+    _bump_epoch(conn, project)
+
+
+def coverage(conn: Conn, project: int) -> tuple[int, int]:
+    """(units with a vector, all units)."""
+    row = conn.execute(
+        "SELECT count(*) FILTER (WHERE embed_key IS NOT NULL), count(*) FROM units WHERE project_id = %s", (project,)
+    ).fetchone()
+    assert row is not None
+    return int(row[0]), int(row[1])
+
+
+def vector_epoch(conn: Conn, project: int) -> str:
+    """Changes whenever vectors were added or files re-indexed, so a loaded matrix may be stale."""
+    rows = {str(key): str(value) for key, value in conn.execute(
+        "SELECT key, value FROM meta WHERE project_id = %s AND key IN ('vector_epoch', 'last_change')", (project,)
+    )}
+    return f"{rows.get('vector_epoch', '')}/{rows.get('last_change', '')}"
+
+
+def load_matrix(conn: Conn, project: int, dims: int) -> VectorMatrix:
+    """Every unit's vector of `dims` dimensions (one of another size is never compared), by unit id."""
+    epoch = vector_epoch(conn, project)
+    rows = conn.execute(
+        "SELECT u.id, u.file_id, u.kind, u.language, vector_send(e.vector) FROM units u"
+        " JOIN embeddings e ON e.project_id = u.project_id AND e.key = u.embed_key"
+        " WHERE u.project_id = %s AND vector_dims(e.vector) = %s ORDER BY u.id",
+        (project, dims),
+    ).fetchall()
+    values = b"".join(bytes(r[4])[_SEND_HEADER:] for r in rows)
+    vectors = np.frombuffer(values, dtype=">f4").reshape(len(rows), dims)
+    return VectorMatrix(
+        unit_ids=np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows)),
+        file_ids=np.fromiter((r[1] for r in rows), dtype=np.int64, count=len(rows)),
+        kinds=np.array([r[2] for r in rows], dtype=np.str_),
+        languages=np.array([r[3] for r in rows], dtype=np.str_),
+        vectors=np.ascontiguousarray(vectors, dtype=np.float32),
+        epoch=epoch,
+    )
+
+
+def forget_vectors(conn: Conn, project: int) -> None:
+    """Drop every vector of the project and the stamp: the next embedding pass starts over."""
+    conn.execute("UPDATE units SET embed_key = NULL WHERE project_id = %s AND embed_key IS NOT NULL", (project,))
+    conn.execute("DELETE FROM embeddings WHERE project_id = %s", (project,))
+    conn.execute("DELETE FROM meta WHERE project_id = %s AND key IN ('embedder', 'embedder_dims')", (project,))
+    _bump_epoch(conn, project)
+
+
+def prune_vectors(conn: Conn, project: int, keep_unlinked: int) -> int:
+    """Delete the oldest vectors no unit links to, keeping `keep_unlinked` of them for a branch switch back."""
+    # Ties in used_at (a batch shares one) go by key, where SQLite leaves them to its plan.
+    cursor = conn.execute(
+        "DELETE FROM embeddings WHERE project_id = %s AND key IN (SELECT e.key FROM embeddings e"
+        " WHERE e.project_id = %s AND NOT EXISTS (SELECT 1 FROM units u WHERE u.project_id = e.project_id"
+        " AND u.embed_key = e.key) ORDER BY e.used_at DESC, e.key OFFSET %s)",
+        (project, project, keep_unlinked),
+    )
+    return cursor.rowcount
+
+
+def _bump_epoch(conn: Conn, project: int) -> None:
+    conn.execute(
+        "INSERT INTO meta(project_id, key, value) VALUES (%s, 'vector_epoch', %s)"
+        " ON CONFLICT (project_id, key) DO UPDATE SET value = excluded.value",
+        (project, repr(time.time())),
+    )
