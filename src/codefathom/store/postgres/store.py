@@ -18,7 +18,7 @@ from typing import Any, NoReturn, Self, cast
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
 from codefathom.store.base import GraphReads, WritingLookup
 from codefathom.store.errors import StoreError
-from codefathom.store.postgres import directories
+from codefathom.store.postgres import directories, search
 from codefathom.store.postgres.db import (
     LOCK_SPACE,
     REPARSE_HASH,
@@ -190,6 +190,7 @@ class PostgresStore:
                     conn, "unit_texts", "unit_id, name, qualified_name, signature, doc, path, body",
                     ((uid, *row) for uid, row in zip(ids, prepared.fts, strict=True)),
                 )
+                search.write_unit_postings(conn, self.project_id, list(zip(ids, prepared.fts, strict=True)))
             return file_id
 
     def file_ids(self, paths: Iterable[str]) -> dict[str, int]:
@@ -306,17 +307,22 @@ class PostgresStore:
         return [(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), r[5], r[6]) for r in rows]
 
     def term_units(self, term: str, cap: int) -> int:
-        _not_yet("lexical search")
+        with self._locked():
+            return search.term_units(self._conn, self.project_id, term, cap)
 
     def fts_candidates(
         self, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int
     ) -> list[tuple[int, float]]:
-        _not_yet("lexical search")
+        """Unit ids and BM25F scores (higher is better) of the units matching any of `terms`, as
+        SQLite's FTS5 ranks them (store/postgres/search.py)."""
+        with self._locked():
+            return search.unit_candidates(self._conn, self.project_id, terms, weights, scope, limit)
 
     def name_candidates(
         self, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
     ) -> list[tuple[int, str, str, str]]:
-        _not_yet("search by name")
+        with self._locked():
+            return search.name_candidates(self._conn, self.project_id, keys, scope, limit, prefix)
 
     def units_by_id(
         self, ids: Iterable[int], with_rank: bool = False, with_content: bool = True
@@ -349,7 +355,9 @@ class PostgresStore:
     def directory_candidates(
         self, terms: Sequence[MatchTerm], weights: Sequence[float], limit: int
     ) -> list[tuple[int, float]]:
-        _not_yet("lexical search")
+        """Directory ids and BM25F scores (higher is better) of the directories matching any of `terms`."""
+        with self._locked():
+            return search.directory_candidates(self._conn, self.project_id, terms, weights, limit)
 
     def directories_by_id(self, ids: Iterable[int]) -> dict[int, DirectoryRow]:
         rows = self._all(
@@ -367,10 +375,14 @@ class PostgresStore:
         return int(self._one("SELECT count(*) FROM directories WHERE project_id = %s"))
 
     def directories_holding(self, word: str, *, in_name: bool = False) -> set[int]:
-        _not_yet("lexical search")
+        """Every directory whose text (with `in_name`, whose name) holds `word`."""
+        with self._locked():
+            return search.directories_holding(self._conn, self.project_id, word, in_name=in_name)
 
     def units_holding(self, word: str, ids: Sequence[int]) -> list[int]:
-        _not_yet("lexical search")
+        """Those of the units `ids` whose text holds `word`."""
+        with self._locked():
+            return search.units_holding(self._conn, self.project_id, word, ids)
 
     # -- lookups --------------------------------------------------------------------------------
 
@@ -389,7 +401,9 @@ class PostgresStore:
         return [(int(r[0]), r[1], r[2]) for r in rows]
 
     def files_holding(self, words: Sequence[str], texts: Sequence[str]) -> set[int]:
-        _not_yet("literal and regex search")
+        """Ids of the files that may hold a line with all `words` and all `texts` (see store/sqlite/lookups.py)."""
+        with self._locked():
+            return search.files_holding(self._conn, self.project_id, words, texts)
 
     def unit_ids_of_file(self, file_id: int) -> list[int]:
         with self._locked():
