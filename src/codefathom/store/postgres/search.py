@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import math
 import sqlite3
+import threading
 from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -110,13 +111,21 @@ def term_counts(
     return counts, sizes
 
 
+_words = threading.local()  # each thread's FTS5 table for query words (a connection is one thread's)
+
+
 @functools.lru_cache(maxsize=8192)
 def tokens_of(word: str) -> tuple[str, ...]:
     """The tokens FTS5 makes of a quoted query word, in order: one for a plain word, several for
     a phrase (`a$b`), none for a word of separators only."""
-    with closing(_fts5(1)) as conn:
-        conn.execute("INSERT INTO t(rowid, c0) VALUES (1, ?)", (word,))
+    conn = getattr(_words, "conn", None)
+    if conn is None:
+        conn = _words.conn = _fts5(1)
+    conn.execute("INSERT INTO t(rowid, c0) VALUES (1, ?)", (word,))
+    try:
         return tuple(str(r[0]) for r in conn.execute("SELECT term FROM v ORDER BY offset"))
+    finally:
+        conn.execute("DELETE FROM t WHERE rowid = 1")
 
 
 # -- writing --------------------------------------------------------------------------------------
@@ -229,17 +238,52 @@ def _expression(terms: Sequence[MatchTerm]) -> tuple[list[tuple[str, ...]], list
     return phrases, alternatives
 
 
+def _exact(weights: Sequence[float]) -> bool:
+    """Whether every sum of these weights times counts is exact in a double (weights of a few
+    binary digits, as FIELD_WEIGHTS are): then the order of additions cannot change the result."""
+    return all((w * 1024).is_integer() and abs(w) < 2**20 for w in weights)
+
+
 def _frequency(counts: Counts, weights: Sequence[float]) -> float:
-    """FTS5's weighted frequency: the weight of each instance's column added in column order."""
-    if all((w * 1024).is_integer() and abs(w) < 2**20 for w in weights):
-        # (Each product and partial sum is exact then, so the order of additions cannot matter.)
-        return float(sum(counts[c] * (weights[c] if c < len(weights) else 1.0) for c in range(len(counts))))
+    """FTS5's weighted frequency: the weight of each instance's column added in column order
+    (`weights` has one per field)."""
+    if _exact(weights):
+        return float(sum(n * w for n, w in zip(counts, weights, strict=True)))
     f = 0.0
-    for c, n in enumerate(counts):
-        w = weights[c] if c < len(weights) else 1.0
+    for n, w in zip(counts, weights, strict=True):
         for _ in range(n):
             f += w
     return f
+
+
+def _weighted_hits(
+    conn: Conn, project: int, table: _Table, phrases: Sequence[tuple[str, ...]], weights: Sequence[float]
+) -> tuple[list[dict[int, float]], dict[int, int], tuple[int, int] | None]:
+    """Per phrase, the rows holding it with its weighted frequency; the rows' lengths; and, when
+    read on the way, the table's row count and total length. With exact weights and one token a
+    phrase (nearly every query), PostgreSQL weighs the counts, so that a row comes back as two
+    numbers rather than an array, and the statistics come in the same round trip."""
+    padded = [float(weights[c]) if c < len(weights) else 1.0 for c in range(table.fields)]
+    if not _exact(padded) or any(len(p) != 1 for p in phrases):
+        hits, sizes = _phrase_hits(conn, project, table, phrases)
+        return [{rid: _frequency(counts, padded) for rid, counts in h.items()} for h in hits], sizes, None
+    weighed = " + ".join(f"tf[{c + 1}] * {w!r}::float8" for c, w in enumerate(padded))
+    wanted = sorted({p[0] for p in phrases})
+    by_term: dict[str, dict[int, float]] = {t: {} for t in wanted}
+    lengths: dict[int, int] = {}
+    stats = (0, 0)
+    rows = conn.execute(
+        f"SELECT term, {table.key}, {weighed}, size FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
+        f" UNION ALL SELECT NULL, count(*), 0.0, coalesce(sum(size), 0) FROM {table.sizes} WHERE project_id = %s",
+        (project, wanted, project),
+    )
+    for term, rid, f, size in rows:
+        if term is None:
+            stats = (int(rid), int(size))
+            continue
+        by_term[term][rid] = f
+        lengths[rid] = size
+    return [by_term[p[0]] for p in phrases], lengths, stats
 
 
 def _ranked(
@@ -249,7 +293,7 @@ def _ranked(
     phrases, alternatives = _expression(terms)
     if not phrases:
         return {}
-    hits, sizes = _phrase_hits(conn, project, table, phrases)
+    hits, sizes, stats = _weighted_hits(conn, project, table, phrases, weights)
     counted: dict[int, set[int]] = {}
     for alternative in alternatives:
         rows = set(hits[alternative[0]])
@@ -259,11 +303,13 @@ def _ranked(
             counted.setdefault(rid, set()).update(alternative)
     if not counted:
         return {}
-    stats = conn.execute(
-        f"SELECT count(*), coalesce(sum(size), 0) FROM {table.sizes} WHERE project_id = %s", (project,)
-    ).fetchone()
-    assert stats is not None
-    n_rows, total = int(stats[0]), int(stats[1])
+    if stats is None:
+        row = conn.execute(
+            f"SELECT count(*), coalesce(sum(size), 0) FROM {table.sizes} WHERE project_id = %s", (project,)
+        ).fetchone()
+        assert row is not None
+        stats = (int(row[0]), int(row[1]))
+    n_rows, total = stats
     avgdl = total / n_rows
     idf = []
     for phrase_hits in hits:
@@ -274,7 +320,7 @@ def _ranked(
         length = float(sizes[rid])
         score = 0.0
         for i in sorted(counted_phrases):
-            f = _frequency(hits[i][rid], weights)
+            f = hits[i][rid]
             score += idf[i] * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * length / avgdl)))
         scores[rid] = -(-1.0 * score)
     return scores
