@@ -1,7 +1,8 @@
 """The PostgreSQL store: one project's index in a database many projects share, behind `store.Store`.
 
-This phase writes and syncs an index exactly as the SQLite store does (same digest) and answers
-status; searching, vectors, summaries and the graph verbs raise `StoreError` naming the phase.
+It writes and syncs an index exactly as the SQLite store does (same digest), answers status and
+searches by words and names as SQLite does (search.py); vectors, summaries and the graph verbs raise
+`StoreError` naming the phase.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from codefathom.store.records import (
 
 __all__ = ["PostgresStore", "NOT_YET"]
 
-NOT_YET = "the PostgreSQL store indexes and reports status only; {what} on it comes in phase 2"
+NOT_YET = "the PostgreSQL store indexes, searches by words and names and reports status; {what} on it comes in phase 2"
 
 _UNIT_COLUMNS = (
     "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
