@@ -18,6 +18,7 @@ from codefathom.store.directory_nodes import (
     readme_lines,
 )
 from codefathom.store.postgres.db import Conn
+from codefathom.store.postgres.search import write_directory_postings
 from codefathom.store.records import IsTest
 
 __all__ = ["refresh_directories"]
@@ -60,6 +61,12 @@ def refresh_directories(
                 for node in (build_node(path, by_dir[path], is_test),)
             ],
         )
+    written = conn.execute(
+        "SELECT id, name_text, path_text, files_text, definitions_text, doc_text FROM directories"
+        " WHERE project_id = %s AND path = ANY(%s) ORDER BY id",
+        (project, sorted(by_dir)),
+    )
+    write_directory_postings(conn, project, [(int(r[0]), tuple(str(t) for t in r[1:])) for r in written])
     return len(by_dir)
 
 

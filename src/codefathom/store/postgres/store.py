@@ -1,7 +1,7 @@
 """The PostgreSQL store: one project's index in a database many projects share, behind `store.Store`.
 
-It writes and syncs an index exactly as the SQLite store does (same digest), answers status and the
-graph verbs, and keeps vectors (pgvector) and summaries; lexical search raises `StoreError` naming the phase.
+It writes and syncs an index exactly as the SQLite store does (same digest), searches by words and
+names as SQLite does (search.py), answers the graph verbs, and keeps vectors (pgvector) and summaries.
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, NoReturn, Self
+from typing import Any, Self
 
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
 from codefathom.store.base import WritingLookup
-from codefathom.store.errors import StoreError
-from codefathom.store.postgres import directories, summaries, vectors
+from codefathom.store.postgres import directories, search, summaries, vectors
 from codefathom.store.postgres.db import (
     LOCK_SPACE,
     REPARSE_HASH,
@@ -49,18 +48,13 @@ from codefathom.store.records import (
     prepare_units,
 )
 
-__all__ = ["PostgresStore", "NOT_YET"]
-
-NOT_YET = "the PostgreSQL store does not search by words yet; {what} on it comes in phase 2"
+__all__ = ["PostgresStore"]
 
 _UNIT_COLUMNS = (
     "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
     " u.start_line, u.end_line, u.part, u.content"
 )
 
-
-def _not_yet(what: str) -> NoReturn:
-    raise StoreError(NOT_YET.format(what=what), damaged=False)
 
 
 class PostgresStore:
@@ -184,7 +178,10 @@ class PostgresStore:
                     conn, "unit_texts", "unit_id, name, qualified_name, signature, doc, path, body",
                     ((uid, *row) for uid, row in zip(ids, prepared.fts, strict=True)),
                 )
-                summaries.take_cached_summaries(conn, self.project_id, file_id)
+                search.write_unit_postings(conn, self.project_id, list(zip(ids, prepared.fts, strict=True)))
+                # Units whose text has a cached summary take it as a search field: their postings again.
+                summarised = summaries.take_cached_summaries(conn, self.project_id, file_id)
+                search.rewrite_unit_postings(conn, self.project_id, summarised)
             return file_id
 
     def file_ids(self, paths: Iterable[str]) -> dict[str, int]:
@@ -301,17 +298,22 @@ class PostgresStore:
         return [(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), r[5], r[6]) for r in rows]
 
     def term_units(self, term: str, cap: int) -> int:
-        _not_yet("lexical search")
+        with self._locked():
+            return search.term_units(self._conn, self.project_id, term, cap)
 
     def fts_candidates(
         self, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int
     ) -> list[tuple[int, float]]:
-        _not_yet("lexical search")
+        """Unit ids and BM25F scores (higher is better) of the units matching any of `terms`, as
+        SQLite's FTS5 ranks them (store/postgres/search.py)."""
+        with self._locked():
+            return search.unit_candidates(self._conn, self.project_id, terms, weights, scope, limit)
 
     def name_candidates(
         self, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
     ) -> list[tuple[int, str, str, str]]:
-        _not_yet("search by name")
+        with self._locked():
+            return search.name_candidates(self._conn, self.project_id, keys, scope, limit, prefix)
 
     def units_by_id(
         self, ids: Iterable[int], with_rank: bool = False, with_content: bool = True
@@ -344,7 +346,9 @@ class PostgresStore:
     def directory_candidates(
         self, terms: Sequence[MatchTerm], weights: Sequence[float], limit: int
     ) -> list[tuple[int, float]]:
-        _not_yet("lexical search")
+        """Directory ids and BM25F scores (higher is better) of the directories matching any of `terms`."""
+        with self._locked():
+            return search.directory_candidates(self._conn, self.project_id, terms, weights, limit)
 
     def directories_by_id(self, ids: Iterable[int]) -> dict[int, DirectoryRow]:
         rows = self._all(
@@ -362,10 +366,14 @@ class PostgresStore:
         return int(self._one("SELECT count(*) FROM directories WHERE project_id = %s"))
 
     def directories_holding(self, word: str, *, in_name: bool = False) -> set[int]:
-        _not_yet("lexical search")
+        """Every directory whose text (with `in_name`, whose name) holds `word`."""
+        with self._locked():
+            return search.directories_holding(self._conn, self.project_id, word, in_name=in_name)
 
     def units_holding(self, word: str, ids: Sequence[int]) -> list[int]:
-        _not_yet("lexical search")
+        """Those of the units `ids` whose text holds `word`."""
+        with self._locked():
+            return search.units_holding(self._conn, self.project_id, word, ids)
 
     # -- lookups --------------------------------------------------------------------------------
 
@@ -384,7 +392,9 @@ class PostgresStore:
         return [(int(r[0]), r[1], r[2]) for r in rows]
 
     def files_holding(self, words: Sequence[str], texts: Sequence[str]) -> set[int]:
-        _not_yet("literal and regex search")
+        """Ids of the files that may hold a line with all `words` and all `texts` (see store/sqlite/lookups.py)."""
+        with self._locked():
+            return search.files_holding(self._conn, self.project_id, words, texts)
 
     def unit_ids_of_file(self, file_id: int) -> list[int]:
         with self._locked():

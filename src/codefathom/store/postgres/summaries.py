@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from codefathom.store.postgres import search
 from codefathom.store.postgres.db import Conn
 from codefathom.store.records import NewSummary, SummaryCandidate, SummaryCoverage
 
@@ -99,16 +100,17 @@ def store_summaries(conn: Conn, project: int, model: str, new: Sequence[NewSumma
     return len(ids)
 
 
-def take_cached_summaries(conn: Conn, project: int, file_id: int) -> None:
+def take_cached_summaries(conn: Conn, project: int, file_id: int) -> list[int]:
     """A file's units just written take their texts' cached summaries as their search field (as the
-    SQLite store's insert does), once the project shows a model's; nothing otherwise."""
-    conn.execute(
+    SQLite store's insert does), once the project shows a model's; the ids of those that did."""
+    rows = conn.execute(
         "UPDATE unit_texts t SET summary = x.searchable FROM units u"
         " JOIN meta m ON m.project_id = u.project_id AND m.key = 'summary_model'"
         " JOIN summaries x ON x.project_id = u.project_id AND x.key = u.summary_key AND x.model = m.value"
-        " WHERE t.unit_id = u.id AND u.file_id = %s AND u.project_id = %s",
+        " WHERE t.unit_id = u.id AND u.file_id = %s AND u.project_id = %s RETURNING t.unit_id",
         (file_id, project),
     )
+    return [int(row[0]) for row in rows]
 
 
 def _refresh(conn: Conn, project: int, ids: list[int]) -> None:
@@ -121,6 +123,7 @@ def _refresh(conn: Conn, project: int, ids: list[int]) -> None:
         " WHERE t.unit_id = ANY(%s)",
         (ids,),
     )
+    search.rewrite_unit_postings(conn, project, ids)  # the summary is a BM25F field
     # The text a unit is embedded as holds its summary: the next embedding pass makes its vector again.
     cursor = conn.execute(
         "UPDATE units SET embed_key = NULL WHERE project_id = %s AND embed_key IS NOT NULL AND id = ANY(%s)",

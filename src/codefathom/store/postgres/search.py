@@ -1,0 +1,456 @@
+"""Lexical search on PostgreSQL, ranked as SQLite's FTS5 ranks it: postings and row lengths written
+beside the searchable text, cut by SQLite's own FTS5 tokenizer, and FTS5's bm25 computed over them.
+
+FTS5's bm25 (ext/fts5/fts5_aux.c), which this module reproduces operation for operation:
+for each phrase i of the query, in the order the expression names them,
+  idf_i  = log((N - n_i + 0.5) / (n_i + 0.5)), 1e-6 when not positive (n_i: rows matching phrase i)
+  f_i    = the sum, over phrase i's instances in the row, of its column's weight
+  score += idf_i * (f_i * (k1 + 1)) / (f_i + k1 * (1 - b + b * D / avgdl))
+with k1 = 1.2, b = 0.75, D the row's length in tokens over all columns and avgdl the table's
+total tokens over its row count. A phrase counts in a row only where the alternative (AND) it
+belongs to matches that row, as FTS5's expression nodes leave it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import sqlite3
+import threading
+from collections.abc import Iterable, Sequence
+from contextlib import closing
+from dataclasses import dataclass
+
+from codefathom.model import MatchTerm
+from codefathom.parse.windows import MAX_UNIT_CHARS
+from codefathom.store.postgres.db import Conn
+from codefathom.store.postgres.graph import copy_rows
+from codefathom.store.records import Scope
+
+__all__ = [
+    "TOKENIZER", "UNIT_FIELDS", "DIRECTORY_FIELDS", "tokens_of", "term_counts", "write_unit_postings",
+    "rewrite_unit_postings", "write_directory_postings", "unit_candidates", "directory_candidates", "term_units",
+    "units_holding", "directories_holding", "files_holding", "name_candidates",
+]
+
+# units_fts's tokenizer (store/sqlite/schema.sql, migrations 0006 and 0009): SQLite cuts the text
+# here too, so every token and stem is the one FTS5 stores.
+TOKENIZER = "porter unicode61 remove_diacritics 2 tokenchars '_'"
+K1 = 1.2
+B = 0.75
+IDF_FLOOR = 1e-6
+UNIT_FIELDS = 7  # name, qualified_name, signature, doc, path, body, summary
+DIRECTORY_FIELDS = 5  # name, path, files, definitions, doc
+
+Counts = list[int]  # occurrences per field
+Hits = dict[int, Counts]  # row id -> occurrences of a phrase per field
+
+
+@dataclass(frozen=True)
+class _Table:
+    terms: str
+    key: str
+    sizes: str
+    texts: str  # (id, field...) of the rows = ANY(%s)
+    fields: int
+
+
+_UNITS = _Table(
+    "unit_terms", "unit_id", "unit_sizes",
+    "SELECT unit_id, name, qualified_name, signature, doc, path, body, summary FROM unit_texts"
+    " WHERE unit_id = ANY(%s)",
+    UNIT_FIELDS,
+)
+_DIRECTORIES = _Table(
+    "directory_terms", "directory_id", "directory_sizes",
+    "SELECT id, name_text, path_text, files_text, definitions_text, doc_text FROM directories WHERE id = ANY(%s)",
+    DIRECTORY_FIELDS,
+)
+
+
+# -- tokenizing, by SQLite ------------------------------------------------------------------------
+
+
+def _fts5(fields: int) -> sqlite3.Connection:
+    """An FTS5 table in memory with units_fts's tokenizer, and its `instance` vocabulary: every
+    token of a row with its field and offset, exactly as FTS5 indexes it."""
+    conn = sqlite3.connect(":memory:")
+    columns = ", ".join(f"c{i}" for i in range(fields))
+    conn.execute(f'CREATE VIRTUAL TABLE t USING fts5({columns}, tokenize = "{TOKENIZER}")')
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
+    return conn
+
+
+def _fill(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]], fields: int) -> None:
+    columns = ", ".join(f"c{i}" for i in range(fields))
+    marks = ", ".join("?" * (fields + 1))
+    conn.executemany(
+        f"INSERT INTO t(rowid, {columns}) VALUES ({marks})",
+        ((rid, *texts, *[""] * (fields - len(texts))) for rid, texts in rows),
+    )
+
+
+def term_counts(
+    rows: Sequence[tuple[int, Sequence[str]]], fields: int
+) -> tuple[dict[int, dict[str, Counts]], dict[int, int]]:
+    """For rows (id, field texts): each row's terms with their occurrences per field, and each
+    row's length in tokens over every field."""
+    counts: dict[int, dict[str, Counts]] = {rid: {} for rid, _ in rows}
+    sizes = dict.fromkeys(counts, 0)
+    if not rows:
+        return counts, sizes
+    with closing(_fts5(fields)) as conn:
+        _fill(conn, rows, fields)
+        for doc, term, col, n in conn.execute("SELECT doc, term, col, count(*) FROM v GROUP BY doc, term, col"):
+            terms = counts[doc]
+            tf = terms.get(term)
+            if tf is None:
+                tf = terms[term] = [0] * fields
+            tf[int(col[1:])] = n
+            sizes[doc] += n
+    return counts, sizes
+
+
+_words = threading.local()  # each thread's FTS5 table for query words (a connection is one thread's)
+
+
+@functools.lru_cache(maxsize=8192)
+def tokens_of(word: str) -> tuple[str, ...]:
+    """The tokens FTS5 makes of a quoted query word, in order: one for a plain word, several for
+    a phrase (`a$b`), none for a word of separators only."""
+    conn = getattr(_words, "conn", None)
+    if conn is None:
+        conn = _words.conn = _fts5(1)
+    conn.execute("INSERT INTO t(rowid, c0) VALUES (1, ?)", (word,))
+    try:
+        return tuple(str(r[0]) for r in conn.execute("SELECT term FROM v ORDER BY offset"))
+    finally:
+        conn.execute("DELETE FROM t WHERE rowid = 1")
+
+
+# -- writing --------------------------------------------------------------------------------------
+
+
+def _write(conn: Conn, project: int, table: _Table, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
+    counts, sizes = term_counts(rows, table.fields)
+    copy_rows(
+        conn, table.terms, f"project_id, term, {table.key}, tf, size",
+        ((project, term, rid, tf, sizes[rid]) for rid, terms in counts.items() for term, tf in terms.items()),
+    )
+    copy_rows(conn, table.sizes, f"{table.key}, project_id, size", ((rid, project, n) for rid, n in sizes.items()))
+
+
+def write_unit_postings(conn: Conn, project: int, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
+    """Postings and lengths of new units: (unit id, its unit_texts fields in column order)."""
+    _write(conn, project, _UNITS, rows)
+
+
+def rewrite_unit_postings(conn: Conn, project: int, unit_ids: Sequence[int]) -> None:
+    """Postings and lengths of units whose unit_texts changed (a summary stored), made again."""
+    ids = sorted(set(unit_ids))
+    if not ids:
+        return
+    conn.execute("DELETE FROM unit_terms WHERE unit_id = ANY(%s)", (ids,))
+    conn.execute("DELETE FROM unit_sizes WHERE unit_id = ANY(%s)", (ids,))
+    rows = [(int(r[0]), tuple(str(t) for t in r[1:])) for r in conn.execute(_UNITS.texts, (ids,))]
+    _write(conn, project, _UNITS, rows)
+
+
+def write_directory_postings(conn: Conn, project: int, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
+    """Postings and lengths of new directory nodes: (directory id, its five *_text fields)."""
+    _write(conn, project, _DIRECTORIES, rows)
+
+
+# -- matching -------------------------------------------------------------------------------------
+
+
+def _phrase_hits(
+    conn: Conn, project: int, table: _Table, phrases: Sequence[tuple[str, ...]], within: Sequence[int] | None = None
+) -> tuple[list[Hits], dict[int, int]]:
+    """Per phrase, the rows holding it (of `within`, else of the project) with its occurrences per
+    field; and the length of every row found."""
+    wanted = sorted({t for p in phrases for t in p})
+    postings: dict[str, Hits] = {t: {} for t in wanted}
+    sizes: dict[int, int] = {}
+    if wanted:
+        sql = f"SELECT term, {table.key}, tf, size FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
+        params: list[object] = [project, wanted]
+        if within is not None:
+            sql += f" AND {table.key} = ANY(%s)"
+            params.append(sorted(set(within)))
+        for term, rid, tf, size in conn.execute(sql, params):
+            postings[term][rid] = tf
+            sizes[rid] = size
+    hits: list[Hits] = []
+    long: dict[int, list[int]] = {}  # phrase index -> rows holding all its tokens, to check in order
+    for i, phrase in enumerate(phrases):
+        if len(phrase) == 1:
+            hits.append(postings[phrase[0]])
+            continue
+        hits.append({})
+        if phrase:
+            rows = set(postings[phrase[0]])
+            for token in phrase[1:]:
+                rows &= postings[token].keys()
+            if rows:
+                long[i] = sorted(rows)
+    if long:
+        _phrase_runs(conn, table, phrases, long, hits)
+    return hits, sizes
+
+
+def _phrase_runs(
+    conn: Conn, table: _Table, phrases: Sequence[tuple[str, ...]], long: dict[int, list[int]], hits: list[Hits]
+) -> None:
+    """Occurrences of phrases of several tokens: where their tokens follow each other in a field.
+    Rare (a word such as `a$b`), so the rows' text is read and cut again rather than stored with
+    every token's offset."""
+    ids = sorted({rid for rows in long.values() for rid in rows})
+    rows = [(int(r[0]), tuple(str(t) for t in r[1:])) for r in conn.execute(table.texts, (ids,))]
+    at: dict[tuple[int, int], dict[int, str]] = {}
+    with closing(_fts5(table.fields)) as memory:
+        _fill(memory, rows, table.fields)
+        for doc, col, offset, term in memory.execute("SELECT doc, col, offset, term FROM v"):
+            at.setdefault((doc, int(col[1:])), {})[offset] = term
+    for i, candidates in long.items():
+        phrase = phrases[i]
+        for rid in candidates:
+            counts = [0] * table.fields
+            for field in range(table.fields):
+                tokens = at.get((rid, field), {})
+                counts[field] = sum(
+                    1 for start, term in tokens.items()
+                    if term == phrase[0] and all(tokens.get(start + k) == phrase[k] for k in range(1, len(phrase)))
+                )
+            if any(counts):
+                hits[i][rid] = counts
+
+
+def _expression(terms: Sequence[MatchTerm]) -> tuple[list[tuple[str, ...]], list[list[int]]]:
+    """The phrases of `store.match_expression(terms)` in the order FTS5 numbers them, and its
+    alternatives as lists of phrase indexes (a row matches when it holds every phrase of one)."""
+    phrases: list[tuple[str, ...]] = []
+    alternatives: list[list[int]] = []
+    for term in terms:
+        for words in term.alternatives:
+            alternatives.append(list(range(len(phrases), len(phrases) + len(words))))
+            phrases.extend(tokens_of(w) for w in words)
+    return phrases, alternatives
+
+
+def _exact(weights: Sequence[float]) -> bool:
+    """Whether every sum of these weights times counts is exact in a double (weights of a few
+    binary digits, as FIELD_WEIGHTS are): then the order of additions cannot change the result."""
+    return all((w * 1024).is_integer() and abs(w) < 2**20 for w in weights)
+
+
+def _frequency(counts: Counts, weights: Sequence[float]) -> float:
+    """FTS5's weighted frequency: the weight of each instance's column added in column order
+    (`weights` has one per field)."""
+    if _exact(weights):
+        return float(sum(n * w for n, w in zip(counts, weights, strict=True)))
+    f = 0.0
+    for n, w in zip(counts, weights, strict=True):
+        for _ in range(n):
+            f += w
+    return f
+
+
+def _weighted_hits(
+    conn: Conn, project: int, table: _Table, phrases: Sequence[tuple[str, ...]], weights: Sequence[float]
+) -> tuple[list[dict[int, float]], dict[int, int], tuple[int, int] | None]:
+    """Per phrase, the rows holding it with its weighted frequency; the rows' lengths; and, when
+    read on the way, the table's row count and total length. With exact weights and one token a
+    phrase (nearly every query), PostgreSQL weighs the counts, so that a row comes back as two
+    numbers rather than an array, and the statistics come in the same round trip."""
+    padded = [float(weights[c]) if c < len(weights) else 1.0 for c in range(table.fields)]
+    if not _exact(padded) or any(len(p) != 1 for p in phrases):
+        hits, sizes = _phrase_hits(conn, project, table, phrases)
+        return [{rid: _frequency(counts, padded) for rid, counts in h.items()} for h in hits], sizes, None
+    weighed = " + ".join(f"tf[{c + 1}] * {w!r}::float8" for c, w in enumerate(padded))
+    wanted = sorted({p[0] for p in phrases})
+    by_term: dict[str, dict[int, float]] = {t: {} for t in wanted}
+    lengths: dict[int, int] = {}
+    stats = (0, 0)
+    rows = conn.execute(
+        f"SELECT term, {table.key}, {weighed}, size FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
+        f" UNION ALL SELECT NULL, count(*), 0.0, coalesce(sum(size), 0) FROM {table.sizes} WHERE project_id = %s",
+        (project, wanted, project),
+    )
+    for term, rid, f, size in rows:
+        if term is None:
+            stats = (int(rid), int(size))
+            continue
+        by_term[term][rid] = f
+        lengths[rid] = size
+    return [by_term[p[0]] for p in phrases], lengths, stats
+
+
+def _ranked(
+    conn: Conn, project: int, table: _Table, terms: Sequence[MatchTerm], weights: Sequence[float]
+) -> dict[int, float]:
+    """Every row matching `terms` with its score (higher is better, FTS5's -bm25)."""
+    phrases, alternatives = _expression(terms)
+    if not phrases:
+        return {}
+    hits, sizes, stats = _weighted_hits(conn, project, table, phrases, weights)
+    counted: dict[int, set[int]] = {}
+    for alternative in alternatives:
+        rows = set(hits[alternative[0]])
+        for i in alternative[1:]:
+            rows &= hits[i].keys()
+        for rid in rows:
+            counted.setdefault(rid, set()).update(alternative)
+    if not counted:
+        return {}
+    if stats is None:
+        row = conn.execute(
+            f"SELECT count(*), coalesce(sum(size), 0) FROM {table.sizes} WHERE project_id = %s", (project,)
+        ).fetchone()
+        assert row is not None
+        stats = (int(row[0]), int(row[1]))
+    n_rows, total = stats
+    avgdl = total / n_rows
+    idf = []
+    for phrase_hits in hits:
+        value = math.log((n_rows - len(phrase_hits) + 0.5) / (len(phrase_hits) + 0.5))
+        idf.append(value if value > 0.0 else IDF_FLOOR)
+    scores: dict[int, float] = {}
+    for rid, counted_phrases in counted.items():
+        length = float(sizes[rid])
+        score = 0.0
+        for i in sorted(counted_phrases):
+            f = hits[i][rid]
+            score += idf[i] * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * length / avgdl)))
+        scores[rid] = -(-1.0 * score)
+    return scores
+
+
+def _best(scores: dict[int, float], limit: int) -> list[tuple[int, float]]:
+    # SQLite sorts by bm25 and keeps ties in rowid order (FTS5 visits rows by rowid).
+    return sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+
+
+def _in_scope(conn: Conn, project: int, ids: Iterable[int], scope: Scope) -> set[int]:
+    sql = "SELECT id FROM units WHERE project_id = %s AND id = ANY(%s)"
+    params: list[object] = [project, sorted(ids)]
+    for column, values in (("file_id", scope.file_ids), ("language", scope.languages), ("kind", scope.kinds)):
+        if values is not None:
+            sql += f" AND {column} = ANY(%s)"
+            params.append(sorted(values))
+    return {int(r[0]) for r in conn.execute(sql, params)}
+
+
+def _scoped(scope: Scope) -> bool:
+    return scope.file_ids is not None or scope.languages is not None or scope.kinds is not None
+
+
+# -- the store's questions ------------------------------------------------------------------------
+
+
+def unit_candidates(
+    conn: Conn, project: int, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int
+) -> list[tuple[int, float]]:
+    """Unit ids and scores of the units matching any of `terms`, best first (SQLite's fts_candidates)."""
+    scores = _ranked(conn, project, _UNITS, terms, weights)
+    if scores and _scoped(scope):
+        # The statistics are the whole project's, as FTS5's are the whole table's: a scope only
+        # keeps some of the rows.
+        allowed = _in_scope(conn, project, scores, scope)
+        scores = {rid: s for rid, s in scores.items() if rid in allowed}
+    return _best(scores, limit)
+
+
+def directory_candidates(
+    conn: Conn, project: int, terms: Sequence[MatchTerm], weights: Sequence[float], limit: int
+) -> list[tuple[int, float]]:
+    """Directory ids and scores of the directories matching any of `terms`, best first."""
+    return _best(_ranked(conn, project, _DIRECTORIES, terms, weights), limit)
+
+
+def term_units(conn: Conn, project: int, term: str, cap: int) -> int:
+    """How many units hold `term` (as FTS5 cuts and stems it), counted up to `cap`."""
+    phrase = tokens_of(term)
+    if len(phrase) == 1:
+        row = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM unit_terms WHERE project_id = %s AND term = %s LIMIT %s) AS hits",
+            (project, phrase[0], cap),
+        ).fetchone()
+        return int(row[0]) if row else 0
+    hits, _ = _phrase_hits(conn, project, _UNITS, [phrase])
+    return min(len(hits[0]), cap)
+
+
+def units_holding(conn: Conn, project: int, word: str, ids: Sequence[int]) -> list[int]:
+    """Those of the units `ids` whose text holds `word`, in the order given."""
+    if not ids:
+        return []
+    hits, _ = _phrase_hits(conn, project, _UNITS, [tokens_of(word)], within=ids)
+    return [i for i in ids if i in hits[0]]
+
+
+def directories_holding(conn: Conn, project: int, word: str, *, in_name: bool = False) -> set[int]:
+    """Every directory whose text (with `in_name`, whose own name: its first field) holds `word`."""
+    hits, _ = _phrase_hits(conn, project, _DIRECTORIES, [tokens_of(word)])
+    return {rid for rid, counts in hits[0].items() if not in_name or counts[0] > 0}
+
+
+def files_holding(conn: Conn, project: int, words: Sequence[str], texts: Sequence[str]) -> set[int]:
+    """Ids of the files that may hold a line with all `words` (whole, as FTS5 cuts them) and all
+    `texts` (exact): those with a unit holding them all, and those whose units may not hold every
+    line (a unit cut at MAX_UNIT_CHARS, or a file with no unit), which are always read."""
+    clauses: list[str] = []
+    params: list[object] = [project]
+    phrases = [tokens_of(w) for w in words]
+    if any(not p for p in phrases):
+        clauses.append("false")  # a word of separators only matches nothing, as in FTS5
+    for phrase in dict.fromkeys(p for p in phrases if len(p) == 1):
+        clauses.append("u.id IN (SELECT unit_id FROM unit_terms WHERE project_id = %s AND term = %s)")
+        params.extend([project, phrase[0]])
+    longer = [p for p in dict.fromkeys(phrases) if len(p) > 1]
+    if longer and "false" not in clauses:
+        hits, _ = _phrase_hits(conn, project, _UNITS, longer)
+        holding = set(hits[0])
+        for more in hits[1:]:
+            holding &= more.keys()
+        clauses.append("u.id = ANY(%s)")
+        params.append(sorted(holding))
+    for text in texts:
+        clauses.append("strpos(u.content, %s) > 0")
+        params.append(text)
+    where = "".join(" AND " + c for c in clauses)
+    sql = (
+        f"SELECT DISTINCT u.file_id FROM units u WHERE u.project_id = %s{where}"
+        " UNION SELECT f.id FROM files f WHERE f.project_id = %s AND f.status != 'skipped' AND ("
+        " NOT EXISTS (SELECT 1 FROM units x WHERE x.file_id = f.id)"
+        " OR (f.size >= %s AND EXISTS (SELECT 1 FROM units x WHERE x.file_id = f.id AND length(x.content) >= %s)))"
+    )
+    params.extend([project, MAX_UNIT_CHARS, MAX_UNIT_CHARS])
+    return {int(r[0]) for r in conn.execute(sql, params)}
+
+
+def name_candidates(
+    conn: Conn, project: int, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
+) -> list[tuple[int, str, str, str]]:
+    """(id, name, qualified_name, path) of units whose name key equals (or starts with) a key, in
+    the order SQLite's name-key index gives them: by key, then by id."""
+    found: list[tuple[int, str, str, str]] = []
+    for key in keys:
+        if not key:
+            continue
+        if prefix:
+            cond, args = "u.name_key >= %s AND u.name_key < %s", [key, key + "\uffff"]
+        else:
+            cond, args = "u.name_key = %s", [key]
+        sql = (
+            "SELECT u.id, u.name, u.qualified_name, f.path FROM units u JOIN files f ON f.id = u.file_id"
+            f" WHERE u.project_id = %s AND {cond}"
+        )
+        params: list[object] = [project, *args]
+        for column, values in (("file_id", scope.file_ids), ("language", scope.languages), ("kind", scope.kinds)):
+            if values is not None:
+                sql += f" AND u.{column} = ANY(%s)"
+                params.append(sorted(values))
+        rows = conn.execute(sql + " ORDER BY u.name_key, u.id LIMIT %s", [*params, limit])
+        found.extend((int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows)
+    return found
