@@ -191,11 +191,12 @@ def fit(queries: list[Query], start: RankingConfig, rounds: int) -> RankingConfi
 
 def fit_reranker(
     queries: list[Query], config: RankingConfig, l2: float, steps: int = 600, lexical: bool = False,
-    partial: bool = False,
+    partial: bool = False, set_weights: dict[str, float] | None = None,
 ) -> RankingConfig:
     """A reranker's weights: for each tune question in words with vectors (`lexical`: without, and
     longer than a name's words; `partial`: with vectors for part of the index), the softmax over its
-    candidates' linear scores should put its mass on the target; Adam on the mean cross-entropy."""
+    candidates' linear scores should put its mass on the target; Adam on the weighted mean
+    cross-entropy, each query weighing 1 or its set's weight in `set_weights`."""
     names = rerank.LEXICAL_FEATURES if lexical else rerank.PARTIAL_FEATURES if partial else rerank.FEATURES
     lists = []
     for q in queries:
@@ -211,15 +212,16 @@ def fit_reranker(
         truth = np.array([_is_target(q, uid) for uid in ids], dtype=float)
         if truth.any():
             matrix = np.array([[values[uid][f] for f in names] for uid in ids])
-            lists.append((matrix, truth / truth.sum()))
+            lists.append((matrix, truth / truth.sum(), (set_weights or {}).get(q.set, 1.0)))
+    total = sum(weight for _, _, weight in lists) or 1.0
     weights = np.zeros(len(names))
     moment, square = np.zeros_like(weights), np.zeros_like(weights)
     for step in range(1, steps + 1):
         gradient = l2 * weights
-        for matrix, target in lists:
+        for matrix, target, weight in lists:
             scores = matrix @ weights
             share = np.exp(scores - scores.max())
-            gradient += matrix.T @ (share / share.sum() - target) / len(lists)
+            gradient += weight * (matrix.T @ (share / share.sum() - target)) / total
         moment = 0.9 * moment + 0.1 * gradient
         square = 0.999 * square + 0.001 * gradient**2
         weights -= 0.05 * (moment / (1 - 0.9**step)) / (np.sqrt(square / (1 - 0.999**step)) + 1e-8)
@@ -286,6 +288,8 @@ def main() -> None:
     parser.add_argument("--dry-run", action="store_true", help="print the fit; leave ranking.toml as it is")
     parser.add_argument("--keep-weights", action="store_true", help="fit the reranker only, over the shipped weights")
     parser.add_argument("--l2", type=float, default=1e-3, help="the reranker's L2 penalty")
+    parser.add_argument("--set-weight", action="append", default=[], metavar="SET=W",
+                        help="a query set's weight in the model with vectors (default 1 each; e.g. question=2)")
     parser.add_argument("--partial", default="", help="also fit the model for an index being embedded, on copies of"
                         " the corpora with vectors at these coverages (e.g. 0.05,0.2,0.5)")
     args = parser.parse_args()
@@ -298,8 +302,9 @@ def main() -> None:
     # The fusion weights are fitted with the reranker off: they rank what it does not.
     fused = DEFAULT_RANKING.with_(rerank=False)
     fitted = fused if args.keep_weights else fit(queries, fused, args.rounds)
+    set_weights = {name: float(weight) for name, _, weight in (item.partition("=") for item in args.set_weight)}
     if any(q.with_vectors for q in queries):
-        fitted = fit_reranker(queries, fitted, args.l2)
+        fitted = fit_reranker(queries, fitted, args.l2, set_weights=set_weights)
     if any(not q.with_vectors for q in queries):
         fitted = fit_reranker(queries, fitted, args.l2, lexical=True)
     if partial:
