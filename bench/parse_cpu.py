@@ -134,6 +134,8 @@ def main() -> None:
         profile.dump_stats(str(args.profile))
         print(f"wrote {args.profile}", file=sys.stderr)
         return
+    if args.repeat < 1:
+        return
     steps: list[tuple[str, Callable[[Any], object], bool]] = [
         ("tree", _tree_only, True), ("matches", _tree_and_matches, True), ("parse", _parse, True),
         ("prepare", indexer._prepare, False),

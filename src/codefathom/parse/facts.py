@@ -813,6 +813,11 @@ def _without_unused_locals(hints: list[TypeHint], refs: Sequence[RefSite], symbo
     function's locals only by names written there, so it would never ask for these. (Locals of a
     module or class body stay: other files read those, as module variables and class attributes.)"""
     functions = {s.qualified_name for s in symbols if s.kind in ("function", "method")}
+    # The functions that have such locals: only their words are read (Java's locals are mostly
+    # typed, and a file without any is left as it is).
+    asked = {h.scope for h in hints if h.kind == "local" and h.scope in functions}
+    if not asked:
+        return hints
     # The texts written in each scope, gathered first: the words are read once per scope, not once
     # per reference (a file has tens of scopes and thousands of references).
     texts: dict[str | None, list[str]] = {}
@@ -823,11 +828,17 @@ def _without_unused_locals(hints: list[TypeHint], refs: Sequence[RefSite], symbo
             texts.setdefault(hint.scope, []).append(hint.type_name)
     written: dict[str | None, set[str]] = {}  # scope -> the names written in it or in a scope inside it
     for scope, parts in texts.items():
+        around = []  # the scope and those around it that have locals to keep or drop
+        while scope:
+            if scope in asked:
+                around.append(scope)
+            scope = scope.rpartition(".")[0]
+        if not around:
+            continue
         words = set(_WORDS.findall(" ".join(parts)))  # (a space joins no two words)
         words |= {word.lstrip("$") for word in words if word.startswith("$")}  # PHP's `$x` is `x`
-        while scope:
-            written.setdefault(scope, set()).update(words)
-            scope = scope.rpartition(".")[0]
+        for name in around:
+            written.setdefault(name, set()).update(words)
     return [
         h for h in hints
         if h.kind != "local" or h.scope not in functions or h.variable in written.get(h.scope, ())
