@@ -138,6 +138,11 @@ def has_graph_query(spec: LanguageSpec) -> bool:
     return graph_query_text(spec) is not None
 
 
+@cache
+def _has_graph_query(spec: LanguageSpec) -> bool:
+    return has_graph_query(spec)
+
+
 # Where a match goes, by its tag's group (and, for definitions, kind): matches are sorted into these
 # buckets in one pass, each bucket read in match order.
 _REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS, _CONDITIONALS = range(9)
@@ -230,11 +235,12 @@ def extract_facts(
     """`package`: the file's package where its top-level definitions are qualified by one (a Kotlin
     top-level property is `<package>.<name>`, like its functions), else "". `matches`: those of
     `units_and_graph_query(spec)` on `root`, when the caller has them (else the graph query runs)."""
-    graph = _graph_query(spec)
-    if graph is None:
+    if not _has_graph_query(spec):
         return FileFacts(symbols=tuple(_symbols(units, module_name, line_count)))
-    if matches is not None:
-        graph = units_and_graph_query(spec)
+    # With the caller's matches, the graph query alone is never compiled (a worker compiled it only
+    # to learn that it exists: up to a third of a second per language).
+    graph = units_and_graph_query(spec) if matches is not None else _graph_query(spec)
+    assert graph is not None
     buckets: list[list[tuple[str, dict[str, list[Node]]]]] = [[] for _ in range(_BUCKETS)]
     pattern_buckets = graph.buckets
     if matches is None:
