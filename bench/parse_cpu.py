@@ -1,13 +1,14 @@
 """CPU a parse worker spends per file, by phase, over fixed file lists, in one process.
 
-    python bench/parse_cpu.py DIR [DIR ...] [--repeat N] [--dump OUT.pickle] [--profile OUT.prof]
+    python bench/parse_cpu.py DIR [DIR ...] [--repeat N] [--total] [--dump OUT.pickle] [--profile OUT.prof]
 
 Each DIR is a slice of a corpus (every file under it, sorted, its path relative to DIR, as the
 indexer would see it with DIR as the project's root). For each, the function a parse worker runs
 on a file (`service.indexer._prepare`) is run over every file, and so are its steps alone, each
 pass cumulative over the one before: the tree-sitter parse, then the units-and-graph query's
 matches too, then `parse()` (units and graph facts), then the whole `_prepare` (reading, hashing,
-the unit and FTS rows, the fact rows). Process CPU time (`time.process_time`), the minimum of
+the unit and FTS rows, the fact rows); `--total` runs the whole `_prepare` alone, for a quicker
+comparison of two versions in turns. Process CPU time (`time.process_time`), the minimum of
 `--repeat` rounds, so that a shared machine's load costs as little as it can; the cyclic collector
 runs as in a worker, once per 16 files, over what those files left.
 
@@ -110,6 +111,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("slices", nargs="+", type=Path)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--total", action="store_true", help="time the whole _prepare only")
     parser.add_argument("--dump", type=Path)
     parser.add_argument("--profile", type=Path)
     args = parser.parse_args()
@@ -140,6 +142,12 @@ def main() -> None:
         ("tree", _tree_only, True), ("matches", _tree_and_matches, True), ("parse", _parse, True),
         ("prepare", indexer._prepare, False),
     ]
+    if args.total:
+        for name, jobs in slices:
+            indexer._prepare(jobs[0])
+            total = min(_cpu(indexer._prepare, jobs) for _ in range(args.repeat))
+            print(f"{name:<12} {len(jobs):>6} {total:>6.2f}s", flush=True)
+        return
     print(f"{'slice':<12} {'files':>6} {'tree':>7} {'+query':>7} {'+units/facts':>13} {'+rows/io':>9} {'total':>7}")
     for name, jobs in slices:
         texts = _texts(jobs)
