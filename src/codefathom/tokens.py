@@ -27,26 +27,54 @@ def searchable_text(text: str) -> str:
     The original tokens stay (`parse_args` is one token for the FTS tokenizer, which keeps `_`
     inside words); their parts are appended once per distinct identifier.
     """
+    # What IDENTIFIER finds, without running it: every byte outside its characters becomes a space
+    # (non-ASCII ones too, as they are for the pattern), and a run of the rest is an identifier once
+    # its leading digits are dropped. bytes.translate and split do in C what the pattern's scan did
+    # a character at a time (most of this function's cost).
+    runs = dict.fromkeys(text.encode("utf-8", "surrogatepass").translate(_IDENTIFIER_BYTES).split())
     extra: list[str] = []
     cache = _EXTRA_WORDS
-    # dict.fromkeys: distinct identifiers in order of first appearance, deduplicated in C.
-    for identifier in dict.fromkeys(IDENTIFIER.findall(text)):
-        words = cache.get(identifier)
+    for run in runs:
+        words = cache.get(run)
         if words is None:
-            words = _extra_words(identifier)
+            identifier = run.lstrip(_DIGITS) if run[0] in _DIGIT_BYTES else run
+            words = _extra_words(identifier.decode("ascii")) if identifier else ()
             if len(cache) >= _EXTRA_WORDS_MAX:
                 cache.clear()  # a long-lived process must not grow without bound
-            cache[identifier] = words
+            cache[run] = words
         if words:
+            if run[0] in _DIGIT_BYTES:
+                # `0xFFee` is the identifier `xFFee`, which `xFFee` written elsewhere in the text
+                # also is: the runs' order of first appearance is no longer the identifiers'.
+                return _searchable_text_deduplicated(text, runs)
             extra.extend(words)
     if not extra:
         return text
     return f"{text}\n{' '.join(extra)}"
 
 
-# identifier -> the words searchable_text appends for it (empty when it adds none). Indexing
-# meets the same identifiers over and over; splitting each once is most of the saving.
-_EXTRA_WORDS: dict[str, tuple[str, ...]] = {}
+def _searchable_text_deduplicated(text: str, runs: dict[bytes, None]) -> str:
+    """searchable_text for a text where some run starts with digits: each identifier once, in
+    order of its first appearance."""
+    extra: list[str] = []
+    for identifier in dict.fromkeys(run.lstrip(_DIGITS) for run in runs):
+        if identifier:
+            extra.extend(_extra_words(identifier.decode("ascii")))
+    if not extra:
+        return text
+    return f"{text}\n{' '.join(extra)}"
+
+
+# A byte of an identifier stays, any other becomes a space: IDENTIFIER's characters.
+_IDENTIFIER_BYTES = bytes(
+    c if chr(c) in "$_0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz" else 32 for c in range(256)
+)
+_DIGITS = b"0123456789"
+_DIGIT_BYTES = frozenset(_DIGITS)
+# a run (bytes of identifier characters) -> the words searchable_text appends for it (empty when
+# it adds none). Indexing meets the same identifiers over and over; splitting each once is most
+# of the saving.
+_EXTRA_WORDS: dict[bytes, tuple[str, ...]] = {}
 _EXTRA_WORDS_MAX = 200_000
 
 

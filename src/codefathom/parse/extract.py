@@ -295,11 +295,12 @@ def _last_text_row(node: Node, data: bytes, known: dict[int, int]) -> int:
     last = node
     while (found := known.get(last.id)) is None:
         chain.append(last)
-        kept = [c for c in last.children if "comment" not in c.type]
-        if not kept:
+        # From the end: the last child is rarely a comment, so one type is read, not every child's.
+        child = next((c for c in reversed(last.children) if "comment" not in c.type), None)
+        if child is None:
             found = _row_before_space(last, data)
             break
-        last = kept[-1]
+        last = child
     for passed in chain:
         known[passed.id] = found
     return max(found, node.start_point.row)

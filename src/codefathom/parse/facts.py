@@ -141,6 +141,11 @@ def has_graph_query(spec: LanguageSpec) -> bool:
     return graph_query_text(spec) is not None
 
 
+@cache
+def _has_graph_query(spec: LanguageSpec) -> bool:
+    return has_graph_query(spec)
+
+
 # Where a match goes, by its tag's group (and, for definitions, kind): matches are sorted into these
 # buckets in one pass, each bucket read in match order.
 _REFS, _IMPORTS, _HINTS, _BINDINGS, _BLOCKS, _CLASSES, _LOCALS, _MEMBERS, _CONDITIONALS = range(9)
@@ -233,11 +238,12 @@ def extract_facts(
     """`package`: the file's package where its top-level definitions are qualified by one (a Kotlin
     top-level property is `<package>.<name>`, like its functions), else "". `matches`: those of
     `units_and_graph_query(spec)` on `root`, when the caller has them (else the graph query runs)."""
-    graph = _graph_query(spec)
-    if graph is None:
+    if not _has_graph_query(spec):
         return FileFacts(symbols=tuple(_symbols(units, module_name, line_count)))
-    if matches is not None:
-        graph = units_and_graph_query(spec)
+    # With the caller's matches, the graph query alone is never compiled (a worker compiled it only
+    # to learn that it exists: up to a third of a second per language).
+    graph = units_and_graph_query(spec) if matches is not None else _graph_query(spec)
+    assert graph is not None
     buckets: list[list[tuple[str, dict[str, list[Node]]]]] = [[] for _ in range(_BUCKETS)]
     pattern_buckets = graph.buckets
     if matches is None:
@@ -817,6 +823,11 @@ def _without_unused_locals(hints: list[TypeHint], refs: Sequence[RefSite], symbo
     function's locals only by names written there, so it would never ask for these. (Locals of a
     module or class body stay: other files read those, as module variables and class attributes.)"""
     functions = {s.qualified_name for s in symbols if s.kind in ("function", "method")}
+    # The functions that have such locals: only their words are read (Java's locals are mostly
+    # typed, and a file without any is left as it is).
+    asked = {h.scope for h in hints if h.kind == "local" and h.scope in functions}
+    if not asked:
+        return hints
     # The texts written in each scope, gathered first: the words are read once per scope, not once
     # per reference (a file has tens of scopes and thousands of references).
     texts: dict[str | None, list[str]] = {}
@@ -827,11 +838,17 @@ def _without_unused_locals(hints: list[TypeHint], refs: Sequence[RefSite], symbo
             texts.setdefault(hint.scope, []).append(hint.type_name)
     written: dict[str | None, set[str]] = {}  # scope -> the names written in it or in a scope inside it
     for scope, parts in texts.items():
+        around = []  # the scope and those around it that have locals to keep or drop
+        while scope:
+            if scope in asked:
+                around.append(scope)
+            scope = scope.rpartition(".")[0]
+        if not around:
+            continue
         words = set(_WORDS.findall(" ".join(parts)))  # (a space joins no two words)
         words |= {word.lstrip("$") for word in words if word.startswith("$")}  # PHP's `$x` is `x`
-        while scope:
-            written.setdefault(scope, set()).update(words)
-            scope = scope.rpartition(".")[0]
+        for name in around:
+            written.setdefault(name, set()).update(words)
     return [
         h for h in hints
         if h.kind != "local" or h.scope not in functions or h.variable in written.get(h.scope, ())

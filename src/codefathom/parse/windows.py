@@ -23,6 +23,8 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 def split_lines(text: str) -> list[str]:
     """Lines as tree-sitter counts them (split on \\n), without their \\r."""
+    if "\r" not in text:
+        return text.split("\n")  # (most files: no line to strip, and no copy of each)
     return [line.rstrip("\r") for line in text.split("\n")]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -125,15 +126,19 @@ class PreparedFacts:
 
 
 def prepare_facts(facts: FileFacts) -> PreparedFacts:
+    # attrgetter of several names gives the tuple in C: a file has thousands of references.
     return PreparedFacts(
-        tuple(
-            (s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line, s.signature, s.doc)
-            for s in facts.symbols
-        ),
-        tuple((r.name, r.kind, r.receiver, r.line, r.column, r.scope, r.arity, r.arguments) for r in facts.refs),
-        tuple((i.module, i.name, i.alias, i.line, i.level) for i in facts.imports),
-        tuple((h.scope, h.variable, h.type_name, h.line, h.kind) for h in facts.hints),
+        tuple(map(_SYMBOL_VALUES, facts.symbols)),
+        tuple(map(_REF_VALUES, facts.refs)),
+        tuple(map(_IMPORT_VALUES, facts.imports)),
+        tuple(map(_HINT_VALUES, facts.hints)),
     )
+
+
+_SYMBOL_VALUES = attrgetter("kind", "name", "qualified_name", "parent", "start_line", "end_line", "signature", "doc")
+_REF_VALUES = attrgetter("name", "kind", "receiver", "line", "column", "scope", "arity", "arguments")
+_IMPORT_VALUES = attrgetter("module", "name", "alias", "line", "level")
+_HINT_VALUES = attrgetter("scope", "variable", "type_name", "line", "kind")
 
 
 @dataclass(frozen=True, slots=True)

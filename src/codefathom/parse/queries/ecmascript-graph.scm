@@ -121,14 +121,29 @@
       value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
                    (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
                    (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant))
+; Exported: the same values as above, in three patterns. Written as one alternation of all eighteen,
+; this pattern alone took a third of the query's time on effect's TypeScript (1.4 s; split, 1.15 s).
 (program
   (export_statement
     declaration: (_
       (variable_declarator
         name: (identifier) @name
-        value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)
-                   (string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)
-                   (ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)]) @definition.constant)))
+        value: [(new_expression) (identifier) (member_expression) (subscript_expression) (object) (array)])
+      @definition.constant)))
+(program
+  (export_statement
+    declaration: (_
+      (variable_declarator
+        name: (identifier) @name
+        value: [(string) (template_string) (number) (true) (false) (null) (regex) (binary_expression)])
+      @definition.constant)))
+(program
+  (export_statement
+    declaration: (_
+      (variable_declarator
+        name: (identifier) @name
+        value: [(ternary_expression) (parenthesized_expression) (await_expression) (unary_expression)])
+      @definition.constant)))
 ; Module constants taken apart from a value (`const { isArray } = Array`, `const { keys: getKeys } = Object`).
 (program
   (_ (variable_declarator name: (object_pattern (shorthand_property_identifier_pattern) @name) value: (_) @_value)
