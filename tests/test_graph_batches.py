@@ -12,6 +12,7 @@ from conftest import exact_bindings
 
 import codefathom.graph as graph
 import codefathom.service.indexer as indexer
+import codefathom.store.graph_cache as graph_cache
 import codefathom.store.sqlite.graph as store_graph
 from codefathom.graphsource import BindingRow
 from codefathom.service import Codefathom
@@ -41,17 +42,17 @@ def test_bound_in_capped_batches_as_in_one(
         monkeypatch.setattr(graph, "CHUNK_REFS", BATCH)
     with monkeypatch.context() as patch:  # the reference: every reference held and bound at once
         patch.setattr(graph, "BIND_BATCH", 10**9)
-        patch.setattr(store_graph, "HELD_REFS", 10**9)
-        patch.setattr(store_graph, "HELD_HINTS", 10**9)
+        patch.setattr(graph_cache, "HELD_REFS", 10**9)
+        patch.setattr(graph_cache, "HELD_HINTS", 10**9)
         with Codefathom(repo, index_dir=tmp_path / "whole") as service:
             service.index()
             whole = service.digest()
         exact = exact_bindings(tmp_path / "whole" / "index.db")
 
     monkeypatch.setattr(graph, "BIND_BATCH", BATCH)
-    monkeypatch.setattr(store_graph, "HELD_REFS", HELD)
-    monkeypatch.setattr(store_graph, "HELD_HINTS", HELD)
-    monkeypatch.setattr(store_graph, "HINT_FILES", HINT_FILES)
+    monkeypatch.setattr(graph_cache, "HELD_REFS", HELD)
+    monkeypatch.setattr(graph_cache, "HELD_HINTS", HELD)
+    monkeypatch.setattr(graph_cache, "HINT_FILES", HINT_FILES)
     saved: list[int] = []  # the size of every batch of bindings saved (this process's and the child's)
     cap = BATCH if shared != "helped" else 10**9  # (a helper's run of whole files is saved at once)
     held: list[int] = []  # how many references and hints the lookup held after each file was taken

@@ -24,16 +24,14 @@ from codefathom.graphsource import (
     SymbolRow,
 )
 from codefathom.model import FileFacts
+from codefathom.store import graph_cache
 from codefathom.store.base import WritingLookup
+from codefathom.store.graph_cache import GraphRowCache
 from codefathom.store.postgres.db import Conn, backend_errors, connect
 from codefathom.store.records import PreparedFacts, prepare_facts
 
 __all__ = ["replace_facts", "PostgresGraphLookup", "reserve", "copy_rows"]
 
-# As the SQLite store (see HELD_REFS and HELD_HINTS there): what a following lookup holds at most.
-HELD_REFS = 100_000
-HELD_HINTS = 200_000
-HINT_FILES = 1000
 BOUND_LABELS = ["exact", "high", "likely", "possible"]
 
 _SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
@@ -122,35 +120,15 @@ def _resolved_row(row: ImportRow, target: ImportResolution | None) -> ImportRow:
                      bool(external), bool(module), row.line)
 
 
-class PostgresGraphLookup:
+class PostgresGraphLookup(GraphRowCache):
     """Cached reads of one project's symbols, imports and hints for one binding run (the index does
     not change while it runs: the caller holds the write transaction, or reads a committed state)."""
 
     def __init__(self, conn: Conn, project: int, uri: str) -> None:
+        super().__init__()
         self._conn = conn
         self._project = project
         self._uri = uri
-        self._by_name: dict[str, list[SymbolRow]] = {}
-        self._members: dict[tuple[str, str], list[SymbolRow]] = {}
-        self._by_qualified: dict[str, list[SymbolRow]] = {}
-        self._by_id: dict[int, SymbolRow] = {}
-        self._modules: dict[int, SymbolRow | None] = {}
-        self._module_ids: dict[int, list[int]] = {}
-        self._module_files: dict[str, int | None] = {}
-        self._imports: dict[int, list[ImportRow]] = {}
-        self._hints: dict[int, HintTable] = {}
-        self._hints_held = 0
-        self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
-        self._signatures: dict[int, str] = {}
-        self._resolutions: dict[int, ImportResolution] = {}
-        self._paths: dict[int, str] | None = None
-        self._ids: dict[str, int] | None = None
-        self._languages: dict[int, str] | None = None
-        self._complete = False
-        self.following = False
-        self.written_spans: list[RefSpan] = []
-        self.written_refs: list[RefRow] | None = None
-        self._strings: dict[str, str] = {}
 
     def _rows(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         """Rows of a query whose first parameter is the project."""
@@ -169,71 +147,7 @@ class PostgresGraphLookup:
             self.following = True
             self.written_refs = []
 
-    def take(self, file_id: int, rows: PreparedFacts, symbol_id: int, ref_id: int, import_id: int) -> None:
-        """A file's rows just written, the first of each table with the given id (see follow)."""
-        if not self.following:
-            return
-        one = self._strings.setdefault
-        for number, (kind, name, qualified, parent, start, end, _, _) in enumerate(rows.symbols, symbol_id):
-            self._add_symbol(SymbolRow(
-                number, file_id, one(kind, kind), one(name, name), one(qualified, qualified),
-                None if parent is None else one(parent, parent), start, end,
-            ))
-        if rows.imports:
-            self._imports[file_id] = [
-                ImportRow(number, file_id, one(module, module), name and one(name, name), one(alias, alias), level,
-                          line=line)
-                for number, (module, name, alias, line, level) in enumerate(rows.imports, import_id)
-            ]
-        if self._hints_held >= 0 and self._hints_held + len(rows.hints) > HELD_HINTS:
-            self._let_hints_go()
-        if self._hints_held >= 0:
-            self._hints_held += len(rows.hints)
-            hints = self._hints.setdefault(file_id, {})
-            for scope, variable, type_name, line, kind in rows.hints:
-                key = (None if scope is None else one(scope, scope), one(variable, variable))
-                hints.setdefault(key, []).append((one(type_name, type_name), one(kind, kind), line))
-        if rows.refs:
-            self.written_spans.append((file_id, ref_id, ref_id + len(rows.refs) - 1, len(rows.refs)))
-        bases: list[tuple[int, int, str, str, str]] = []
-        refs = self.written_refs
-        if refs is not None and len(refs) + len(rows.refs) > HELD_REFS:
-            refs = self.written_refs = None
-        for number, (name, kind, receiver, line, column, scope, arity, arguments) in enumerate(rows.refs, ref_id):
-            if refs is not None:
-                refs.append(RefRow(number, file_id, name, kind, receiver, line, scope, arity, arguments))
-            if kind == "inherit" and scope is not None:
-                bases.append((column, number, one(scope, scope), one(receiver, receiver), one(name, name)))
-        for _, _, scope, receiver, name in sorted(bases):
-            self._bases.setdefault((file_id, scope), []).append((receiver, name))
-
-    def _add_symbol(self, symbol: SymbolRow) -> None:
-        self._by_id[symbol.id] = symbol
-        self._by_name.setdefault(symbol.name, []).append(symbol)
-        self._by_qualified.setdefault(symbol.qualified_name, []).append(symbol)
-        if symbol.parent is not None:
-            self._members.setdefault((symbol.parent, symbol.name), []).append(symbol)
-        if symbol.kind == "module":
-            self._modules.setdefault(symbol.file_id, symbol)
-            self._module_ids.setdefault(symbol.file_id, []).append(symbol.id)
-
     # -- preloading ----------------------------------------------------------------------------
-
-    def preload(self) -> None:
-        """Read every symbol, import, hint and base class of the project at once."""
-        if not self.following:
-            self._read_all()
-        for file_id in self._file_ids():
-            self._modules.setdefault(file_id, None)
-            self._imports.setdefault(file_id, [])
-            if self._hints_held >= 0:
-                self._hints.setdefault(file_id, {})
-        self._complete = True
-        self._strings = {}
-
-    def _let_hints_go(self) -> None:
-        self._hints.clear()
-        self._hints_held = -1
 
     def _read_all(self) -> None:
         one = self._strings.setdefault
@@ -247,7 +161,7 @@ class PostgresGraphLookup:
         for row in self._rows(f"SELECT {_IMPORT_COLUMNS} FROM imports WHERE project_id = %s ORDER BY id"):
             self._imports.setdefault(int(row[1]), []).append(_import_row(row))
         count = self._rows("SELECT count(*) FROM hints WHERE project_id = %s")[0][0]
-        if int(count) > HELD_HINTS:
+        if int(count) > graph_cache.HELD_HINTS:
             self._let_hints_go()
         else:
             for file_id, scope, variable, type_name, kind, line in self._rows(
@@ -270,41 +184,16 @@ class PostgresGraphLookup:
                           *params)
         return [SymbolRow(*row) for row in rows]
 
+    def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
+        return self._symbols(f"s.{column} = %s", value)
+
     # -- the binder's reads --------------------------------------------------------------------
-
-    def by_name(self, name: str) -> list[SymbolRow]:
-        if name not in self._by_name:
-            if self._complete:
-                return []
-            self._by_name[name] = self._symbols("s.name = %s", name)
-        return self._by_name[name]
-
-    def by_qualified(self, qualified: str) -> list[SymbolRow]:
-        if qualified not in self._by_qualified:
-            if self._complete:
-                return []
-            self._by_qualified[qualified] = self._symbols("s.qualified_name = %s", qualified)
-        return self._by_qualified[qualified]
-
-    def members(self, parent: str, name: str) -> list[SymbolRow]:
-        key = (parent, name)
-        if key not in self._members:
-            if self._complete:
-                return []
-            self._members[key] = [s for s in self.by_name(name) if s.parent == parent]
-        return self._members[key]
 
     def signature(self, symbol_id: int) -> str:
         if symbol_id not in self._signatures:
             row = self._conn.execute("SELECT signature FROM symbols WHERE id = %s", (symbol_id,)).fetchone()
             self._signatures[symbol_id] = str(row[0] or "") if row is not None else ""
         return self._signatures[symbol_id]
-
-    def symbol(self, symbol_id: int) -> SymbolRow | None:
-        if self._complete:
-            return self._by_id.get(symbol_id)
-        found = self._symbols("s.id = %s", symbol_id)
-        return found[0] if found else None
 
     def symbol_ids(self) -> list[int]:
         assert self._complete
@@ -342,7 +231,7 @@ class PostgresGraphLookup:
 
     def hint_table(self, file_id: int) -> HintTable:
         if file_id not in self._hints:
-            if self._hints_held < 0 and len(self._hints) >= HINT_FILES:
+            if self._hints_held < 0 and len(self._hints) >= graph_cache.HINT_FILES:
                 del self._hints[next(iter(self._hints))]
             table: HintTable = {}
             for _, scope, variable, type_name, kind, line in self._conn.execute(

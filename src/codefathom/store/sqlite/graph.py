@@ -25,7 +25,9 @@ from codefathom.graphsource import (
     SymbolRow,
 )
 from codefathom.model import FileFacts
+from codefathom.store import graph_cache
 from codefathom.store.base import WritingLookup
+from codefathom.store.graph_cache import GraphRowCache
 from codefathom.store.records import (
     BaseRef,
     ImportInfo,
@@ -45,8 +47,7 @@ __all__ = [
     "refs_to_rebind", "save_bindings", "save_import_targets", "SQLiteGraphLookup", "PreparedFacts", "prepare_facts",
     "drop_local_reads", "REF_INDEXES", "drop_ref_indexes", "missing_ref_indexes", "create_ref_indexes",
     "SymbolInfo", "RefInfo",
-    "ref_spans", "refs_between", "bound_edges", "HELD_REFS",
-    "HELD_HINTS",
+    "ref_spans", "refs_between", "bound_edges",
     "find_symbols", "symbols_by_ids", "symbol_in_scope", "symbols_in_scopes", "references_to", "reference_counts",
     "references_from", "unbound_count",
     "file_edges", "file_edges_of", "external_imports", "unreferenced_symbols", "ambiguous_names", "referenced_names",
@@ -58,14 +59,6 @@ __all__ = [
 
 # Labels of a reference that points at a symbol (the rest say why it does not).
 BOUND_LABELS = ("exact", "high", "likely", "possible")
-# A first index's lookup keeps the references it takes, as written, up to this many: a project that
-# small is bound without reading them back. Past it they are let go, and binding reads them back a
-# batch at a time (`refs_between`), so what a large project holds at once does not grow with them.
-HELD_REFS = 100_000
-# Likewise type hints, read by file (one query each) past this many; then only the last HINT_FILES
-# files' are kept, oldest let go first: binding visits files in order, and few others' hints.
-HELD_HINTS = 200_000
-HINT_FILES = 1000
 
 SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
 
@@ -245,38 +238,13 @@ def _resolved_row(row: ImportRow, target: ImportResolution | None) -> ImportRow:
                      bool(external), bool(module), row.line)
 
 
-class SQLiteGraphLookup:
+class SQLiteGraphLookup(GraphRowCache):
     """Cached reads of symbols, imports and hints for one binding run (the index does not change
     while it runs: the caller holds the write transaction, or reads a committed state)."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
+        super().__init__()
         self._conn = conn
-        self._by_name: dict[str, list[SymbolRow]] = {}
-        self._members: dict[tuple[str, str], list[SymbolRow]] = {}
-        self._by_qualified: dict[str, list[SymbolRow]] = {}
-        self._by_id: dict[int, SymbolRow] = {}
-        self._modules: dict[int, SymbolRow | None] = {}
-        self._module_ids: dict[int, list[int]] = {}  # every module symbol of a file (preload only)
-        self._module_files: dict[str, int | None] = {}
-        self._imports: dict[int, list[ImportRow]] = {}
-        self._hints: dict[int, dict[tuple[str | None, str], list[tuple[str, str, int]]]] = {}
-        self._hints_held = 0  # how many hints the cache holds, until there are too many (-1: see HELD_HINTS)
-        self._bases: dict[tuple[int, str], list[tuple[str, str]]] = {}
-        self._signatures: dict[int, str] = {}
-        # This run's import resolutions, for rows read after they were stored: a reader on another
-        # connection (a forked binder) does not see them in the index until the run commits.
-        self._resolutions: dict[int, ImportResolution] = {}
-        self._paths: dict[int, str] | None = None
-        self._ids: dict[str, int] | None = None
-        self._languages: dict[int, str] | None = None
-        self._complete = False  # every symbol, import, hint and base is in the caches (see preload)
-        # Whether this lookup followed the writes of every graph row (follow); then the span of each
-        # file's references, in id order, and the references themselves while there are few (HELD_REFS).
-        self.following = False
-        self.written_spans: list[RefSpan] = []
-        self.written_refs: list[RefRow] | None = None
-        # Strings the rows taken share (names, scopes, types): each is kept once, not once per row.
-        self._strings: dict[str, str] = {}
 
     def follow(self) -> None:
         """Take each file's rows as `replace_facts` writes them, on an index without graph rows yet
@@ -288,75 +256,6 @@ class SQLiteGraphLookup:
             self.following = True
             self.written_refs = []
 
-    def take(self, file_id: int, rows: PreparedFacts, symbol_id: int, ref_id: int, import_id: int) -> None:
-        """A file's rows just written, the first of each table with the given id (see follow)."""
-        if not self.following:
-            return
-        # Strings arrive from the parse workers once per row: kept once each, the rows of a large
-        # project take a third less memory (Django: 942,000 strings, most of them repeats).
-        one = self._strings.setdefault
-        for number, (kind, name, qualified, parent, start, end, _, _) in enumerate(rows.symbols, symbol_id):
-            self._add_symbol(SymbolRow(
-                number, file_id, one(kind, kind), one(name, name), one(qualified, qualified),
-                None if parent is None else one(parent, parent), start, end,
-            ))
-        if rows.imports:
-            self._imports[file_id] = [
-                ImportRow(number, file_id, one(module, module), name and one(name, name), one(alias, alias), level,
-                          line=line)
-                for number, (module, name, alias, line, level) in enumerate(rows.imports, import_id)
-            ]
-        if self._hints_held >= 0 and self._hints_held + len(rows.hints) > HELD_HINTS:
-            self._let_hints_go()
-        if self._hints_held >= 0:
-            self._hints_held += len(rows.hints)
-            hints = self._hints.setdefault(file_id, {})
-            for scope, variable, type_name, line, kind in rows.hints:
-                key = (None if scope is None else one(scope, scope), one(variable, variable))
-                hints.setdefault(key, []).append((one(type_name, type_name), one(kind, kind), line))
-        if rows.refs:
-            self.written_spans.append((file_id, ref_id, ref_id + len(rows.refs) - 1, len(rows.refs)))
-        bases: list[tuple[int, int, str, str, str]] = []
-        refs = self.written_refs
-        if refs is not None and len(refs) + len(rows.refs) > HELD_REFS:
-            refs = self.written_refs = None  # too many to hold: binding reads them back (refs_between)
-        for number, (name, kind, receiver, line, column, scope, arity, arguments) in enumerate(rows.refs, ref_id):
-            if refs is not None:
-                refs.append(RefRow(number, file_id, name, kind, receiver, line, scope, arity, arguments))
-            if kind == "inherit" and scope is not None:
-                bases.append((column, number, one(scope, scope), one(receiver, receiver), one(name, name)))
-        for _, _, scope, receiver, name in sorted(bases):  # as preload reads them: by column, then as written
-            self._bases.setdefault((file_id, scope), []).append((receiver, name))
-
-    def _add_symbol(self, symbol: SymbolRow) -> None:
-        self._by_id[symbol.id] = symbol
-        self._by_name.setdefault(symbol.name, []).append(symbol)
-        self._by_qualified.setdefault(symbol.qualified_name, []).append(symbol)
-        if symbol.parent is not None:
-            self._members.setdefault((symbol.parent, symbol.name), []).append(symbol)
-        if symbol.kind == "module":
-            self._modules.setdefault(symbol.file_id, symbol)
-            self._module_ids.setdefault(symbol.file_id, []).append(symbol.id)
-
-    def preload(self) -> None:
-        """Read every symbol, import, hint and base class at once: for binding a whole project, one
-        pass over each table beats a query per name, file or class. Lookups then never query for
-        them again. A lookup that followed the writes (see follow) has them all already."""
-        if not self.following:
-            self._read_all()
-        for file_id in self._file_ids():
-            self._modules.setdefault(file_id, None)
-            self._imports.setdefault(file_id, [])
-            if self._hints_held >= 0:  # (else each file's are read when asked for)
-                self._hints.setdefault(file_id, {})
-        self._complete = True
-        self._strings = {}  # the rows hold each string once now; nothing more is taken
-
-    def _let_hints_go(self) -> None:
-        """Too many hints to hold: from now on each file's are read when asked for (hint_table)."""
-        self._hints.clear()
-        self._hints_held = -1
-
     def _read_all(self) -> None:
         one = self._strings.setdefault  # each string once (see take)
         symbols = self._conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s")
@@ -367,7 +266,7 @@ class SQLiteGraphLookup:
             ))
         for row in self._conn.execute(f"SELECT {_IMPORT_COLUMNS} FROM imports"):
             self._imports.setdefault(row[1], []).append(_import_row(row))
-        if self._conn.execute("SELECT count(*) FROM hints").fetchone()[0] > HELD_HINTS:
+        if self._conn.execute("SELECT count(*) FROM hints").fetchone()[0] > graph_cache.HELD_HINTS:
             self._let_hints_go()
         else:
             for file_id, scope, variable, type_name, kind, line in self._conn.execute(_HINT_ROWS):
@@ -391,30 +290,8 @@ class SQLiteGraphLookup:
         rows = self._conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE {where}", params)
         return [SymbolRow(*row) for row in rows]
 
-    # A complete lookup (see preload) keeps no entry for a name nothing has: binding asks for far
-    # more of those than there are symbols (Django's sdist: 187,000 pairs of class and member name).
-
-    def by_name(self, name: str) -> list[SymbolRow]:
-        if name not in self._by_name:
-            if self._complete:
-                return []
-            self._by_name[name] = self._symbols("s.name = ?", (name,))
-        return self._by_name[name]
-
-    def by_qualified(self, qualified: str) -> list[SymbolRow]:
-        if qualified not in self._by_qualified:
-            if self._complete:
-                return []
-            self._by_qualified[qualified] = self._symbols("s.qualified_name = ?", (qualified,))
-        return self._by_qualified[qualified]
-
-    def members(self, parent: str, name: str) -> list[SymbolRow]:
-        key = (parent, name)
-        if key not in self._members:
-            if self._complete:
-                return []
-            self._members[key] = [s for s in self.by_name(name) if s.parent == parent]
-        return self._members[key]
+    def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
+        return self._symbols(f"s.{column} = ?", (value,))
 
     def signature(self, symbol_id: int) -> str:
         """A definition's signature as written (read when asked: few are ever needed)."""
@@ -422,12 +299,6 @@ class SQLiteGraphLookup:
             row = self._conn.execute("SELECT signature FROM symbols WHERE id = ?", (symbol_id,)).fetchone()
             self._signatures[symbol_id] = str(row[0] or "") if row is not None else ""
         return self._signatures[symbol_id]
-
-    def symbol(self, symbol_id: int) -> SymbolRow | None:
-        if self._complete:
-            return self._by_id.get(symbol_id)
-        found = self._symbols("s.id = ?", (symbol_id,))
-        return found[0] if found else None
 
     def symbol_ids(self) -> list[int]:
         """Every symbol's id (preloaded lookups only)."""
@@ -471,7 +342,7 @@ class SQLiteGraphLookup:
         """(scope, variable) -> (type_name, kind, line) of each piece of the file's type evidence,
         in the order it was written."""
         if file_id not in self._hints:
-            if self._hints_held < 0 and len(self._hints) >= HINT_FILES:
+            if self._hints_held < 0 and len(self._hints) >= graph_cache.HINT_FILES:
                 del self._hints[next(iter(self._hints))]  # the file read longest ago
             table: dict[tuple[str | None, str], list[tuple[str, str, int]]] = {}
             for _, scope, variable, type_name, kind, line in self._conn.execute(
