@@ -6,7 +6,8 @@
     │   └── NotFound         a file the caller names is not in the index
     ├── NotIndexed           the project has no index yet and the call does not create one
     ├── IndexUnusable        the index file is unusable (corrupt, foreign, unreadable)
-    │   └── EmbedderMismatch the index holds vectors of another embedder than the one configured
+    │   ├── EmbedderMismatch the index holds vectors of another embedder than the one configured
+    │   └── StoreUnavailable the configured database cannot be used here (no driver, unreachable)
     ├── EmbedderUnavailable  the configured embedder cannot run (not installed, server down)
     └── SummarizerUnavailable the configured summary endpoint cannot answer (down, refused, 401)
 
@@ -21,7 +22,7 @@ import errno
 
 __all__ = [
     "CodefathomError", "UsageError", "PathOutsideRoot", "NotFound", "NotIndexed", "IndexUnusable", "EmbedderMismatch",
-    "EmbedderUnavailable", "SummarizerUnavailable", "input_error", "path_error", "shown", "exit_code",
+    "StoreUnavailable", "EmbedderUnavailable", "SummarizerUnavailable", "input_error", "path_error", "shown", "exit_code",
 ]
 
 
@@ -53,6 +54,12 @@ class EmbedderMismatch(IndexUnusable):
     """The index's vectors come from another embedder; they are never mixed with new ones."""
 
 
+class StoreUnavailable(IndexUnusable):
+    """The configured store (`store = "postgresql://..."`) cannot be used from here: its driver is
+    not installed, or the server cannot be reached. What to change is the setup, not the index, so
+    the CLI treats it as a usage error (exit 2)."""
+
+
 class EmbedderUnavailable(CodefathomError):
     """The configured embedder cannot run here; search falls back to its lexical channels."""
 
@@ -66,7 +73,7 @@ def exit_code(error: CodefathomError) -> int:
     (the index, the disk, git). An answer exits 0, or 1 when it found nothing."""
     if isinstance(error, NotFound):
         return 1
-    return 2 if isinstance(error, UsageError) else 3
+    return 2 if isinstance(error, (UsageError, StoreUnavailable)) else 3
 
 
 # errno of a path that is itself wrong (a usage error); any other OSError is the machine's (exit 1).

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from codefathom.errors import UsageError
 from codefathom.store.base import GraphReads, Store, WritingLookup
-from codefathom.store.errors import StoreError
+from codefathom.store.errors import ProjectMissing, StoreError
 from codefathom.store.records import (
     BaseRef,
     DirectoryRow,
@@ -41,11 +41,13 @@ from codefathom.store.sqlite.db import SCHEMA_VERSION, fingerprint_of, schema_sq
 from codefathom.store.sqlite.fts import match_expression
 
 __all__ = [
-    "Store", "GraphReads", "WritingLookup", "open_store", "StoreError", "Scope", "FileRecord", "PreparedUnits",
+    "Store", "GraphReads", "WritingLookup", "open_store", "StoreError", "ProjectMissing",
+    "Scope", "FileRecord", "PreparedUnits",
     "prepare_units", "PreparedFacts", "prepare_facts", "IndexCounts", "PendingUnit", "VectorMatrix", "NewSummary",
     "SummaryCandidate", "SummaryCoverage", "DirectoryRow", "IsTest", "Neighbour", "SymbolInfo", "RefInfo",
     "ImportInfo", "BaseRef", "OutlineFileRow", "OutlineSymbolRow", "IndexedFile",
     "SCHEMA_VERSION", "fingerprint_of", "schema_sql", "match_expression", "is_database_location",
+    "database_projects",
 ]
 
 _DATABASE_SCHEMES = ("postgresql://", "postgres://")
@@ -72,3 +74,10 @@ def open_store(
     from codefathom.store.postgres import PostgresStore
 
     return PostgresStore.open(str(location), fingerprint, project=project, root=root, create=create)
+
+
+def database_projects(location: str) -> list[str]:
+    """The names of the projects a database store holds (`list`)."""
+    from codefathom.store.postgres.db import project_names  # (the extra's driver, as in open_store)
+
+    return project_names(location)

@@ -227,6 +227,21 @@ class Store(Protocol):
         """Read through a bounded cache while inside, not memory the process keeps (SQLite: its page
         cache, not the memory map): a sync reads most of a large index (binding, directory nodes)."""
 
+    def hold_sync(self, timeout: float | None) -> bool:
+        """Take the lock a sync holds as a whole against syncs of this index from other machines,
+        waiting at most `timeout` seconds (None: as long as it takes); False when it was not free.
+        SQLite's file has one machine, whose file lock (service/locking.py) suffices: always True."""
+
+    def release_sync(self) -> None:
+        """Let go of what `hold_sync` took."""
+
+    def sync_holder(self) -> str:
+        """Who holds the sync lock now (a client's address and process), "" when nobody or not known."""
+
+    def delete_project(self) -> None:
+        """Delete the project's rows from a database many projects share (`clear`); the handle is
+        closed. A SQLite index is deleted as its files instead, and refuses."""
+
     def replace_file(
         self, record: FileRecord, units: Sequence[Unit] | PreparedUnits, file_id: int | None | EllipsisType = ...
     ) -> int: ...

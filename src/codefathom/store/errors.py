@@ -6,7 +6,9 @@ caller outside `store/` names a database driver's exception.
 
 from __future__ import annotations
 
-__all__ = ["StoreError"]
+from codefathom.errors import IndexUnusable, NotIndexed
+
+__all__ = ["StoreError", "ProjectMissing"]
 
 
 class StoreError(Exception):
@@ -16,3 +18,8 @@ class StoreError(Exception):
     def __init__(self, message: str, *, damaged: bool) -> None:
         super().__init__(message)
         self.damaged = damaged
+
+
+class ProjectMissing(NotIndexed, IndexUnusable):
+    """A database store holds no project of the name asked for, and was not to make one: to the
+    service, a project not indexed yet."""

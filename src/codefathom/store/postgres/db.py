@@ -4,25 +4,28 @@ its fingerprint, the advisory locks that serialise writers, and psycopg's errors
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 
-from codefathom.errors import IndexUnusable
-from codefathom.store.errors import StoreError
+from codefathom.errors import IndexUnusable, StoreUnavailable
+from codefathom.store.errors import ProjectMissing, StoreError
 
 try:
     import psycopg
     from psycopg import conninfo
     from psycopg.rows import TupleRow
 except ImportError as exc:  # the default install has no driver
-    raise IndexUnusable(
+    raise StoreUnavailable(
         "a postgresql:// store needs the PostgreSQL driver: pip install 'codefathom[postgres]'"
     ) from exc
 
 __all__ = [
-    "Conn", "SCHEMA", "SCHEMA_VERSION", "LOCK_SPACE", "REPARSE_HASH", "connect", "migrate", "open_project",
+    "Conn", "SCHEMA", "SCHEMA_VERSION", "LOCK_SPACE", "SYNC_SPACE", "project_names",
+    "REPARSE_HASH", "connect", "migrate", "open_project",
     "backend_errors", "describe", "psycopg",
 ]
 
@@ -36,7 +39,12 @@ REPARSE_HASH = "reparse"  # as in SQLite: a file's hash while it waits to be par
 # Advisory locks of codefathom take (LOCK_SPACE, key): key 0 while ids are reserved (reserve_ids in
 # the schema), -1 while the schema migrates, a project's id while its writes run.
 LOCK_SPACE = 1667657831  # 'cfpg'
+# A sync as a whole holds (SYNC_SPACE, project id) on its session: a space of its own, so that the
+# writes of another process (vectors, summaries) still take turns per transaction and do not wait
+# for a whole sync.
+SYNC_SPACE = 1667658611  # 'cfs' + 's'
 _MIGRATING = -1
+_HOST = socket.gethostname()[:32]
 
 
 def describe(uri: str) -> str:
@@ -65,9 +73,10 @@ def backend_errors() -> Iterator[None]:
 def connect(uri: str, *, read_only: bool = False) -> Conn:
     """A connection in autocommit (transactions are explicit), reading the codefathom schema."""
     try:
-        conn = psycopg.connect(uri, autocommit=True)
+        # Named for `sync_holder`: who holds a project's sync lock, seen from another machine.
+        conn = psycopg.connect(uri, autocommit=True, application_name=f"codefathom pid {os.getpid()} on {_HOST}")
     except psycopg.Error as exc:
-        raise IndexUnusable(f"cannot connect to {describe(uri)}: {str(exc).strip().splitlines()[0]}") from exc
+        raise StoreUnavailable(f"cannot connect to {describe(uri)}: {str(exc).strip().splitlines()[0]}") from exc
     conn.execute(f"SET search_path TO {SCHEMA}, public")
     if read_only:
         conn.execute("SET default_transaction_read_only = on")
@@ -114,7 +123,7 @@ def open_project(
         row = conn.execute("SELECT id FROM projects WHERE name = %s", (name,)).fetchone()
         if row is None:
             if not create:
-                raise IndexUnusable(f"no index of project {name!r} in this database")
+                raise ProjectMissing(f"no index of project {name!r} in this database")
             conn.execute(
                 "INSERT INTO projects(name, root, created_at) VALUES (%s, %s, %s) ON CONFLICT (name) DO NOTHING",
                 (name, root, time.time()),
@@ -148,3 +157,16 @@ def _set(conn: Conn, project: int, key: str, value: str) -> None:
         " ON CONFLICT (project_id, key) DO UPDATE SET value = excluded.value",
         (project, key, value),
     )
+
+
+def project_names(uri: str) -> list[str]:
+    """The names of the projects the database at `uri` holds (none before codefathom wrote to it)."""
+    conn = connect(uri)
+    try:
+        with backend_errors():
+            row = conn.execute("SELECT to_regclass(%s)", (f"{SCHEMA}.projects",)).fetchone()
+            if row is None or row[0] is None:
+                return []
+            return [str(name) for (name,) in conn.execute("SELECT name FROM projects ORDER BY name").fetchall()]
+    finally:
+        conn.close()

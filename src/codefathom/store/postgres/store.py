@@ -21,6 +21,7 @@ from codefathom.store.postgres import directories, search, summaries, vectors
 from codefathom.store.postgres.db import (
     LOCK_SPACE,
     REPARSE_HASH,
+    SYNC_SPACE,
     Conn,
     backend_errors,
     connect,
@@ -49,6 +50,8 @@ from codefathom.store.records import (
 )
 
 __all__ = ["PostgresStore"]
+
+_SYNC_POLL_S = 0.2
 
 _UNIT_COLUMNS = (
     "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
@@ -135,6 +138,40 @@ class PostgresStore:
     def unmapped(self) -> Iterator[None]:
         """Nothing to do: the server's cache is not this process's memory."""
         yield
+
+    def hold_sync(self, timeout: float | None) -> bool:
+        """A session-level advisory lock on the project, polled (`pg_try_advisory_lock`) so that a
+        wait can end; the server drops it when this connection ends, however the process ends."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            with self._locked():
+                row = self._conn.execute(
+                    "SELECT pg_try_advisory_lock(%s, %s)", (SYNC_SPACE, self.project_id)
+                ).fetchone()
+            if row is not None and row[0]:
+                return True
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            time.sleep(_SYNC_POLL_S)
+
+    def release_sync(self) -> None:
+        if self._conn.closed:
+            return  # (the server let go with the connection)
+        with self._locked():
+            self._conn.execute("SELECT pg_advisory_unlock(%s, %s)", (SYNC_SPACE, self.project_id))
+
+    def sync_holder(self) -> str:
+        with self._locked():
+            row = self._conn.execute(
+                "SELECT a.pid, coalesce(host(a.client_addr), 'a local socket'), a.application_name"
+                " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                " WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = %s AND l.objid::bigint = %s"
+                " AND l.objsubid = 2 AND l.pid != pg_backend_pid() LIMIT 1",
+                (SYNC_SPACE, self.project_id),
+            ).fetchone()
+        if row is None:
+            return ""
+        return f"server process {row[0]}, a client at {row[1]}" + (f" ({row[2]})" if row[2] else "")
 
     # -- writes: inside transaction() -----------------------------------------------------------
 

@@ -16,6 +16,7 @@ from typing import Any, Self
 
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
 from codefathom.store.base import WritingLookup
+from codefathom.store.errors import StoreError
 from codefathom.store.records import (
     DirectoryRow,
     FileRecord,
@@ -95,6 +96,18 @@ class SQLiteStore:
             finally:
                 if not check_keys:
                     self._conn.execute("PRAGMA foreign_keys = ON")
+
+    def hold_sync(self, timeout: float | None) -> bool:
+        return True  # one machine: the service's file lock serialises syncs
+
+    def release_sync(self) -> None:
+        pass
+
+    def sync_holder(self) -> str:
+        return ""
+
+    def delete_project(self) -> None:
+        raise StoreError("a SQLite index is deleted as its files, not row by row", damaged=False)
 
     @contextmanager
     def unmapped(self) -> Iterator[None]:
