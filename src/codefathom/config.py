@@ -1,6 +1,11 @@
 """Project settings: limits, include/exclude globs and where the index lives.
 
 Read from `.codefathom.toml` or `[tool.codefathom]` in `pyproject.toml`, then the environment.
+
+The store: a SQLite file in the index folder unless `store = "postgresql://..."` (config) or
+`$CODEFATHOM_STORE` names a PostgreSQL database. The environment wins, and `CODEFATHOM_STORE=sqlite`
+keeps the default whatever the config says: a repository's own config must not be the last word on
+where its index (the code, its text) is sent.
 """
 
 from __future__ import annotations
@@ -14,10 +19,16 @@ from typing import Any
 
 from codefathom.errors import UsageError
 
-__all__ = ["Settings", "load_settings", "default_home", "index_dir_for", "DEFAULT_MAX_FILE_SIZE"]
+__all__ = [
+    "Settings", "load_settings", "default_home", "index_dir_for", "DEFAULT_MAX_FILE_SIZE", "STORE_ENV",
+    "configured_store", "redacted_uri",
+]
 
 DEFAULT_MAX_FILE_SIZE = 1_000_000
 CONFIG_FILE = ".codefathom.toml"
+STORE_ENV = "CODEFATHOM_STORE"
+_DEFAULT_STORE = "sqlite"
+_DATABASE_SCHEMES = ("postgresql://", "postgres://")
 
 
 @dataclass(frozen=True)
@@ -32,10 +43,26 @@ class Settings:
     config_file: Path | None = None
     linked: tuple[str, ...] = ()  # projects inside this one searched with it (paths from its root)
     extra: dict[str, Any] = field(default_factory=dict)
+    store: str | None = None  # a postgresql:// URI; None: the SQLite file in index_dir
+    store_source: str = ""  # where `store` was set: $CODEFATHOM_STORE or the config file
+    store_project: str = ""  # the project's name in that database (default: the index folder's name)
 
     @property
     def db_path(self) -> Path:
         return self.index_dir / "index.db"
+
+    @property
+    def project_name(self) -> str:
+        """The project's name in a database store: as configured, else the index folder's name (its
+        root's name and a hash of its path), so two checkouts of one repository stay apart."""
+        return self.store_project or self.index_dir.name
+
+    @property
+    def location(self) -> str:
+        """Where the index lives, safe to show: the SQLite file, or the database (no password) and project."""
+        if self.store is None:
+            return str(self.db_path)
+        return f"{redacted_uri(self.store)}#{self.project_name}"
 
 
 def default_home() -> Path:
@@ -62,7 +89,11 @@ def load_settings(root: Path, index_dir: Path | None = None) -> Settings:
     if not isinstance(max_size, int) or isinstance(max_size, bool) or max_size <= 0:
         raise UsageError(f"{source}: max_file_size must be a positive integer (bytes), got {max_size!r}")
     linked = _glob_list(table, "linked", source, "paths")
-    known = {"include", "exclude", "max_file_size", "linked"}
+    store, store_source = configured_store(table, source)
+    store_project = table.get("store_project", "")
+    if not isinstance(store_project, str) or (store_project and not store_project.strip()):
+        raise UsageError(f"{source}: store_project must be a non-empty string, got {store_project!r}")
+    known = {"include", "exclude", "max_file_size", "linked", "store", "store_project"}
     return Settings(
         root=root,
         index_dir=(index_dir or index_dir_for(root)).expanduser().resolve(),
@@ -72,7 +103,51 @@ def load_settings(root: Path, index_dir: Path | None = None) -> Settings:
         config_file=source,
         linked=linked,
         extra={k: v for k, v in table.items() if k not in known},
+        store=store,
+        store_source=store_source,
+        store_project=store_project.strip(),
     )
+
+
+def configured_store(table: dict[str, Any] | None = None, source: Path | None = None) -> tuple[str | None, str]:
+    """The PostgreSQL URI the index goes to (None: SQLite) and where that was said. `$CODEFATHOM_STORE`
+    first, then the config's `store`; "sqlite" is the default, said explicitly."""
+    env = os.environ.get(STORE_ENV, "").strip()
+    if env:
+        return _store_value(env, f"${STORE_ENV}"), f"${STORE_ENV}"
+    value = (table or {}).get("store")
+    if value is None:
+        return None, ""
+    said = str(source) if source else "config"
+    if not isinstance(value, str):
+        raise UsageError(f"{said}: store must be a string (\"sqlite\" or \"postgresql://...\"), got {value!r}")
+    store = _store_value(value.strip(), said)
+    return store, said if store else ""
+
+
+def _store_value(value: str, said: str) -> str | None:
+    if value.lower() == _DEFAULT_STORE:
+        return None
+    if not value.startswith(_DATABASE_SCHEMES):
+        raise UsageError(f"{said}: store must be \"sqlite\" or a postgresql:// URI, got {redacted_uri(value)!r}")
+    return value
+
+
+def redacted_uri(uri: str) -> str:
+    """The URI without its password (in the user part or as a `password=` parameter), for display."""
+    scheme, sep, rest = uri.partition("://")
+    if not sep:
+        return uri
+    netloc, slash, tail = rest.partition("/")
+    userinfo, at, hostport = netloc.rpartition("@")
+    if at:
+        user = userinfo.partition(":")[0]
+        netloc = f"{user}@{hostport}" if user else hostport
+    path, question, query = tail.partition("?")
+    if question:
+        kept = [item for item in query.split("&") if not item.lower().startswith("password=")]
+        tail = path + ("?" + "&".join(kept) if kept else "")
+    return f"{scheme}://{netloc}{slash}{tail}"
 
 
 def _read_config_table(root: Path) -> tuple[dict[str, Any], Path | None]:

@@ -25,6 +25,7 @@ from codefathom.service import (
     EmbedReport,
     SearchResponse,
     clear_index,
+    configured_database,
     list_indexes,
     render,
 )
@@ -564,8 +565,10 @@ def status(path: Path, index_dir: Path | None, as_json: bool, digest: bool) -> N
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
 @reports_errors
 def list_(as_json: bool) -> None:
-    """List every indexed project under $CODEFATHOM_HOME; an index whose folder is gone says so."""
-    indexes = list_indexes()
+    """List every indexed project under $CODEFATHOM_HOME, then those of the PostgreSQL store
+    $CODEFATHOM_STORE (or the working directory's project config) names; an index whose folder is
+    gone says so."""
+    indexes = list_indexes(store=configured_database())
     if as_json:
         emit_json(render.indexes_json(indexes))
     else:

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from codefathom.config import Settings, default_home, load_settings
+from codefathom.config import Settings, configured_store, default_home, load_settings, redacted_uri
 from codefathom.discover import read_inside, real_root
 from codefathom.errors import IndexUnusable, NotIndexed, UsageError
 from codefathom.model import UNIT_KINDS, Hit
@@ -44,13 +44,14 @@ from codefathom.service.lookups import LookupVerbs, located
 from codefathom.service.project import Project, resolve_project
 from codefathom.service.related import RelatedVerbs
 from codefathom.service.summaries import SummaryVerbs
-from codefathom.store import Store, open_store
+from codefathom.store import ProjectMissing, Store, database_projects, open_store
 
 CHANNELS = ("hybrid", "lexical", "vector")  # what a ranked search reads: all channels, words and names, vectors
 
 __all__ = [
     "CHANNELS", "Codefathom", "SearchResponse", "IndexStatus", "IndexInfo", "SyncReport", "list_indexes", "MAX_LIMIT",
     "UNIT_KINDS", "WatchState", "EmbedReport", "EmbedProgress", "clear_index",
+    "configured_database",
 ]
 
 
@@ -87,6 +88,8 @@ class IndexStatus:
     summaries: dict[str, object] | None = None  # unit summaries: model and coverage (when on, or any exist)
     notices: list[str] = field(default_factory=list)  # what is not done yet (references to bind)
     running: list[dict[str, object]] = field(default_factory=list)  # processes indexing or embedding it now
+    store: str = "sqlite"  # or the PostgreSQL database (no password) holding the index
+    store_source: str = ""  # where that store was chosen: $CODEFATHOM_STORE or the config file
 
 
 @dataclass
@@ -98,6 +101,7 @@ class IndexInfo:
     last_sync: float | None
     index_bytes: int
     missing: bool = False  # the project's folder is gone (`clear` with its path deletes the index)
+    project: str | None = None  # its name in a database store (None: a SQLite index)
 
 
 class Codefathom(
@@ -127,7 +131,14 @@ class Codefathom(
 
     @property
     def indexed(self) -> bool:
-        return self.settings.db_path.exists()
+        if self.settings.store is None:
+            return self.settings.db_path.exists()
+        with self._lock:
+            try:
+                self._open(create=False)
+            except NotIndexed:
+                return False
+            return True
 
     def close(self) -> None:
         self.stop_background_embedding()  # first: its batch in flight writes through the store
@@ -254,7 +265,9 @@ class Codefathom(
 
     def status(self) -> IndexStatus:
         """What the index holds: files, units, languages, parse health, last sync."""
-        status = IndexStatus(str(self.root), str(self.settings.db_path), self.indexed)
+        status = IndexStatus(str(self.root), self.settings.location, self.indexed)
+        if self.settings.store is not None:
+            status.store, status.store_source = redacted_uri(self.settings.store), self.settings.store_source
         extra = self._status_extra()
         status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
         status.running = self.running()
@@ -287,6 +300,8 @@ class Codefathom(
 
     def clear(self) -> bool:
         """Delete this project's index; returns whether there was one."""
+        if self.settings.store is not None:
+            return self._clear_in_database()
         with self._lock:
             self.close()
             existed = self.indexed
@@ -298,6 +313,27 @@ class Codefathom(
                 lock.release()
             return existed
 
+    def _clear_in_database(self) -> bool:
+        """Delete the project's rows from the database, once no sync of it runs on any machine."""
+        with self._lock:
+            if not self.indexed:
+                return False
+            store = self._open(create=False)
+            lock = self._writer()
+            lock.acquire(timeout=10)  # as for SQLite: let an indexer here finish a batch
+            try:
+                if not store.hold_sync(10):
+                    by = store.sync_holder()
+                    raise IndexUnusable(
+                        f"another indexer is syncing this project{f' ({by})' if by else ''}; clear it once that is done"
+                    )
+                self._store = None  # delete_project closes the handle
+                store.delete_project()
+                remove_index_files(self.settings.index_dir)  # this machine's lock and log files
+            finally:
+                lock.release()
+            return True
+
     def _graph_store(self, fresh: bool) -> Store:
         """The index, brought up to date first when `fresh` (built when there is none yet)."""
         with self._lock:
@@ -307,32 +343,60 @@ class Codefathom(
 
     def _open(self, *, create: bool) -> Store:
         if self._store is None:
+            if self.settings.store is not None:
+                try:
+                    self._store = open_store(
+                        self.settings.store, index_fingerprint(), create=create, project=self.settings.project_name,
+                        root=str(self.root),
+                    )
+                except ProjectMissing as exc:
+                    raise NotIndexed(
+                        f"{self.root} is not indexed in {self.settings.location}; run `codefathom index {self.root}`"
+                    ) from exc
+                return self._store
             if not create and not self.indexed:
                 raise NotIndexed(f"{self.root} is not indexed; run `codefathom index {self.root}`")
             self._store = open_store(self.settings.db_path, index_fingerprint(), create=create)
         return self._store
 
 
-def list_indexes(home: Path | None = None) -> list[IndexInfo]:
-    """Every index under the codefathom home directory, with the project it belongs to."""
+def list_indexes(home: Path | None = None, store: str | None = None) -> list[IndexInfo]:
+    """Every index under the codefathom home directory, with the project it belongs to, then every
+    project of the database `store` names."""
     base = home or default_home()
     found = []
-    for db_path in sorted(base.glob("*/index.db")):
+    locations: list[tuple[Path | str, str | None, str]] = [(p, None, str(p)) for p in sorted(base.glob("*/index.db"))]
+    if store is not None:
+        shown = redacted_uri(store)
+        locations += [(store, name, f"{shown}#{name}") for name in database_projects(store)]
+    for location, project, db_path in locations:
         try:
-            with open_store(db_path, index_fingerprint(), create=False) as store:
-                counts = store.counts()
-                last = store.get_meta("last_sync")
-                root = store.get_meta("root")
+            with open_store(location, index_fingerprint(), create=False, project=project) as index:
+                counts = index.counts()
+                last = index.get_meta("last_sync")
+                root = index.get_meta("root")
                 found.append(
                     IndexInfo(
-                        project_root=root or "?", index_path=str(db_path), files=counts.files,
-                        units=counts.units, last_sync=float(last) if last else None, index_bytes=store.size_bytes(),
-                        missing=root is not None and not Path(root).is_dir(),
+                        project_root=root or "?", index_path=db_path, files=counts.files,
+                        units=counts.units, last_sync=float(last) if last else None, index_bytes=index.size_bytes(),
+                        missing=root is not None and not Path(root).is_dir(), project=project,
                     )
                 )
         except Exception:  # noqa: BLE001 - a broken index is listed, not fatal
-            found.append(IndexInfo("? (unreadable index)", str(db_path), 0, 0, None, 0))
+            found.append(IndexInfo("? (unreadable index)", db_path, 0, 0, None, 0, project=project))
     return found
+
+
+def configured_database() -> str | None:
+    """The PostgreSQL store `list` and `clear` of a folder that is gone look into: $CODEFATHOM_STORE's,
+    else the one the project at the working directory is configured with."""
+    store, _ = configured_store()
+    if store is not None:
+        return store
+    try:
+        return load_settings(resolve_project(None).root).store
+    except (UsageError, OSError):
+        return None  # the working directory is no project, or its config is broken: SQLite only
 
 
 def clear_index(path: str | Path | None, index_dir: str | Path | None = None) -> tuple[str, bool]:
@@ -347,9 +411,16 @@ def clear_index(path: str | Path | None, index_dir: str | Path | None = None) ->
         with Codefathom(requested) as service:
             return str(service.root), service.clear()
     absolute = Path(os.path.abspath(requested))
-    for info in list_indexes():
-        if info.project_root == str(absolute):
+    database = configured_database()
+    for info in list_indexes(store=database):
+        if info.project_root != str(absolute):
+            continue
+        if info.project is None:
             return info.project_root, _remove_index(Path(info.index_path).parent)
+        if database is not None:
+            with open_store(database, index_fingerprint(), create=False, project=info.project) as index:
+                index.delete_project()
+            return info.project_root, True
     raise UsageError(f"no such directory: {requested}, and no index of it in {default_home()}")
 
 

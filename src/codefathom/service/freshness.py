@@ -205,17 +205,25 @@ class Freshness:
     ) -> SyncReport | None:
         """Sync under the index's write lock; None when another process held it past `wait` s."""
         lock = self._writer()
-        waited = time.monotonic()
+        started = time.monotonic()
         if not lock.acquire(wait):
             return None
+        held: Store | None = None
         try:
-            waited = time.monotonic() - waited
             self._reload_settings()
+            if self.settings.store is not None:
+                # The file lock keeps out this machine's other processes; the database's lock those
+                # of every machine, held by this sync's own connection from its first read to its last write.
+                held = self._open(create=True)
+                left = None if wait is None else max(0.0, wait - (time.monotonic() - started))
+                if not held.hold_sync(left):
+                    return None
+            waited = time.monotonic() - started
             try:
                 report = self._sync_once(progress, full)
             except StoreError as exc:
-                if not exc.damaged:
-                    raise IndexUnusable(f"cannot use the index at {self.settings.db_path}: {exc}") from exc
+                if not exc.damaged or self.settings.store is not None:
+                    raise IndexUnusable(f"cannot use the index at {self.settings.location}: {exc}") from exc
                 self._discard_index()
                 report = self._sync_once(progress, full)
                 report.notices.insert(0, f"the index was damaged ({exc}) and has been rebuilt")
@@ -223,6 +231,8 @@ class Freshness:
                 report.notices.insert(0, f"waited {waited:.1f}s for another process indexing this project")
             return report
         finally:
+            if held is not None:
+                held.release_sync()
             lock.release()
 
     def _sync_once(self, progress: Progress | None, full: bool) -> SyncReport:

@@ -327,8 +327,10 @@ def status_json(status: IndexStatus) -> dict[str, Any]:
         "project_root": status.project_root, "index_path": status.index_path, "indexed": status.indexed,
         "files": status.files, "units": status.units, "languages": status.languages,
         "parse_health": status.parse_health, "problems": status.problems, "last_sync": status.last_sync,
-        "index_bytes": status.index_bytes, "complete": status.complete,
+        "index_bytes": status.index_bytes, "complete": status.complete, "store": status.store,
     }
+    if status.store_source:
+        data["store_source"] = status.store_source
     if status.indexing is not None:
         data["indexing"] = status.indexing
     if status.watch is not None:
@@ -357,12 +359,19 @@ def status_text(status: IndexStatus) -> str:
         + ("; `codefathom stop` stops it" if str(entry["by"]).startswith("codefathom index") else "")
         for entry in status.running
     ]
+    # A database store is named on every reply: a repository's config may have chosen it.
+    store = [f"store:   {status.index_path} (PostgreSQL, set by {status.store_source})"] if status.store_source else []
     if not status.indexed:
-        return "\n".join([indexing or f"{status.project_root} is not indexed yet; run `codefathom index`.", *running])
+        said = indexing or f"{status.project_root} is not indexed yet; run `codefathom index`."
+        return "\n".join([said, *store, *running])
     health = ", ".join(f"{n} {s}" for s, n in sorted(status.parse_health.items()))
+    size = f"{status.index_bytes / 1e6:.1f} MB"
+    index = [f"index:   {status.index_path} ({size})"]
+    if status.store_source:
+        index = [f"store:   {status.index_path} ({size}; PostgreSQL, set by {status.store_source})"]
     out = [
         f"project: {status.project_root}",
-        f"index:   {status.index_path} ({status.index_bytes / 1e6:.1f} MB)",
+        *index,
         f"files:   {status.files}    units: {status.units}",
         f"languages: {', '.join(f'{k} {v}' for k, v in status.languages.items()) or 'none'}",
         f"parse health: {health}",
