@@ -30,6 +30,7 @@ def codefathom_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"
     monkeypatch.setenv("CODEFATHOM_HOME", str(home))
     monkeypatch.setenv("CODEFATHOM_EMBEDDER", "none")
+    monkeypatch.delenv("CODEFATHOM_STORE", raising=False)  # a developer's own shared store stays out of the tests
     return home
 
 

@@ -480,3 +480,108 @@ def test_postings_follow_the_units_through_an_edit_and_a_removal(tmp_path: Path,
     with _open(pg_uri, name) as store:
         assert store.term_units("zanzibar", 10) == 0
         assert _lexical_answers(store, queries) == lite
+
+
+# -- wiring: `store = "postgresql://..."` / $CODEFATHOM_STORE through the CLI -------------------------------
+
+
+def _hits(data: dict[str, Any]) -> list[tuple[object, ...]]:
+    return [(h["path"], h["start_line"], h["end_line"], h["kind"], h["qualified_name"]) for h in data["results"]]
+
+
+def _cli_answers(run_cli: Callable[..., Any], repo: Path) -> dict[str, object]:
+    """What the CLI answers on `repo`: ranked searches (a question, a name, words), a definition, references."""
+    answers: dict[str, object] = {}
+    for query in ("cart total", "Cart", "checkout payment", "login user"):
+        result = run_cli("search", query, "-p", str(repo), "--json")
+        assert result.exit_code == 0, result.output
+        answers[f"search {query}"] = _hits(json.loads(result.stdout))
+    for verb, name in (("symbol", "Cart"), ("refs", "Cart")):
+        result = run_cli(verb, name, "-p", str(repo), "--json")
+        assert result.exit_code in (0, 1), result.output
+        answers[f"{verb} {name}"] = json.loads(result.stdout)
+    return answers
+
+
+def test_the_cli_on_codefathom_store_indexes_and_answers_as_on_sqlite(
+    tmp_path: Path, pg_uri: str, run_cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from codefathom.config import redacted_uri
+
+    repo = _copy("shop", tmp_path)
+    assert run_cli("index", str(repo), "--no-embed").exit_code == 0
+    on_sqlite = _cli_answers(run_cli, repo)
+    monkeypatch.setenv("CODEFATHOM_STORE", pg_uri)
+    before = json.loads(run_cli("status", str(repo), "--json").stdout)
+    assert not before["indexed"] and before["store"] == redacted_uri(pg_uri)  # not SQLite's index
+    assert run_cli("index", str(repo), "--no-embed").exit_code == 0
+    assert _cli_answers(run_cli, repo) == on_sqlite
+    status = json.loads(run_cli("status", str(repo), "--json").stdout)
+    assert status["indexed"] and status["complete"] and status["files"] == 8
+    assert status["store_source"] == "$CODEFATHOM_STORE" and status["index_path"].startswith(redacted_uri(pg_uri))
+    assert f"store:   {redacted_uri(pg_uri)}#" in run_cli("status", str(repo)).stdout
+    listed = json.loads(run_cli("list", "--json").stdout)["indexes"]
+    assert [i["project_root"] for i in listed].count(str(repo)) == 2  # the SQLite file and the project in PostgreSQL
+    assert json.loads(run_cli("clear", str(repo), "--json").stdout)["cleared"]
+    assert not json.loads(run_cli("status", str(repo), "--json").stdout)["indexed"]
+    monkeypatch.delenv("CODEFATHOM_STORE")
+    assert json.loads(run_cli("status", str(repo), "--json").stdout)["indexed"]  # SQLite's index is left alone
+
+
+def test_the_config_chooses_the_store_and_names_the_project_and_the_environment_overrides_it(
+    tmp_path: Path, pg_uri: str, run_cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = _copy("ledger", tmp_path)
+    (repo / ".codefathom.toml").write_text(f'store = "{pg_uri}"\nstore_project = "team-ledger"\n')
+    status = json.loads(run_cli("status", str(repo), "--json").stdout)
+    assert status["index_path"].endswith("#team-ledger") and status["store_source"] == str(repo / ".codefathom.toml")
+    assert "set by" in run_cli("status", str(repo)).stdout  # said in the text too: the repository chose it
+    monkeypatch.setenv("CODEFATHOM_STORE", "sqlite")
+    status = json.loads(run_cli("status", str(repo), "--json").stdout)
+    assert status["store"] == "sqlite" and "store_source" not in status and status["index_path"].endswith("index.db")
+    monkeypatch.setenv("CODEFATHOM_STORE", "mysql://elsewhere/db")
+    result = run_cli("status", str(repo))
+    assert result.exit_code == 2 and "store must be" in result.stderr
+
+
+def test_an_unreachable_store_is_one_line_and_exit_2(
+    tmp_path: Path, run_cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("psycopg", reason="psycopg (the postgres extra) is not installed")
+    repo = _copy("shop", tmp_path)
+    monkeypatch.setenv("CODEFATHOM_STORE", "postgresql://nobody:secret@127.0.0.1:1/db?connect_timeout=2")
+    for args in (("status", str(repo)), ("index", str(repo), "--no-embed"), ("search", "cart", "-p", str(repo))):
+        result = run_cli(*args)
+        assert result.exit_code == 2, result.output
+        lines = result.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: cannot connect to postgresql://nobody@127.0.0.1:1/db")
+        assert "secret" not in result.output and "Traceback" not in result.output
+
+
+def test_without_the_postgres_extra_the_cli_says_so_in_one_line(
+    tmp_path: Path, run_cli: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for module in [m for m in sys.modules if m == "psycopg" or m.startswith(("psycopg.", "codefathom.store.postgres"))]:
+        monkeypatch.delitem(sys.modules, module)
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    monkeypatch.setenv("CODEFATHOM_STORE", "postgresql://localhost/db")
+    result = run_cli("status", str(_copy("shop", tmp_path)))
+    assert result.exit_code == 2 and result.stderr.strip().splitlines() == [
+        "error: a postgresql:// store needs the PostgreSQL driver: pip install 'codefathom[postgres]'"
+    ]
+
+
+def test_a_sync_holds_its_projects_lock_against_other_machines(pg_uri: str) -> None:
+    name = _project()
+    with _open(pg_uri, name) as first, _open(pg_uri, name) as second, _open(pg_uri, _project()) as other:
+        assert first.hold_sync(0)
+        started = time.monotonic()
+        assert not second.hold_sync(0.3) and time.monotonic() - started >= 0.3
+        assert "codefathom pid" in second.sync_holder()
+        assert other.hold_sync(0)  # another project syncs meanwhile
+        with second.transaction():  # writes of another process (vectors, summaries) do not wait for a sync
+            second.set_meta("written", "meanwhile")
+        first.release_sync()
+        assert second.hold_sync(0) and first.sync_holder() != ""
+        second.release_sync()
+        other.release_sync()

@@ -22,7 +22,8 @@ import errno
 
 __all__ = [
     "CodefathomError", "UsageError", "PathOutsideRoot", "NotFound", "NotIndexed", "IndexUnusable", "EmbedderMismatch",
-    "StoreUnavailable", "EmbedderUnavailable", "SummarizerUnavailable", "input_error", "path_error", "shown", "exit_code",
+    "StoreUnavailable", "EmbedderUnavailable", "SummarizerUnavailable", "input_error", "path_error", "shown",
+    "exit_code",
 ]
 
 

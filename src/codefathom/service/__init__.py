@@ -328,8 +328,8 @@ class Codefathom(
                         f"another indexer is syncing this project{f' ({by})' if by else ''}; clear it once that is done"
                     )
                 self._store = None  # delete_project closes the handle
+                # (The index folder here is left: it may hold a SQLite index of the same project.)
                 store.delete_project()
-                remove_index_files(self.settings.index_dir)  # this machine's lock and log files
             finally:
                 lock.release()
             return True

@@ -303,7 +303,8 @@ def sync_text(report: SyncReport, status: IndexStatus, embedded: EmbedReport | N
     languages = ", ".join(f"{lang} {n}" for lang, n in list(status.languages.items())[:8])
     out = [f"# {notice}" for notice in report.notices]
     out += [
-        f"Indexed {status.project_root} in {report.seconds:.2f}s",
+        f"Indexed {status.project_root} in {report.seconds:.2f}s"
+        + (f" into {status.index_path} (set by {status.store_source})" if status.store_source else ""),
         f"  files: {status.files} ({report.added} added, {report.updated} updated, {report.removed} removed,"
         f" {report.unchanged} unchanged)",
         f"  units: {status.units}",
