@@ -78,6 +78,6 @@ def open_store(
 
 def database_projects(location: str) -> list[str]:
     """The names of the projects a database store holds (`list`)."""
-    from codefathom.store.postgres.db import project_names  # (the extra's driver, as in open_store)
+    from codefathom.store.postgres import PostgresStore  # (the extra's driver, as in open_store)
 
-    return project_names(location)
+    return PostgresStore.project_names(location)

@@ -28,6 +28,7 @@ from codefathom.store.postgres.db import (
     describe,
     migrate,
     open_project,
+    project_names,
     psycopg,
 )
 from codefathom.store.postgres.digest import DIGEST_PARTS, index_digest
@@ -92,6 +93,11 @@ class PostgresStore:
             conn.close()
             raise
         return cls(conn, uri, project_id, project, rebuilt)
+
+    @staticmethod
+    def project_names(uri: str) -> list[str]:
+        """The names of the projects the database at `uri` holds."""
+        return project_names(uri)
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
