@@ -379,7 +379,8 @@ def list_indexes(home: Path | None = None, store: str | None = None) -> list[Ind
                     IndexInfo(
                         project_root=root or "?", index_path=db_path, files=counts.files,
                         units=counts.units, last_sync=float(last) if last else None, index_bytes=index.size_bytes(),
-                        missing=root is not None and not Path(root).is_dir(), project=project,
+                        # A database's project may be another machine's checkout: absent here is not gone.
+                        missing=project is None and root is not None and not Path(root).is_dir(), project=project,
                     )
                 )
         except Exception:  # noqa: BLE001 - a broken index is listed, not fatal
