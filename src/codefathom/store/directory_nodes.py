@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from codefathom.store.records import IsTest
@@ -195,3 +196,27 @@ def definition_entry(kind: str, name: str, rank: float, doc: str) -> tuple[str, 
     if name.startswith("__") and name.endswith("__"):
         return None
     return (kind, name, float(rank), doc.lstrip().partition("\n")[0])
+
+
+def attach_definitions(files: list[DirectoryFile], rows: Iterable[tuple[int, str, str, float, str]]) -> None:
+    """Each file's definitions from (file id, kind, name, rank, doc) rows, as a node lists them."""
+    by_id = {f.id: f for f in files}
+    for f in files:
+        f.definitions = []
+    for file_id, kind, name, rank, doc in rows:
+        entry = definition_entry(kind, name, rank, doc)
+        definitions = by_id[int(file_id)].definitions
+        if entry is not None and definitions is not None:
+            definitions.append(entry)
+
+
+def attach_descriptions(files: list[DirectoryFile], rows: Iterable[tuple[int, str, str]]) -> None:
+    """Each file's description from its module units' (file id, doc, head) rows, in line order: the
+    first module unit holds the docstring or the comment the file opens with."""
+    by_id = {f.id: f for f in files}
+    seen: set[int] = set()
+    for file_id, doc, head in rows:
+        if file_id in seen:
+            continue
+        seen.add(file_id)
+        by_id[int(file_id)].doc = file_description(doc, head)

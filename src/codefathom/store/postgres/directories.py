@@ -10,10 +10,10 @@ from collections.abc import Iterable
 
 from codefathom.store.directory_nodes import (
     DirectoryFile,
+    attach_definitions,
+    attach_descriptions,
     build_node,
-    definition_entry,
     directory_of,
-    file_description,
     is_readme,
     readme_lines,
 )
@@ -87,31 +87,17 @@ def _files(conn: Conn, project: int, dirs: set[str] | None) -> list[DirectoryFil
 
 def _attach_facts(conn: Conn, files: list[DirectoryFile]) -> None:
     """Each file's definitions (with rank and one-line doc), its own description, a README's text."""
-    by_id = {f.id: f for f in files}
-    ids = sorted(by_id)
-    for f in files:
-        f.definitions = []
-    rows = conn.execute(
+    ids = sorted(f.id for f in files)
+    attach_definitions(files, conn.execute(
         "SELECT file_id, kind, name, rank, doc FROM symbols WHERE file_id = ANY(%s)"
         " AND kind IN ('class', 'function', 'method') ORDER BY id",
         (ids,),
-    )
-    for file_id, kind, name, rank, doc in rows:
-        entry = definition_entry(kind, name, rank, doc)
-        definitions = by_id[int(file_id)].definitions
-        if entry is not None and definitions is not None:
-            definitions.append(entry)
-    rows = conn.execute(
+    ))
+    attach_descriptions(files, conn.execute(
         "SELECT file_id, doc, CASE WHEN doc = '' AND start_line = 1 THEN substr(content, 1, 4000) ELSE '' END"
         " FROM units WHERE file_id = ANY(%s) AND kind = 'module' AND part = 0 ORDER BY file_id, start_line, id",
         (ids,),
-    )
-    seen: set[int] = set()
-    for file_id, doc, head in rows:
-        if file_id in seen:
-            continue
-        seen.add(file_id)
-        by_id[int(file_id)].doc = file_description(doc, head)
+    ))
     for f in files:
         if is_readme(f.path):
             text = conn.execute(

@@ -14,10 +14,10 @@ from typing import Literal
 
 from codefathom.store.directory_nodes import (
     DirectoryFile,
+    attach_definitions,
+    attach_descriptions,
     build_node,
-    definition_entry,
     directory_of,
-    file_description,
     is_readme,
     readme_lines,
 )
@@ -137,35 +137,19 @@ def _files(conn: sqlite3.Connection, dirs: set[str] | None) -> list[DirectoryFil
 
 def _attach_facts(conn: sqlite3.Connection, files: list[DirectoryFile]) -> None:
     """Each file's definitions (with rank and one-line doc), its own description, a README's text."""
-    by_id = {f.id: f for f in files}
-    ids = json.dumps(sorted(by_id))
-    for f in files:
-        f.definitions = []
-    rows = conn.execute(
+    ids = json.dumps(sorted(f.id for f in files))
+    attach_definitions(files, conn.execute(
         "SELECT file_id, kind, name, rank, doc FROM symbols WHERE file_id IN (SELECT value FROM json_each(?))"
         " AND kind IN ('class', 'function', 'method')",
         (ids,),
-    )
-    for file_id, kind, name, rank, doc in rows:
-        entry = definition_entry(kind, name, rank, doc)
-        definitions = by_id[int(file_id)].definitions
-        if entry is not None and definitions is not None:
-            definitions.append(entry)
-    # A file's description: its module docstring (Python) or the comment it opens with; the first
-    # module unit holds either.
+    ))
     # Only a comment the file opens with describes it, and only its first lines are read.
-    rows = conn.execute(
+    attach_descriptions(files, conn.execute(
         "SELECT file_id, doc, CASE WHEN doc = '' AND start_line = 1 THEN substr(content, 1, 4000) ELSE '' END"
         " FROM units WHERE file_id IN (SELECT value FROM json_each(?)) AND kind = 'module' AND part = 0"
         " ORDER BY file_id, start_line",
         (ids,),
-    )
-    seen: set[int] = set()
-    for file_id, doc, head in rows:
-        if file_id in seen:
-            continue
-        seen.add(file_id)
-        by_id[int(file_id)].doc = file_description(doc, head)
+    ))
     readmes = [f for f in files if is_readme(f.path)]
     for f in readmes:
         text = conn.execute(
