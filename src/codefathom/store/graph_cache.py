@@ -57,8 +57,8 @@ class GraphRowCache(ABC):
         """Every symbol, import, hint and base class of the index into the caches."""
 
     @abstractmethod
-    def _file_ids(self) -> list[int]:
-        """Every indexed file's id."""
+    def _file_rows(self) -> list[tuple[int, str, str]]:
+        """(id, path, language) of every indexed file."""
 
     @abstractmethod
     def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
@@ -94,6 +94,38 @@ class GraphRowCache(ABC):
             return self._by_id.get(symbol_id)
         found = self._symbols_with("id", symbol_id)
         return found[0] if found else None
+
+    def _load_files(self) -> None:
+        rows = self._file_rows()
+        self._paths = {file_id: path for file_id, path, _ in rows}
+        self._languages = {file_id: language for file_id, _, language in rows}
+
+    def paths(self) -> dict[int, str]:
+        """Every indexed file's path, by id."""
+        if self._paths is None:
+            self._load_files()
+        assert self._paths is not None
+        return self._paths
+
+    def path_of(self, file_id: int) -> str:
+        return self.paths().get(file_id, "")
+
+    def language_of(self, file_id: int) -> str:
+        if self._languages is None:
+            self._load_files()
+        assert self._languages is not None
+        return self._languages.get(file_id, "")
+
+    def ids_by_path(self) -> dict[str, int]:
+        """Every indexed file's id, by path (module systems probe paths without a query)."""
+        if self._ids is None:
+            self._ids = {path: file_id for file_id, path in self.paths().items()}
+        return self._ids
+
+    def symbol_ids(self) -> list[int]:
+        """Every symbol's id (preloaded lookups only)."""
+        assert self._complete
+        return list(self._by_id)
 
     def take(self, file_id: int, rows: PreparedFacts, symbol_id: int, ref_id: int, import_id: int) -> None:
         """A file's rows just written, the first of each table with the given id (see follow)."""
@@ -151,7 +183,7 @@ class GraphRowCache(ABC):
         them again. A lookup that followed the writes (see follow) has them all already."""
         if not self.following:
             self._read_all()
-        for file_id in self._file_ids():
+        for file_id in self.paths():
             self._modules.setdefault(file_id, None)
             self._imports.setdefault(file_id, [])
             if self._hints_held >= 0:  # (else each file's are read when asked for)

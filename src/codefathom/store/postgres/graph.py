@@ -176,8 +176,9 @@ class PostgresGraphLookup(GraphRowCache):
         ):
             self._bases.setdefault((file_id, scope), []).append((receiver, name))
 
-    def _file_ids(self) -> list[int]:
-        return list(self.paths())
+    def _file_rows(self) -> list[tuple[int, str, str]]:
+        rows = self._rows("SELECT id, path, language FROM files WHERE project_id = %s ORDER BY id")
+        return [(int(r[0]), r[1], r[2]) for r in rows]
 
     def _symbols(self, where: str, *params: object) -> list[SymbolRow]:
         rows = self._rows(f"SELECT {_SYMBOL_COLUMNS} FROM symbols s WHERE s.project_id = %s AND {where} ORDER BY s.id",
@@ -194,10 +195,6 @@ class PostgresGraphLookup(GraphRowCache):
             row = self._conn.execute("SELECT signature FROM symbols WHERE id = %s", (symbol_id,)).fetchone()
             self._signatures[symbol_id] = str(row[0] or "") if row is not None else ""
         return self._signatures[symbol_id]
-
-    def symbol_ids(self) -> list[int]:
-        assert self._complete
-        return list(self._by_id)
 
     def module_symbols(self, file_id: int) -> list[int]:
         if self._complete:
@@ -254,26 +251,6 @@ class PostgresGraphLookup(GraphRowCache):
             self._bases[key] = [(row[0], row[1]) for row in rows]
         return self._bases[key]
 
-    def path_of(self, file_id: int) -> str:
-        return self.paths().get(file_id, "")
-
-    def language_of(self, file_id: int) -> str:
-        if self._languages is None:
-            self._load_files()
-        assert self._languages is not None
-        return self._languages.get(file_id, "")
-
-    def paths(self) -> dict[int, str]:
-        if self._paths is None:
-            self._load_files()
-        assert self._paths is not None
-        return self._paths
-
-    def ids_by_path(self) -> dict[str, int]:
-        if self._ids is None:
-            self._ids = {path: file_id for file_id, path in self.paths().items()}
-        return self._ids
-
     def ranked_files(self) -> list[int]:
         rows = self._rows("SELECT id FROM files WHERE project_id = %s AND status != 'skipped' ORDER BY id")
         return [int(row[0]) for row in rows]
@@ -283,11 +260,6 @@ class PostgresGraphLookup(GraphRowCache):
             "SELECT content FROM units WHERE file_id = %s ORDER BY start_line, part, id", (file_id,)
         )
         return "\n".join(row[0] for row in rows)
-
-    def _load_files(self) -> None:
-        rows = self._rows("SELECT id, path, language FROM files WHERE project_id = %s ORDER BY id")
-        self._paths = {row[0]: row[1] for row in rows}
-        self._languages = {row[0]: row[2] for row in rows}
 
     def imports_needing_resolution(self, file_ids: Iterable[int] | None) -> list[ImportRow]:
         if file_ids is None and self.following:

@@ -280,11 +280,8 @@ class SQLiteGraphLookup(GraphRowCache):
         ):
             self._bases.setdefault((file_id, scope), []).append((receiver, name))
 
-    def _file_ids(self) -> list[int]:
-        if self._paths is None:
-            self._load_files()
-        assert self._paths is not None
-        return list(self._paths)
+    def _file_rows(self) -> list[tuple[int, str, str]]:
+        return [(int(r[0]), r[1], r[2]) for r in self._conn.execute("SELECT id, path, language FROM files")]
 
     def _symbols(self, where: str, params: tuple[object, ...]) -> list[SymbolRow]:
         rows = self._conn.execute(f"SELECT {SYMBOL_COLUMNS} FROM symbols s WHERE {where}", params)
@@ -299,11 +296,6 @@ class SQLiteGraphLookup(GraphRowCache):
             row = self._conn.execute("SELECT signature FROM symbols WHERE id = ?", (symbol_id,)).fetchone()
             self._signatures[symbol_id] = str(row[0] or "") if row is not None else ""
         return self._signatures[symbol_id]
-
-    def symbol_ids(self) -> list[int]:
-        """Every symbol's id (preloaded lookups only)."""
-        assert self._complete
-        return list(self._by_id)
 
     def module_symbols(self, file_id: int) -> list[int]:
         """Ids of the file's module symbols (one, unless the file defines none), in id order."""
@@ -365,31 +357,6 @@ class SQLiteGraphLookup(GraphRowCache):
             self._bases[key] = [(row[0], row[1]) for row in rows]
         return self._bases[key]
 
-    def path_of(self, file_id: int) -> str:
-        if self._paths is None:
-            self._load_files()
-        assert self._paths is not None
-        return self._paths.get(file_id, "")
-
-    def language_of(self, file_id: int) -> str:
-        if self._languages is None:
-            self._load_files()
-        assert self._languages is not None
-        return self._languages.get(file_id, "")
-
-    def paths(self) -> dict[int, str]:
-        """Every indexed file's path, by id."""
-        if self._paths is None:
-            self._load_files()
-        assert self._paths is not None
-        return self._paths
-
-    def ids_by_path(self) -> dict[str, int]:
-        """Every indexed file's id, by path (module systems probe paths without a query)."""
-        if self._ids is None:
-            self._ids = {path: file_id for file_id, path in self.paths().items()}
-        return self._ids
-
     def ranked_files(self) -> list[int]:
         """Ids of the files PageRank ranks (every file not skipped), in id order."""
         return [int(row[0]) for row in self._conn.execute("SELECT id FROM files WHERE status != 'skipped'")]
@@ -400,11 +367,6 @@ class SQLiteGraphLookup(GraphRowCache):
             "SELECT content FROM units WHERE file_id = ? ORDER BY start_line, part", (file_id,)
         )
         return "\n".join(row[0] for row in rows)
-
-    def _load_files(self) -> None:
-        rows = self._conn.execute("SELECT id, path, language FROM files").fetchall()
-        self._paths = {row[0]: row[1] for row in rows}
-        self._languages = {row[0]: row[2] for row in rows}
 
     def imports_needing_resolution(self, file_ids: Iterable[int] | None) -> list[ImportRow]:
         """Imports of the changed files, imports that led into them (their symbols were replaced),
