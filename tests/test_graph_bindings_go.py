@@ -89,3 +89,82 @@ def test_imports_resolve_to_package_directories_and_outside_paths_are_external(s
         ("example.com/shop/util", "util", "util", 0),
         ("example.com/shop/util", "_", "util", 0),
     ]
+
+
+SHAPES = """package shapes
+
+// MaxSides is the most sides a shape may have.
+const MaxSides = 12
+
+const (
+	Unit = 1
+	half = 0.5
+)
+
+var registry = map[string]Shape{}
+
+// Shape is anything with an area.
+type Shape interface {
+	// Area returns the surface.
+	Area() float64
+	Perimeter() float64
+}
+
+// Named adds a name to a shape.
+type Named interface {
+	Shape
+	Name() string
+}
+
+type square struct{ side float64 }
+
+func (s square) Area() float64      { return s.side * s.side }
+func (s square) Perimeter() float64 { return 4 * s.side }
+func (s square) Name() string       { return "square" }
+
+func Total(shapes []Shape) float64 {
+	sum := 0.0
+	for _, s := range shapes {
+		sum += s.Area()
+	}
+	return sum * Unit
+}
+
+func Describe(n Named) string {
+	if n.Perimeter() > MaxSides {
+		return n.Name()
+	}
+	registry[n.Name()] = n
+	return n.Name() + "!"
+}
+"""
+
+
+def _refs(service: Codefathom, name: str) -> set[tuple[int, str, str]]:
+    return {(r.line, r.label, r.kind) for r in service.refs(name, fresh=False).references}
+
+
+def test_calls_through_an_interface_bind_to_its_declared_methods_and_package_constants_are_read(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "go.mod").write_text("module example.com/shapes\n\ngo 1.19\n")
+    (tmp_path / "shapes.go").write_text(SHAPES)
+    with Codefathom(tmp_path) as service:
+        service.index()
+        declared = service.symbol("Shape.Area", fresh=False).symbols
+        assert [(s.kind, s.qualified_name, s.start_line) for s in declared] == [("method", "shapes.Shape.Area", 16)]
+        assert {s.qualified_name for s in service.symbol("Area", fresh=False).symbols} == {
+            "shapes.Shape.Area", "shapes.square.Area",
+        }
+        assert _refs(service, "Shape.Area") == {(35, "high", "call")}  # s ranges over []Shape
+        # Named embeds Shape: Perimeter is Shape's, Name its own.
+        assert _refs(service, "Shape.Perimeter") == {(41, "high", "call")}
+        assert {line for line, _, _ in _refs(service, "Named.Name")} == {42, 44, 45}
+        assert _refs(service, "MaxSides") == {(41, "exact", "read")}
+        assert _refs(service, "shapes.Unit") == {(37, "exact", "read")}
+        assert _refs(service, "registry") == {(44, "exact", "read")}
+        assert {s.kind for s in service.symbol("half", fresh=False).symbols} == {"constant"}
+        dead = service.dead(fresh=False)
+        listed = {item.symbol.qualified_name for item in dead.unused + dead.public_api}
+        # The interface's methods are called through it, and square has all of them.
+        assert not listed & {"shapes.Shape.Area", "shapes.Shape.Perimeter", "shapes.Named.Name", "shapes.square.Area"}

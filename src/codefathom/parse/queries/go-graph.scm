@@ -38,6 +38,26 @@
   (field_declaration !name
     type: (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name)) @reference.inherit)
 
+; An interface embedding another has its methods (`type ReadCloser interface { Reader; Close() error }`);
+; a union or constraint (`~int | ~string`) is no embedding.
+(interface_type (type_elem . (type_identifier) @name .) @reference.inherit)
+(interface_type
+  (type_elem . (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name) .)
+  @reference.inherit)
+
+; A package's constants and variables read in expressions (`n > MaxSides`, `registry[name]`,
+; `case ErrClosed:`); reads of locals and parameters are dropped when the file is parsed.
+(binary_expression left: (identifier) @name) @reference.read
+(binary_expression right: (identifier) @name) @reference.read
+(binary_expression left: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.read
+(binary_expression right: (selector_expression operand: (_) @receiver field: (field_identifier) @name)) @reference.read
+(unary_expression operand: (identifier) @name) @reference.read
+(index_expression operand: (identifier) @name) @reference.read
+(index_expression index: (identifier) @name) @reference.read
+(range_clause right: (identifier) @name) @reference.read
+(expression_case value: (expression_list (identifier) @name)) @reference.read
+(expression_case value: (expression_list (selector_expression operand: (_) @receiver field: (field_identifier) @name))) @reference.read
+
 ; Types written in declarations: parameters, results, fields, variables, conversions, containers.
 (qualified_type package: (package_identifier) @receiver name: (type_identifier) @name) @reference.type
 (parameter_declaration type: (type_identifier) @name) @reference.type
@@ -61,6 +81,12 @@
 (type_alias type: (type_identifier) @name) @reference.type
 (type_assertion_expression type: (type_identifier) @name) @reference.type
 (type_conversion_expression type: (type_identifier) @name) @reference.type
+
+; A package's constants and variables (`const MaxSides = 12`, `var ErrClosed = errors.New(...)`): code
+; names them. A variable holding a function literal is a function unit already (go.scm).
+(source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+((source_file (var_declaration (var_spec name: (identifier) @name) @definition.constant))
+  (#not-match? @definition.constant "=\\s*func\\b"))
 
 ; Imports: parsed by parse/hooks/go.py.
 (import_spec) @import

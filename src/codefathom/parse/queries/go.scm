@@ -1,4 +1,5 @@
-; Go: the package, functions, methods (named after their receiver's type) and type declarations.
+; Go: the package, functions, methods (named after their receiver's type), type declarations and the
+; methods an interface declares.
 (package_clause
   (package_identifier) @package)
 
@@ -72,3 +73,7 @@
   (var_spec
     name: (identifier) @name
     value: (expression_list . (func_literal) .))) @definition.function
+
+; An interface's methods: declarations that calls through the interface mean (`r.Read(p)`).
+(interface_type
+  (method_elem name: (field_identifier) @name) @definition.method)
