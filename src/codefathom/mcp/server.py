@@ -25,11 +25,11 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 
 from codefathom import __version__
-from codefathom.config import default_home
+from codefathom.config import default_home, redacted_uri
 from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError
 from codefathom.mcp import tools
 from codefathom.mcp.watch import Watchers
-from codefathom.service import Codefathom, IndexInfo, list_indexes
+from codefathom.service import Codefathom, IndexInfo, clear_database_project, configured_database, list_indexes
 from codefathom.service.project import resolve_project
 from codefathom.service.verbs import VERBS
 
@@ -143,8 +143,35 @@ class ServiceCache:
                 return root, fresh.clear()
 
     def list_indexes(self, served: Served) -> list[IndexInfo]:
-        """The indexes in the home directory of projects that overlap the served roots."""
-        return [info for info in list_indexes() if served.overlaps(Path(info.project_root))]
+        """The indexes in the home directory of projects that overlap the served roots, then every project
+        of the PostgreSQL database the server's $CODEFATHOM_STORE (or working directory's config) names:
+        the database is the server's, chosen by whoever started it, and its projects' roots may be other
+        machines' checkouts (an indexer in CI), so they are listed whatever the served roots."""
+        return [
+            info for info in list_indexes(store=configured_database())
+            if info.project is not None or served.overlaps(Path(info.project_root))
+        ]
+
+    def clear_project(self, name: str) -> tuple[str, bool]:
+        """Delete the project `name` of the server's database: (the database and project, whether it was
+        there). Open services of it are closed first, so none writes it again from what it held."""
+        database = configured_database()
+        if database is None:
+            raise UsageError(
+                "name is a project of the server's PostgreSQL store, and this server has none ($CODEFATHOM_STORE);"
+                " give project_path instead"
+            )
+        with self._lock:
+            entries = list(self._entries.items())
+        for root, entry in entries:
+            with entry.lock:
+                service = entry.service
+                if service is None or (service.settings.store, service.settings.project_name) != (database, name):
+                    continue
+                entry.service = None
+                service.close()
+            self.watchers.unwatch(root)  # (outside the lock: its warmer may be waiting for it)
+        return f"{redacted_uri(database)}#{name}", clear_database_project(database, name)
 
     def close(self) -> None:
         """Close every open service."""

@@ -3,6 +3,8 @@ find_symbol, find_references, call_hierarchy, file_dependencies, change_impact; 
 duplicates, conventions): code_health; and context for agents: outline, file_brief, find_tests, co_change.
 
 Each is one service call in a worker thread, on paths inside the directories the server serves (`Scope`).
+The two that write, index_codebase and clear_index, first check the role of the request's token
+(`mcp/access.py`): a read-only token is refused them.
 Descriptions and parameter texts are short on purpose: a client loads all of them at every session
 (tests/test_mcp_stdio.py holds `tools/list` under 8,000 characters).
 
@@ -32,6 +34,7 @@ from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BeforeValidator, Field
 
 from codefathom.errors import NotFound, UsageError, input_error, shown
+from codefathom.mcp.access import request_role
 from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS, MAX_RESULTS
@@ -275,6 +278,7 @@ async def index_codebase(
     full: Annotated[bool, Field(description="Re-parse all.")] = False,
 ) -> CallToolResult:
     """Index ahead of time (each call syncs changed files itself)."""
+    _may_write(ctx)
     progress = _progress_reporter(ctx)
     scope = _scope(ctx, roots)
     report, status = await _call(
@@ -284,16 +288,28 @@ async def index_codebase(
 
 
 async def list_indexes(ctx: Ctx, roots: AllRoots) -> CallToolResult:
-    """The indexed projects served."""
+    """The indexed projects served, and the projects of the server's database."""
     scope = _scope(ctx, roots)
     return _rendered(
         await _blocking(lambda: scope.cache.list_indexes(scope.served)), render.indexes_json, render.indexes_text
     )
 
 
-async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
+async def clear_index(
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    name: Annotated[str | None, Field(description="A database project, as list_indexes names it.")] = None,
+) -> CallToolResult:
     """Delete the index (never the files)."""
+    _may_write(ctx)
     scope = _scope(ctx, roots)
+    if name is not None:
+        if project_path:
+            raise UsageError("give project_path or name, not both")
+        where, cleared = await _blocking(lambda: scope.cache.clear_project(name))
+        said = f"Deleted the project {where}." if cleared else f"There is no project {where} to delete."
+        return _reply({"project": name, "index_path": where, "cleared": cleared}, said)
     path = scope.project(project_path)
     root, cleared = await _blocking(lambda: scope.cache.clear(path, scope.served))
     said = f"Deleted the index of {root}." if cleared else f"{root} had no index to delete."
@@ -524,6 +540,16 @@ async def co_change(
     return _rendered(
         await _call(scope, scope.project(project_path), action), render.cochange_json, render.cochange_text
     )
+
+
+def _may_write(ctx: Ctx) -> None:
+    """Refuse a tool that writes the index to a request whose token is read-only (`serve --token-file`).
+    (The SDK puts the tool's name before the message.)"""
+    if request_role(ctx.request_context.request) != "write":
+        raise ToolError(
+            "refused: this server gave your token read-only access (search and the read tools);"
+            " the index is kept up to date by the server and whoever holds a read-write token"
+        )
 
 
 def _cache(ctx: Ctx) -> ServiceCache:
