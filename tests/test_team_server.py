@@ -26,6 +26,7 @@ import mcp.types as types
 import pytest
 from click.testing import Result
 from mcp import Client
+from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 
 from codefathom.config import load_settings
@@ -136,7 +137,8 @@ def cli_env(home: Path, store: str) -> dict[str, str]:
 @contextmanager
 def serving(args: list[str], cwd: Path, env: dict[str, str], log: Path) -> Iterator[str]:
     """`python -m codefathom serve ARGS` until it accepts; its URL. Always stopped at the end."""
-    port = int(args[args.index("--http") + 1].rsplit(":", 1)[1])
+    flag = "--http" if "--http" in args else "--sse"
+    port = int(args[args.index(flag) + 1].rsplit(":", 1)[1])
     with log.open("wb") as stderr:
         process = subprocess.Popen(
             [sys.executable, "-m", "codefathom", "serve", *args], cwd=cwd, env=env,
@@ -152,7 +154,7 @@ def serving(args: list[str], cwd: Path, env: dict[str, str], log: Path) -> Itera
             except OSError:
                 assert time.monotonic() < deadline, f"the server did not listen: {log.read_text()}"
                 time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}/{'mcp' if flag == '--http' else 'sse'}"
     finally:
         process.terminate()
         try:
@@ -271,6 +273,34 @@ def test_one_token_and_no_token_keep_full_access(tmp_path: Path) -> None:
             indexed, cleared = anyio.run(index_and_clear, url, token)
         assert (indexed["files"], indexed["added"]) == (len(FILES), len(FILES)), token
         assert cleared == {"project_root": str(project.resolve()), "cleared": True}, token
+
+
+def test_over_sse_the_role_is_the_one_of_each_posted_message(tmp_path: Path) -> None:
+    project = write_project(tmp_path / "served" / "app", FILES)
+    env = {k: v for k, v in os.environ.items() if k not in ("CODEFATHOM_TOKEN", "CODEFATHOM_STORE")}
+    env.update(CODEFATHOM_HOME=str(tmp_path / "home"), CODEFATHOM_EMBEDDER="none")
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"read {READ_TOKEN}\nwrite {WRITE_TOKEN}\n", encoding="utf-8")
+
+    def client_factory(
+        headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None, auth: httpx2.Auth | None = None
+    ) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(headers=headers, timeout=timeout or TIMEOUT, auth=auth, trust_env=False)
+
+    async def index_as(url: str, token: str) -> types.CallToolResult:
+        headers = {"Authorization": f"Bearer {token}"}
+        async with Client(
+            sse_client(url, headers=headers, httpx_client_factory=client_factory), read_timeout_seconds=TIMEOUT,
+            mode="legacy",
+        ) as client:
+            return await client.call_tool("index_codebase", {"project_path": str(project)})
+
+    args = ["--sse", f"127.0.0.1:{free_port()}", "--token-file", str(tokens), "--root", str(project.parent)]
+    with serving(args, tmp_path, env, tmp_path / "serve.log") as url:
+        refused = anyio.run(index_as, url, READ_TOKEN)
+        indexed = anyio.run(index_as, url, WRITE_TOKEN)
+    assert refused.is_error and "refused: this server gave your token read-only access" in error_text(refused)
+    assert reply(indexed)["added"] == len(FILES)
 
 
 @pytest.mark.parametrize(
