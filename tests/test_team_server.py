@@ -256,6 +256,54 @@ def test_read_tokens_search_and_read_while_index_and_clear_need_the_write_token(
     assert READ_TOKEN not in said and WRITE_TOKEN not in said
 
 
+def test_concurrent_searches_of_one_project_run_on_several_connections(pg_server: Any, tmp_path: Path) -> None:
+    """Reads of one project do not queue behind each other: the server lends each a read service of its
+    own (up to READERS), each with its connection, while index_codebase keeps to the project's own."""
+    import psycopg
+
+    store = new_database(pg_server)
+    project = write_project(tmp_path / "served" / "billing-app", FILES)
+    env = cli_env(tmp_path / "home", store)
+    root = str(project.resolve())
+    questions = ["settle overdue invoices", "retry a declined card charge", "InvoiceLedger", "retry_charge"]
+
+    async def agent(url: str, seed: int) -> list[str]:
+        async with connect(url, READ_TOKEN) as client:
+            names = []
+            for query in questions[seed % 2:] + questions[:seed % 2]:
+                found = reply(await client.call_tool("search_code", {"query": query, "project_path": root}))
+                names.append(found["results"][0]["name"])
+            return names
+
+    async def agents(url: str) -> list[list[str]]:
+        async with connect(url, WRITE_TOKEN) as client:
+            reply(await client.call_tool("index_codebase", {"project_path": root}))
+        results: list[list[str]] = [[] for _ in range(12)]
+
+        async def one(seed: int) -> None:
+            results[seed] = await agent(url, seed)
+
+        async with anyio.create_task_group() as group:
+            for seed in range(12):
+                group.start_soon(one, seed)
+        return results
+
+    tokens = tmp_path / "tokens"
+    tokens.write_text(f"read {READ_TOKEN}\nwrite {WRITE_TOKEN}\n", encoding="utf-8")
+    args = ["--http", f"127.0.0.1:{free_port()}", "--token-file", str(tokens), "--root", str(project.parent)]
+    with serving(args, tmp_path, env, tmp_path / "serve.log") as url:
+        answers = anyio.run(agents, url)
+        with psycopg.connect(pg_server.get_uri(), autocommit=True) as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s"
+                " AND application_name LIKE 'codefathom pid %%'",
+                (database_name(store),),
+            ).fetchone()
+    expected = ["InvoiceLedger", "retry_charge", "retry_charge", "settle_overdue"]
+    assert all(sorted(names) == expected for names in answers)
+    assert row is not None and 2 < row[0] <= 1 + 4  # the project's own service, and up to READERS more
+
+
 def test_one_token_and_no_token_keep_full_access(tmp_path: Path) -> None:
     project = write_project(tmp_path / "served" / "app", FILES)
     env = {k: v for k, v in os.environ.items() if k not in ("CODEFATHOM_TOKEN", "CODEFATHOM_STORE")}
@@ -370,7 +418,8 @@ def test_store_read_answers_from_the_replica_while_the_sync_writes_to_the_primar
                 " AND pid != pg_backend_pid()",
                 (f"codefathom reader pid {os.getpid()} on %",),
             ).fetchall()
-    assert [row[0] for row in readers] == [database_name(replica)]
+    # (The CLI's searches ran in this process too: a closed connection may linger a moment in the view.)
+    assert readers and {row[0] for row in readers} == {database_name(replica)}
 
     monkeypatch.delenv("CODEFATHOM_STORE_READ")
     assert _search_names(run_cli, repo, "zanzibar_refund") == ["zanzibar_refund"]  # the primary has it
@@ -433,4 +482,5 @@ def test_store_read_on_a_streaming_standby_answers_once_the_standby_has_replayed
                     (f"codefathom reader pid {os.getpid()} on %",),
                 ).fetchone()
         assert found.results[0].name == "retry_charge"
-        assert readers == (1,)
+        # (The CLI's searches ran in this process too: a closed connection may linger a moment in the view.)
+        assert readers is not None and readers[0] >= 1

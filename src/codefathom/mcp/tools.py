@@ -141,9 +141,9 @@ class Scope:
         path = Path(project_path).expanduser()
         return path if path.is_absolute() else self.base / path
 
-    def call(self, path: Path, action: Callable[[Codefathom], T]) -> T:
-        """`ServiceCache.call` within this call's served roots (blocking)."""
-        return self.cache.call(path, action, self.served)
+    def call(self, path: Path, action: Callable[[Codefathom], T], *, writes: bool = False) -> T:
+        """`ServiceCache.call` within this call's served roots (blocking); `writes`: on the project's own service."""
+        return self.cache.call(path, action, self.served, writes=writes)
 
     def file(self, service: Codefathom, path: str) -> str:
         """A file or directory a tool names, read from the project root, resolved; refused outside the
@@ -281,9 +281,10 @@ async def index_codebase(
     _may_write(ctx)
     progress = _progress_reporter(ctx)
     scope = _scope(ctx, roots)
-    report, status = await _call(
-        scope, scope.project(project_path), lambda service: (service.index(progress, full=full), service.status())
-    )
+    report, status = await _blocking(lambda: scope.call(
+        scope.project(project_path), lambda service: (service.index(progress, full=full), service.status()),
+        writes=True,
+    ))
     return _reply(render.sync_json(report, status.project_root), render.sync_text(report, status))
 
 
