@@ -683,7 +683,8 @@ def serve(
     A team's server: --token-file gives each token a role. `read` tokens (agents) may search and
     call every read tool, and are refused index_codebase and clear_index; a `write` token (the
     indexer) may call those too. With $CODEFATHOM_STORE naming a PostgreSQL database, list_indexes
-    lists its projects and clear_index takes one by name.
+    lists its projects and clear_index takes one by name; $CODEFATHOM_STORE_READ sends the reads to
+    a replica. A project's read calls run side by side, up to 4 at once ($CODEFATHOM_SERVE_READERS).
 
     \b
     Examples:

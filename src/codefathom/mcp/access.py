@@ -29,7 +29,7 @@ ROLE_KEY = "codefathom.role"
 def read_token_file(path: Path) -> dict[str, Role]:
     """The tokens of a token file and their roles; a malformed line is a usage error naming its number."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # (an editor's byte-order mark is not part of line 1)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the token file {path}: {exc.__class__.__name__}") from exc
     tokens: dict[str, Role] = {}
