@@ -207,7 +207,7 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
         assert list(tools["index_status"].input_schema["properties"]) == ["project_path"]
         assert list(tools["index_codebase"].input_schema["properties"]) == ["project_path", "full"]
         assert list(tools["list_indexes"].input_schema.get("properties", {})) == []
-        assert list(tools["clear_index"].input_schema["properties"]) == ["project_path"]
+        assert list(tools["clear_index"].input_schema["properties"]) == ["project_path", "name"]
         clear = tools["clear_index"].annotations
         assert clear is not None and clear.destructive_hint and not clear.read_only_hint
 

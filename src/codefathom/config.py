@@ -5,7 +5,9 @@ Read from `.codefathom.toml` or `[tool.codefathom]` in `pyproject.toml`, then th
 The store: a SQLite file in the index folder unless `store = "postgresql://..."` (config) or
 `$CODEFATHOM_STORE` names a PostgreSQL database. The environment wins, and `CODEFATHOM_STORE=sqlite`
 keeps the default whatever the config says: a repository's own config must not be the last word on
-where its index (the code, its text) is sent.
+where its index (the code, its text) is sent. `store_read` (or `$CODEFATHOM_STORE_READ`) names a
+replica that answers the reads; the config's counts only beside the config's `store`, so a
+repository cannot send the questions of someone who chose the store elsewhere.
 """
 
 from __future__ import annotations
@@ -21,12 +23,13 @@ from codefathom.errors import UsageError
 
 __all__ = [
     "Settings", "load_settings", "default_home", "index_dir_for", "DEFAULT_MAX_FILE_SIZE", "STORE_ENV",
-    "configured_store", "redacted_uri",
+    "STORE_READ_ENV", "configured_store", "configured_read_store", "redacted_uri",
 ]
 
 DEFAULT_MAX_FILE_SIZE = 1_000_000
 CONFIG_FILE = ".codefathom.toml"
 STORE_ENV = "CODEFATHOM_STORE"
+STORE_READ_ENV = "CODEFATHOM_STORE_READ"
 _DEFAULT_STORE = "sqlite"
 _DATABASE_SCHEMES = ("postgresql://", "postgres://")
 
@@ -46,6 +49,7 @@ class Settings:
     store: str | None = None  # a postgresql:// URI; None: the SQLite file in index_dir
     store_source: str = ""  # where `store` was set: $CODEFATHOM_STORE or the config file
     store_project: str = ""  # the project's name in that database (default: the index folder's name)
+    store_read: str | None = None  # a replica of `store` that answers searches and the other reads
 
     @property
     def db_path(self) -> Path:
@@ -93,7 +97,8 @@ def load_settings(root: Path, index_dir: Path | None = None) -> Settings:
     store_project = table.get("store_project", "")
     if not isinstance(store_project, str) or (store_project and not store_project.strip()):
         raise UsageError(f"{source}: store_project must be a non-empty string, got {store_project!r}")
-    known = {"include", "exclude", "max_file_size", "linked", "store", "store_project"}
+    store_read = configured_read_store(store, store_source, table, source)
+    known = {"include", "exclude", "max_file_size", "linked", "store", "store_project", "store_read"}
     return Settings(
         root=root,
         index_dir=(index_dir or index_dir_for(root)).expanduser().resolve(),
@@ -106,6 +111,7 @@ def load_settings(root: Path, index_dir: Path | None = None) -> Settings:
         store=store,
         store_source=store_source,
         store_project=store_project.strip(),
+        store_read=store_read,
     )
 
 
@@ -123,6 +129,33 @@ def configured_store(table: dict[str, Any] | None = None, source: Path | None = 
         raise UsageError(f"{said}: store must be a string (\"sqlite\" or \"postgresql://...\"), got {value!r}")
     store = _store_value(value.strip(), said)
     return store, said if store else ""
+
+
+def configured_read_store(
+    store: str | None, store_source: str, table: dict[str, Any] | None = None, source: Path | None = None
+) -> str | None:
+    """The replica that answers reads, if any: `$CODEFATHOM_STORE_READ`, else the config's `store_read`
+    when the config also chose `store` (a repository's config must not redirect the reads of a store
+    the environment chose). None on SQLite: a replica is of a database."""
+    value = (table or {}).get("store_read")
+    said = str(source) if source else "config"
+    if value is not None and (not isinstance(value, str) or not value.strip().startswith(_DATABASE_SCHEMES)):
+        shown = redacted_uri(value) if isinstance(value, str) else repr(value)
+        raise UsageError(f"{said}: store_read must be a postgresql:// URI (a replica of store), got {shown!r}")
+    if value is not None and store is None and not store_source:
+        raise UsageError(
+            f"{said}: store_read names a replica of a PostgreSQL store; set store = \"postgresql://...\" too"
+        )
+    if store is None:
+        return None
+    env = os.environ.get(STORE_READ_ENV, "").strip()
+    if env:
+        if not env.startswith(_DATABASE_SCHEMES):
+            raise UsageError(f"${STORE_READ_ENV} must be a postgresql:// URI, got {redacted_uri(env)!r}")
+        return env
+    if value is None or store_source == f"${STORE_ENV}":
+        return None
+    return str(value).strip()
 
 
 def _store_value(value: str, said: str) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any, Literal, TypeVar
 import click
 
 from codefathom import __version__
+from codefathom.config import redacted_uri
 from codefathom.errors import EmbedderUnavailable, UsageError, exit_code, input_error
 from codefathom.model import UNIT_KINDS
 from codefathom.service import (
@@ -24,6 +25,7 @@ from codefathom.service import (
     Codefathom,
     EmbedReport,
     SearchResponse,
+    clear_database_project,
     clear_index,
     configured_database,
     list_indexes,
@@ -579,18 +581,34 @@ def list_(as_json: bool) -> None:
 @path_argument("path")
 @click.option("--index-dir", type=click.Path(file_okay=False, path_type=Path), help=INDEX_DIR_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print as JSON.")
+@click.option("--name", help="A project of the PostgreSQL store by its name (as `codefathom list` shows it after"
+                             " #), wherever its checkout is; PATH is then not read.")
 @reports_errors
-def clear(path: Path, index_dir: Path | None, as_json: bool) -> None:
+def clear(path: Path, index_dir: Path | None, as_json: bool, name: str | None) -> None:
     """Delete the project's index (the source files are not touched).
 
     PATH may be a folder that is gone (`codefathom list` marks its index); with --index-dir, the
-    index in that directory is deleted, whatever PATH is.
+    index in that directory is deleted, whatever PATH is. With --name, the project of that name in
+    the PostgreSQL store $CODEFATHOM_STORE (or the working directory's config) names is deleted,
+    once no sync of it runs on any machine.
 
     \b
     Examples:
       codefathom clear                         # this project's index
       codefathom clear ~/src/old-project       # the index of a folder deleted since
+      codefathom clear --name payments-api     # a project of the shared database
     """
+    if name is not None:
+        database = configured_database()
+        if database is None:
+            raise UsageError("--name is a project of a PostgreSQL store: set $CODEFATHOM_STORE (or `store` in config)")
+        cleared = clear_database_project(database, name)
+        where = f"{redacted_uri(database)}#{name}"
+        if as_json:
+            emit_json({"project": name, "index_path": where, "cleared": cleared})
+        else:
+            click.echo(f"Deleted the project {where}." if cleared else f"There is no project {where}.")
+        return
     root, existed = clear_index(path, index_dir)
     if as_json:
         emit_json({"project_root": root, "cleared": existed})
@@ -630,9 +648,13 @@ def stop(path: Path, index_dir: Path | None, as_json: bool) -> None:
 @click.option("--sse", "sse_address", metavar="[HOST:]PORT",
               help="Serve SSE at http://HOST:PORT/sse instead of stdio (HOST defaults to 127.0.0.1).")
 @click.option("--token", envvar="CODEFATHOM_TOKEN", show_envvar=True,
-              help="Bearer token every HTTP request must carry (--http/--sse only); required to bind to any"
-                   " address but loopback."
+              help="Bearer token every HTTP request must carry (--http/--sse only), with full access; a token"
+                   " or --token-file is required to bind to any address but loopback."
                    " Prefer the environment variable: command lines are visible to other users.")
+@click.option("--token-file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Tokens with their roles, one a line: `read TOKEN` (agents: search and every read tool) or"
+                   " `write TOKEN` (an indexer: also index_codebase and clear_index); `#` starts a comment line."
+                   " Read once at start.")
 @click.option("--root", "roots", multiple=True, type=click.Path(exists=True, file_okay=False, path_type=Path),
               help="Serve projects inside this directory (repeatable) instead of the client's roots and the"
                    " working directory; other paths are refused.")
@@ -640,8 +662,8 @@ def stop(path: Path, index_dir: Path | None, as_json: bool) -> None:
               help="Index directory for the working directory's project (default: $CODEFATHOM_HOME).")
 @reports_errors
 def serve(
-    http_address: str | None, sse_address: str | None, token: str | None, roots: tuple[Path, ...],
-    index_dir: Path | None,
+    http_address: str | None, sse_address: str | None, token: str | None, token_file: Path | None,
+    roots: tuple[Path, ...], index_dir: Path | None,
 ) -> None:
     """Run the MCP server for an agent to call: over stdio, or over HTTP with --http or --sse.
 
@@ -658,21 +680,36 @@ def serve(
     a token, and with a token set every request must send `Authorization: Bearer TOKEN`. Without
     one, a request must name the address listened on (Host) and come from no web page elsewhere (Origin).
 
+    A team's server: --token-file gives each token a role. `read` tokens (agents) may search and
+    call every read tool, and are refused index_codebase and clear_index; a `write` token (the
+    indexer) may call those too. With $CODEFATHOM_STORE naming a PostgreSQL database, list_indexes
+    lists its projects and clear_index takes one by name; $CODEFATHOM_STORE_READ sends the reads to
+    a replica. A project's read calls run side by side, up to 4 at once ($CODEFATHOM_SERVE_READERS).
+
     \b
     Examples:
       claude mcp add codefathom -- codefathom serve          # stdio (Claude Code)
       codefathom serve --http 8765 --root ~/src               # http://127.0.0.1:8765/mcp
       CODEFATHOM_TOKEN=secret codefathom serve --http 0.0.0.0:8765
+      CODEFATHOM_STORE=postgresql://db/code codefathom serve --http 0.0.0.0:8765 \\
+          --token-file /etc/codefathom/tokens --root /srv/repos
     """
     if http_address and sse_address:
         raise UsageError("give --http or --sse, not both")
     if http_address or sse_address:
+        from codefathom.mcp.access import read_token_file
         from codefathom.mcp.http import parse_address, run_http
 
         transport: Literal["streamable-http", "sse"] = "streamable-http" if http_address else "sse"
         address = parse_address(http_address or sse_address or "")
-        run_http(transport, address, token=(token or "").strip() or None, index_dir=index_dir, roots=roots)
+        secret = (token or "").strip() or None
+        if secret and token_file:
+            raise UsageError("give --token (or CODEFATHOM_TOKEN) or --token-file, not both")
+        tokens = read_token_file(token_file) if token_file else secret
+        run_http(transport, address, token=tokens, index_dir=index_dir, roots=roots)
         return
+    if token_file:
+        raise UsageError("--token-file is for --http or --sse: over stdio the client is the user who started it")
     from codefathom.mcp import run_stdio
 
     run_stdio(index_dir=index_dir, roots=roots)

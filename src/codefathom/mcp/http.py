@@ -4,6 +4,8 @@ The app is the SDK's Starlette app, run by uvicorn. It binds to 127.0.0.1 unless
 any other address needs a bearer token, and once a token is set every request must carry it.
 Without a token, a request must name the loopback address it was sent to (Host) and come from no
 web page but a loopback one (Origin), so a page whose name is pointed at loopback is refused.
+Each request let through carries its token's role in the ASGI scope (`access.ROLE_KEY`): `write`
+for the one token of --token and without a token, the file's role with --token-file.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import hmac
 import ipaddress
 import json
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TypeAlias
@@ -22,6 +25,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from codefathom.errors import UsageError
+from codefathom.mcp.access import ROLE_KEY, Role, describe_tokens
 from codefathom.mcp.server import build_server, configure_logging
 
 __all__ = [
@@ -82,17 +86,26 @@ def parse_address(value: str) -> Address:
 class BearerTokenAuth:
     """ASGI middleware: HTTP requests without `Authorization: Bearer <token>` get 401.
 
-    The token is compared in constant time. Lifespan events pass through; websockets are closed.
+    `tokens` is one token (full access) or each token with its role; the role of the token sent goes
+    into the scope for the tools. Every token is compared, each in constant time, so how long a
+    refusal takes says nothing of which token came close. Lifespan events pass through; websockets
+    are closed.
     """
 
-    def __init__(self, app: ASGIApp, token: str) -> None:
-        if not token:
+    def __init__(self, app: ASGIApp, tokens: str | Mapping[str, Role]) -> None:
+        granted: Mapping[str, Role] = {tokens: "write"} if isinstance(tokens, str) else tokens
+        if not granted or not all(granted):
             raise ValueError("an empty bearer token protects nothing")
         self._app = app
-        self._token = token.encode()
+        self._tokens = [(token.encode(), role) for token, role in granted.items()]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or self._authorized(scope):
+        if scope["type"] not in ("http", "websocket"):
+            await self._app(scope, receive, send)
+            return
+        role = self._role(scope)
+        if role is not None:
+            scope[ROLE_KEY] = role
             await self._app(scope, receive, send)
             return
         if scope["type"] == "websocket":
@@ -111,12 +124,19 @@ class BearerTokenAuth:
         })
         await send({"type": "http.response.body", "body": body})
 
-    def _authorized(self, scope: Scope) -> bool:
+    def _role(self, scope: Scope) -> Role | None:
+        """The role of the token the request sends, None without a known one."""
         for name, value in scope.get("headers", ()):
             if name.lower() == b"authorization":
                 scheme, _, given = bytes(value).strip().partition(b" ")
-                return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._token)
-        return False
+                if scheme.lower() != b"bearer":
+                    return None
+                found: Role | None = None
+                for token, role in self._tokens:  # (no early exit: see the class)
+                    if hmac.compare_digest(given.strip(), token):
+                        found = role
+                return found
+        return None
 
 
 class LoopbackOnly:
@@ -152,6 +172,7 @@ class LoopbackOnly:
         elif origins and (len(origins) > 1 or not _loopback_origin(origins[0])):
             status, reason = 403, "this server answers no web page but one served from this machine (Origin)"
         else:
+            scope[ROLE_KEY] = "write"  # (no token: whoever reaches loopback may do what the user may)
             await self._app(scope, receive, send)
             return
         if scope["type"] == "websocket":
@@ -217,19 +238,20 @@ def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
 def run_http(
     transport: HttpTransport,
     address: Address,
-    token: str | None = None,
+    token: str | Mapping[str, Role] | None = None,
     index_dir: Path | None = None,
     roots: tuple[Path, ...] = (),
 ) -> None:
     """Serve MCP over `transport` at `address` until interrupted; logs go to stderr.
 
-    A non-loopback address without a token is refused (`UsageError`) before anything binds; on a
-    loopback one, requests that do not name it are refused (`LoopbackOnly`).
+    `token` is one token (full access) or tokens with their roles (`--token-file`). A non-loopback
+    address without a token is refused (`UsageError`) before anything binds; on a loopback one,
+    requests that do not name it are refused (`LoopbackOnly`).
     """
     if not address.loopback and not token:
         raise UsageError(
             f"refusing to serve on {address.host}, which other machines can reach, without a token:"
-            " pass --token TOKEN or set CODEFATHOM_TOKEN (or bind to 127.0.0.1)"
+            " pass --token TOKEN or --token-file FILE, or set CODEFATHOM_TOKEN (or bind to 127.0.0.1)"
         )
     configure_logging()
     server = build_server(index_dir, roots)
@@ -243,7 +265,11 @@ def run_http(
     )
     served: ASGIApp = BearerTokenAuth(app, token) if token else LoopbackOnly(app, address)
     url = address.url(ENDPOINTS[transport])
-    guard = "bearer token required" if token else "no token: anyone on this machine can connect"
+    guard = "no token: anyone on this machine can connect"
+    if isinstance(token, str):
+        guard = "bearer token required"
+    elif token:
+        guard = f"bearer tokens required: {describe_tokens(token)}"
     print(f"codefathom MCP server ({transport}) at {url} ({guard})", file=sys.stderr, flush=True)
     config = uvicorn.Config(
         served, host=address.host, port=address.port, log_level="warning", lifespan="on",

@@ -25,11 +25,11 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import ToolAnnotations
 
 from codefathom import __version__
-from codefathom.config import default_home
+from codefathom.config import default_home, redacted_uri
 from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError
 from codefathom.mcp import tools
 from codefathom.mcp.watch import Watchers
-from codefathom.service import Codefathom, IndexInfo, list_indexes
+from codefathom.service import Codefathom, IndexInfo, clear_database_project, configured_database, list_indexes
 from codefathom.service.project import resolve_project
 from codefathom.service.verbs import VERBS
 
@@ -42,6 +42,10 @@ log = logging.getLogger("codefathom.mcp")
 T = TypeVar("T")
 
 OPEN_PROJECTS = 8
+# Services a project's read calls may run on besides its own while that one is busy, each with its
+# own connection to the index, so one agent's search does not queue behind another's
+# ($CODEFATHOM_SERVE_READERS; 0: every call on a project waits for the one before it).
+READERS = 4
 
 # Directories a server is started in when the client knows no project: too wide to be meant.
 _TOO_WIDE = {Path("/").resolve()}
@@ -65,18 +69,28 @@ class _Entry:
     lock: threading.Lock = field(default_factory=threading.Lock)
     service: Codefathom | None = None
     closed: bool = False
+    # Read services (see READERS), guarded by `spare`: idle ones, and how many are open and lent.
+    readers: list[Codefathom] = field(default_factory=list)
+    opened: int = 0
+    lent: int = 0
+    draining: bool = False  # a clear or a close waits for the lent ones: none is lent meanwhile
+    spare: threading.Condition = field(default_factory=threading.Condition)
 
 
 class ServiceCache:
     """Open `Codefathom` services, one per project root, reused across calls; thread-safe.
 
-    Calls on one project run one at a time (the service serialises them anyway). The least
-    recently used project is closed when more than `size` are open.
+    Calls on one project run one at a time on its service (which serialises them anyway). With
+    `readers`, calls that only read run instead on up to that many more services of the project,
+    each with its own connection to the index, opened when first needed and kept; the project's own
+    service keeps the writes (index, clear), the watcher's re-index and the background embedding.
+    The least recently used project is closed when more than `size` are open.
     """
 
     def __init__(
-        self, index_dir: Path | None = None, size: int = OPEN_PROJECTS, roots: Sequence[Path] = ()
+        self, index_dir: Path | None = None, size: int = OPEN_PROJECTS, roots: Sequence[Path] = (), readers: int = 0
     ) -> None:
+        self._readers = readers
         self.roots = served_roots(roots)  # `serve --root`; empty: the client's roots and the working directory
         self.workdir: Path | None = None  # served unless / or the home directory
         with suppress(OSError):  # a working directory deleted under the server serves nothing
@@ -112,10 +126,21 @@ class ServiceCache:
             )
         return Served(roots, given=False)
 
-    def call(self, path: str | Path, action: Callable[[Codefathom], T], served: Served) -> T:
-        """Run `action` on the service of the project `path` belongs to (blocking); `path` must be served."""
+    def call(
+        self, path: str | Path, action: Callable[[Codefathom], T], served: Served, *, writes: bool = False
+    ) -> T:
+        """Run `action` on the service of the project `path` belongs to (blocking); `path` must be served.
+        An action that only reads runs on a read service when the cache has them."""
         # The path checked is the path used, so a symlink changed in between cannot lead elsewhere.
         project = resolve_project(served.check(path), served.covers)
+        lent = None if writes else self._lend(project.root)
+        if lent is not None:
+            entry, reader = lent
+            try:
+                reader.project = project
+                return action(reader)
+            finally:
+                self._give_back(entry, reader)
         with self._held(project.root) as entry:
             if entry.service is None:
                 entry.service = self._open(project.root)
@@ -139,12 +164,47 @@ class ServiceCache:
             service, entry.service = entry.service, None
             if service is not None:
                 service.close()
-            with self._open(root, watch=False) as fresh:
-                return root, fresh.clear()
+            self._drain(entry)
+            try:
+                with self._open(root, watch=False) as fresh:
+                    return root, fresh.clear()
+            finally:
+                with entry.spare:
+                    entry.draining = False
 
     def list_indexes(self, served: Served) -> list[IndexInfo]:
-        """The indexes in the home directory of projects that overlap the served roots."""
-        return [info for info in list_indexes() if served.overlaps(Path(info.project_root))]
+        """The indexes in the home directory of projects that overlap the served roots, then every project
+        of the PostgreSQL database the server's $CODEFATHOM_STORE (or working directory's config) names:
+        the database is the server's, chosen by whoever started it, and its projects' roots may be other
+        machines' checkouts (an indexer in CI), so they are listed whatever the served roots."""
+        return [
+            info for info in list_indexes(store=configured_database())
+            if info.project is not None or served.overlaps(Path(info.project_root))
+        ]
+
+    def clear_project(self, name: str) -> tuple[str, bool]:
+        """Delete the project `name` of the server's database: (the database and project, whether it was
+        there). Open services of it are closed first, so none writes it again from what it held."""
+        database = configured_database()
+        if database is None:
+            raise UsageError(
+                "name is a project of the server's PostgreSQL store, and this server has none ($CODEFATHOM_STORE);"
+                " give project_path instead"
+            )
+        with self._lock:
+            entries = list(self._entries.items())
+        for root, entry in entries:
+            with entry.lock:
+                service = entry.service
+                if service is None or (service.settings.store, service.settings.project_name) != (database, name):
+                    continue
+                entry.service = None
+                service.close()
+                self._drain(entry)
+                with entry.spare:
+                    entry.draining = False
+            self.watchers.unwatch(root)  # (outside the lock: its warmer may be waiting for it)
+        return f"{redacted_uri(database)}#{name}", clear_database_project(database, name)
 
     def close(self) -> None:
         """Close every open service."""
@@ -161,6 +221,69 @@ class ServiceCache:
             service.watch = self.watchers.watch(service.root, service.settings.index_dir)
             service.embed_in_background()  # vectors come while the lexical index already answers
         return service
+
+    def _lend(self, root: Path) -> tuple[_Entry, Codefathom] | None:
+        """A read service of the project, waiting for one while all are lent (first come, first served);
+        None without readers, or while the project is being cleared or closed (the caller then waits
+        for the project's own service). The project's own service is opened first when it is not: it
+        holds the watcher's warmer and the background embedding."""
+        if not self._readers:
+            return None
+        entry = self._entry(root)
+        if entry.service is None:  # (looked at without its lock, which a long sync may hold: taken only to open it)
+            with self._held(root) as entry:
+                if entry.service is None:
+                    entry.service = self._open(root)
+        with entry.spare:
+            while not (entry.closed or entry.draining):
+                if entry.readers:
+                    reader: Codefathom | None = entry.readers.pop()
+                    break
+                if entry.opened < self._readers:
+                    entry.opened += 1
+                    reader = None
+                    break
+                entry.spare.wait()  # (Condition wakes its waiters in the order they came)
+            else:
+                return None
+            entry.lent += 1
+        if reader is None:
+            try:
+                reader = self._open(root, watch=False)
+                # It shares the project's watch state (one watcher a project): a sync on any service counts.
+                reader.watch = self.watchers.watch(reader.root, reader.settings.index_dir)
+            except BaseException:
+                with entry.spare:
+                    entry.opened -= 1
+                    entry.lent -= 1
+                    entry.spare.notify()
+                raise
+        return entry, reader
+
+    def _give_back(self, entry: _Entry, reader: Codefathom) -> None:
+        with entry.spare:
+            entry.lent -= 1
+            keep = not (entry.closed or entry.draining)
+            if keep:
+                entry.readers.append(reader)
+                entry.spare.notify()  # the call that has waited longest
+            else:
+                entry.opened -= 1
+                entry.spare.notify_all()  # a drain waits for none to be lent
+        if not keep:
+            reader.close()
+
+    def _drain(self, entry: _Entry) -> None:
+        """Close the entry's read services once none is lent; lend none meanwhile (until `draining` is reset)."""
+        with entry.spare:
+            entry.draining = True
+            entry.spare.notify_all()  # calls waiting for a reader go to the project's own service instead
+            while entry.lent:
+                entry.spare.wait()
+            idle, entry.readers = entry.readers, []
+            entry.opened -= len(idle)
+        for reader in idle:
+            reader.close()
 
     def _warm(self, root: Path) -> None:
         """A watcher saw changes: sync the project's index now, if it is still open (see mcp/watch.py)."""
@@ -203,6 +326,7 @@ class ServiceCache:
             service, entry.service = entry.service, None
             if service is not None:
                 service.close()
+            self._drain(entry)
         if service is not None:
             self.watchers.unwatch(service.root)  # outside the lock: its warmer may be waiting for it
 
@@ -256,7 +380,7 @@ def build_server(index_dir: Path | None = None, roots: Sequence[Path] = ()) -> M
     `index_dir` as `serve --index-dir`; `roots` as `serve --root`: when given, every tool call must be
     about a directory inside one of them; else inside the client's roots or the working directory.
     """
-    cache = ServiceCache(index_dir, roots=roots)
+    cache = ServiceCache(index_dir, roots=roots, readers=_readers())
     users = 0  # SSE enters the lifespan once per connection; they share the cache, closed after the last
 
     @asynccontextmanager
@@ -329,6 +453,16 @@ def compact_schema(schema: dict[str, Any]) -> dict[str, Any]:
     if schema.get("required"):
         compact["required"] = schema["required"]
     return compact
+
+
+def _readers() -> int:
+    """READERS, or $CODEFATHOM_SERVE_READERS (a count, 0 or more)."""
+    value = os.environ.get("CODEFATHOM_SERVE_READERS", "").strip()
+    if not value:
+        return READERS
+    if not value.isdigit():
+        raise UsageError(f"$CODEFATHOM_SERVE_READERS must be a count (0 or more), got {value!r}")
+    return int(value)
 
 
 def _doc(function: Callable[..., object]) -> str:

@@ -3,6 +3,8 @@ find_symbol, find_references, call_hierarchy, file_dependencies, change_impact; 
 duplicates, conventions): code_health; and context for agents: outline, file_brief, find_tests, co_change.
 
 Each is one service call in a worker thread, on paths inside the directories the server serves (`Scope`).
+The two that write, index_codebase and clear_index, first check the role of the request's token
+(`mcp/access.py`): a read-only token is refused them.
 Descriptions and parameter texts are short on purpose: a client loads all of them at every session
 (tests/test_mcp_stdio.py holds `tools/list` under 8,000 characters).
 
@@ -32,6 +34,7 @@ from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BeforeValidator, Field
 
 from codefathom.errors import NotFound, UsageError, input_error, shown
+from codefathom.mcp.access import request_role
 from codefathom.search import MAX_LIMIT
 from codefathom.service import Codefathom, SearchResponse, render
 from codefathom.service.changes import DEFAULT_DEPTH, DEFAULT_MAX_RESULTS, MAX_RESULTS
@@ -138,9 +141,9 @@ class Scope:
         path = Path(project_path).expanduser()
         return path if path.is_absolute() else self.base / path
 
-    def call(self, path: Path, action: Callable[[Codefathom], T]) -> T:
-        """`ServiceCache.call` within this call's served roots (blocking)."""
-        return self.cache.call(path, action, self.served)
+    def call(self, path: Path, action: Callable[[Codefathom], T], *, writes: bool = False) -> T:
+        """`ServiceCache.call` within this call's served roots (blocking); `writes`: on the project's own service."""
+        return self.cache.call(path, action, self.served, writes=writes)
 
     def file(self, service: Codefathom, path: str) -> str:
         """A file or directory a tool names, read from the project root, resolved; refused outside the
@@ -275,25 +278,39 @@ async def index_codebase(
     full: Annotated[bool, Field(description="Re-parse all.")] = False,
 ) -> CallToolResult:
     """Index ahead of time (each call syncs changed files itself)."""
+    _may_write(ctx)
     progress = _progress_reporter(ctx)
     scope = _scope(ctx, roots)
-    report, status = await _call(
-        scope, scope.project(project_path), lambda service: (service.index(progress, full=full), service.status())
-    )
+    report, status = await _blocking(lambda: scope.call(
+        scope.project(project_path), lambda service: (service.index(progress, full=full), service.status()),
+        writes=True,
+    ))
     return _reply(render.sync_json(report, status.project_root), render.sync_text(report, status))
 
 
 async def list_indexes(ctx: Ctx, roots: AllRoots) -> CallToolResult:
-    """The indexed projects served."""
+    """The indexed projects served, and the projects of the server's database."""
     scope = _scope(ctx, roots)
     return _rendered(
         await _blocking(lambda: scope.cache.list_indexes(scope.served)), render.indexes_json, render.indexes_text
     )
 
 
-async def clear_index(ctx: Ctx, roots: Roots, project_path: ProjectPath = None) -> CallToolResult:
+async def clear_index(
+    ctx: Ctx,
+    roots: Roots,
+    project_path: ProjectPath = None,
+    name: Annotated[str | None, Field(description="A database project, as list_indexes names it.")] = None,
+) -> CallToolResult:
     """Delete the index (never the files)."""
+    _may_write(ctx)
     scope = _scope(ctx, roots)
+    if name is not None:
+        if project_path:
+            raise UsageError("give project_path or name, not both")
+        where, cleared = await _blocking(lambda: scope.cache.clear_project(name))
+        said = f"Deleted the project {where}." if cleared else f"There is no project {where} to delete."
+        return _reply({"project": name, "index_path": where, "cleared": cleared}, said)
     path = scope.project(project_path)
     root, cleared = await _blocking(lambda: scope.cache.clear(path, scope.served))
     said = f"Deleted the index of {root}." if cleared else f"{root} had no index to delete."
@@ -524,6 +541,16 @@ async def co_change(
     return _rendered(
         await _call(scope, scope.project(project_path), action), render.cochange_json, render.cochange_text
     )
+
+
+def _may_write(ctx: Ctx) -> None:
+    """Refuse a tool that writes the index to a request whose token is read-only (`serve --token-file`).
+    (The SDK puts the tool's name before the message.)"""
+    if request_role(ctx.request_context.request) != "write":
+        raise ToolError(
+            "refused: this server gave your token read-only access (search and the read tools);"
+            " the index is kept up to date by the server and whoever holds a read-write token"
+        )
 
 
 def _cache(ctx: Ctx) -> ServiceCache:

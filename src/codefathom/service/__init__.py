@@ -51,7 +51,7 @@ CHANNELS = ("hybrid", "lexical", "vector")  # what a ranked search reads: all ch
 __all__ = [
     "CHANNELS", "Codefathom", "SearchResponse", "IndexStatus", "IndexInfo", "SyncReport", "list_indexes", "MAX_LIMIT",
     "UNIT_KINDS", "WatchState", "EmbedReport", "EmbedProgress", "clear_index",
-    "configured_database",
+    "configured_database", "clear_database_project",
 ]
 
 
@@ -90,6 +90,7 @@ class IndexStatus:
     running: list[dict[str, object]] = field(default_factory=list)  # processes indexing or embedding it now
     store: str = "sqlite"  # or the PostgreSQL database (no password) holding the index
     store_source: str = ""  # where that store was chosen: $CODEFATHOM_STORE or the config file
+    store_read: str = ""  # the replica answering reads (no password), when `store_read` names one
 
 
 @dataclass
@@ -268,6 +269,7 @@ class Codefathom(
         status = IndexStatus(str(self.root), self.settings.location, self.indexed)
         if self.settings.store is not None:
             status.store, status.store_source = redacted_uri(self.settings.store), self.settings.store_source
+            status.store_read = redacted_uri(self.settings.store_read) if self.settings.store_read else ""
         extra = self._status_extra()
         status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
         status.running = self.running()
@@ -347,7 +349,7 @@ class Codefathom(
                 try:
                     self._store = open_store(
                         self.settings.store, index_fingerprint(), create=create, project=self.settings.project_name,
-                        root=str(self.root),
+                        root=str(self.root), read=self.settings.store_read,
                     )
                 except ProjectMissing as exc:
                     raise NotIndexed(
@@ -419,10 +421,25 @@ def clear_index(path: str | Path | None, index_dir: str | Path | None = None) ->
         if info.project is None:
             return info.project_root, _remove_index(Path(info.index_path).parent)
         if database is not None:
-            with open_store(database, index_fingerprint(), create=False, project=info.project) as index:
-                index.delete_project()
-            return info.project_root, True
+            return info.project_root, clear_database_project(database, info.project)
     raise UsageError(f"no such directory: {requested}, and no index of it in {default_home()}")
+
+
+def clear_database_project(store: str, name: str) -> bool:
+    """Delete the project `name` of the database `store` once no sync of it runs on any machine;
+    returns whether it was there. (`clear` of a folder that is gone; the MCP clear_index by name.)"""
+    try:
+        index = open_store(store, index_fingerprint(), create=False, project=name)
+    except ProjectMissing:
+        return False
+    with index:
+        if not index.hold_sync(10):
+            by = index.sync_holder()
+            raise IndexUnusable(
+                f"another indexer is syncing the project {name}{f' ({by})' if by else ''}; clear it once that is done"
+            )
+        index.delete_project()
+    return True
 
 
 def _root_of(db_path: Path) -> str | None:

@@ -332,6 +332,8 @@ def status_json(status: IndexStatus) -> dict[str, Any]:
     }
     if status.store_source:
         data["store_source"] = status.store_source
+    if status.store_read:
+        data["store_read"] = status.store_read
     if status.indexing is not None:
         data["indexing"] = status.indexing
     if status.watch is not None:
@@ -378,6 +380,8 @@ def status_text(status: IndexStatus) -> str:
         f"parse health: {health}",
         f"last sync: {_ago(status.last_sync)}",
     ]
+    if status.store_read:  # (a replica may trail the primary: what it answers was written up to its lag ago)
+        out.insert(2, f"reads:   {status.store_read} (a replica; answers may trail the last sync)")
     if status.vectors is not None:
         out.append(f"vectors: {_vectors_line(status.vectors)}")
     if status.summaries is not None:
@@ -415,7 +419,8 @@ def indexes_json(indexes: list[IndexInfo]) -> dict[str, Any]:
     return {
         "indexes": [
             {"project_root": i.project_root, "index_path": i.index_path, "files": i.files, "units": i.units,
-             "last_sync": i.last_sync, "index_bytes": i.index_bytes, **({"missing": True} if i.missing else {})}
+             "last_sync": i.last_sync, "index_bytes": i.index_bytes, **({"missing": True} if i.missing else {}),
+             **({"project": i.project} if i.project is not None else {})}
             for i in indexes
         ]
     }

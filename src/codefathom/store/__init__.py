@@ -59,13 +59,15 @@ def is_database_location(location: str | Path) -> bool:
 
 
 def open_store(
-    location: Path | str, fingerprint: str, *, create: bool = True, project: str | None = None, root: str = ""
+    location: Path | str, fingerprint: str, *, create: bool = True, project: str | None = None, root: str = "",
+    read: str | None = None,
 ) -> Store:
     """The index at `location`, created when missing unless `create` is False; one made by other
     parsers (`fingerprint` differs) is marked for re-parsing.
 
     A path is a SQLite file. A `postgresql://` URI is a database holding many projects: `project`
-    names the one to open (its row made when missing; `root` is recorded as its work tree)."""
+    names the one to open (its row made when missing; `root` is recorded as its work tree), and
+    `read` a replica of it that answers searches and the graph's questions."""
     if not is_database_location(location):
         return SQLiteStore.open(Path(location), fingerprint, create=create)
     if not project:
@@ -73,7 +75,9 @@ def open_store(
     # Imported here: psycopg is an extra (`codefathom[postgres]`), and only this location needs it.
     from codefathom.store.postgres import PostgresStore
 
-    return PostgresStore.open(str(location), fingerprint, project=project, root=root, create=create)
+    return PostgresStore.open(
+        str(location), fingerprint, project=project, root=root, create=create, read_uri=read
+    )
 
 
 def database_projects(location: str) -> list[str]:

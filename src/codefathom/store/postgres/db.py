@@ -70,11 +70,14 @@ def backend_errors() -> Iterator[None]:
         raise StoreError(str(exc).strip().split("\n")[0], damaged=state in ("XX001", "XX002")) from exc
 
 
-def connect(uri: str, *, read_only: bool = False) -> Conn:
-    """A connection in autocommit (transactions are explicit), reading the codefathom schema."""
+def connect(uri: str, *, read_only: bool = False, replica: bool = False) -> Conn:
+    """A connection in autocommit (transactions are explicit), reading the codefathom schema;
+    `replica`: the read side of a store whose reads go to another server (`store_read`)."""
+    # Named for `sync_holder` (who holds a project's sync lock, seen from another machine) and so
+    # that pg_stat_activity tells the connections answering reads on a replica apart.
+    name = f"codefathom {'reader ' if replica else ''}pid {os.getpid()} on {_HOST}"
     try:
-        # Named for `sync_holder`: who holds a project's sync lock, seen from another machine.
-        conn = psycopg.connect(uri, autocommit=True, application_name=f"codefathom pid {os.getpid()} on {_HOST}")
+        conn = psycopg.connect(uri, autocommit=True, application_name=name)
     except psycopg.Error as exc:
         raise StoreUnavailable(f"cannot connect to {describe(uri)}: {str(exc).strip().splitlines()[0]}") from exc
     conn.execute(f"SET search_path TO {SCHEMA}, public")

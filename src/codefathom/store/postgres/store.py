@@ -2,6 +2,8 @@
 
 It writes and syncs an index exactly as the SQLite store does (same digest), searches by words and
 names as SQLite does (search.py), answers the graph verbs, and keeps vectors (pgvector) and summaries.
+Opened with a replica's URI (`store_read`), the questions a search or a graph verb asks go to it;
+the sync's own reads stay on the primary, which it must see as it writes.
 """
 
 from __future__ import annotations
@@ -66,33 +68,45 @@ class PostgresStore:
 
     Writes run in `transaction()`, which holds the project's advisory lock until it commits, so
     writers of one project take turns across processes and machines; reads take no lock and never
-    wait for a writer (they see the last commit)."""
+    wait for a writer (they see the last commit). With a `reader` (a replica's connection), the
+    answers' reads (`_reading`) go to it, behind a lock of its own: they see what the replica has
+    replayed so far."""
 
-    def __init__(self, conn: Conn, uri: str, project: int, name: str, rebuilt: str | None) -> None:
+    def __init__(
+        self, conn: Conn, uri: str, project: int, name: str, rebuilt: str | None, reader: Conn | None = None
+    ) -> None:
         self._conn = conn
         self._uri = uri
         self._lock = threading.RLock()
+        self._replica = reader
+        self._reader = reader if reader is not None else conn
+        self._read_lock = threading.RLock() if reader is not None else self._lock
         self.project_id = project
         self.name = name
         self.location = f"{describe(uri)}#{name}"
         self.path = Path(self.location)  # (no file: where it lives, as a name)
         self.rebuilt_reason = rebuilt
-        self._graph = PostgresGraphReads(conn, project, self._locked)
+        self._graph = PostgresGraphReads(self._reader, project, self._reading)
         self._matrix: VectorMatrix | None = None
 
     @classmethod
-    def open(cls, uri: str, fingerprint: str, *, project: str, root: str = "", create: bool = True) -> PostgresStore:
+    def open(
+        cls, uri: str, fingerprint: str, *, project: str, root: str = "", create: bool = True,
+        read_uri: str | None = None,
+    ) -> PostgresStore:
         """The index of `project` in the database at `uri`, the schema migrated and the project's
-        row made first when missing (unless not `create`)."""
+        row made first when missing (unless not `create`); searches read from `read_uri` when given
+        (a replica: the project's id is the primary's, as replication copies rows as they are)."""
         conn = connect(uri)
         try:
             with backend_errors():
                 migrate(conn)
                 project_id, rebuilt = open_project(conn, project, root, fingerprint, create=create)
+            reader = connect(read_uri, read_only=True, replica=True) if read_uri else None
         except BaseException:
             conn.close()
             raise
-        return cls(conn, uri, project_id, project, rebuilt)
+        return cls(conn, uri, project_id, project, rebuilt, reader)
 
     @staticmethod
     def project_names(uri: str) -> list[str]:
@@ -104,6 +118,12 @@ class PostgresStore:
         with self._lock, backend_errors():
             yield
 
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """Around a read that answers a question (`self._reader`): the replica's lock, or the store's."""
+        with self._read_lock, backend_errors():
+            yield
+
     @property
     def graph(self) -> PostgresGraphReads:
         """The code graph's questions, kept to this project (see store/postgres/graph_reads.py)."""
@@ -112,6 +132,9 @@ class PostgresStore:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
+        if self._replica is not None:
+            with self._read_lock:
+                self._replica.close()
 
     def __enter__(self) -> Self:
         return self
@@ -309,6 +332,15 @@ class PostgresStore:
         rows = self._all(sql, *params)
         return rows[0][0] if rows else None
 
+    def _read_all(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
+        """`_all` for a question's read, on the replica when there is one."""
+        with self._reading():
+            return self._reader.execute(sql, (self.project_id, *params)).fetchall()
+
+    def _read_one(self, sql: str, *params: object) -> Any:
+        rows = self._read_all(sql, *params)
+        return rows[0][0] if rows else None
+
     def get_meta(self, key: str) -> str | None:
         value = self._one("SELECT value FROM meta WHERE project_id = %s AND key = %s", key)
         return None if value is None else str(value)
@@ -332,7 +364,7 @@ class PostgresStore:
         )]
 
     def definition_units(self, kinds: Sequence[str]) -> list[tuple[int, str, str, int, int, str, str]]:
-        rows = self._all(
+        rows = self._read_all(
             "SELECT u.id, f.path, u.qualified_name, u.start_line, u.end_line, u.language, u.content"
             " FROM units u JOIN files f ON f.id = u.file_id WHERE u.project_id = %s AND u.kind = ANY(%s)"
             " AND u.part = 0 ORDER BY f.path, u.start_line, u.id",
@@ -341,22 +373,22 @@ class PostgresStore:
         return [(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), r[5], r[6]) for r in rows]
 
     def term_units(self, term: str, cap: int) -> int:
-        with self._locked():
-            return search.term_units(self._conn, self.project_id, term, cap)
+        with self._reading():
+            return search.term_units(self._reader, self.project_id, term, cap)
 
     def fts_candidates(
         self, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int
     ) -> list[tuple[int, float]]:
         """Unit ids and BM25F scores (higher is better) of the units matching any of `terms`, as
         SQLite's FTS5 ranks them (store/postgres/search.py)."""
-        with self._locked():
-            return search.unit_candidates(self._conn, self.project_id, terms, weights, scope, limit)
+        with self._reading():
+            return search.unit_candidates(self._reader, self.project_id, terms, weights, scope, limit)
 
     def name_candidates(
         self, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
     ) -> list[tuple[int, str, str, str]]:
-        with self._locked():
-            return search.name_candidates(self._conn, self.project_id, keys, scope, limit, prefix)
+        with self._reading():
+            return search.name_candidates(self._reader, self.project_id, keys, scope, limit, prefix)
 
     def units_by_id(
         self, ids: Iterable[int], with_rank: bool = False, with_content: bool = True
@@ -370,7 +402,7 @@ class PostgresStore:
             join = (" LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name"
                     " AND s.kind = u.kind")
         columns = _UNIT_COLUMNS if with_content else _UNIT_COLUMNS.replace("u.content", "''")
-        rows = self._all(
+        rows = self._read_all(
             f"SELECT {columns}, {rank} FROM units u JOIN files f ON f.id = u.file_id{join}"
             " WHERE u.project_id = %s AND u.id = ANY(%s)",
             wanted,
@@ -390,11 +422,11 @@ class PostgresStore:
         self, terms: Sequence[MatchTerm], weights: Sequence[float], limit: int
     ) -> list[tuple[int, float]]:
         """Directory ids and BM25F scores (higher is better) of the directories matching any of `terms`."""
-        with self._locked():
-            return search.directory_candidates(self._conn, self.project_id, terms, weights, limit)
+        with self._reading():
+            return search.directory_candidates(self._reader, self.project_id, terms, weights, limit)
 
     def directories_by_id(self, ids: Iterable[int]) -> dict[int, DirectoryRow]:
-        rows = self._all(
+        rows = self._read_all(
             "SELECT id, path, file_count, languages, files, description, summary, rank FROM directories"
             " WHERE project_id = %s AND id = ANY(%s)",
             sorted(set(ids)),
@@ -406,28 +438,28 @@ class PostgresStore:
         }
 
     def directory_count(self) -> int:
-        return int(self._one("SELECT count(*) FROM directories WHERE project_id = %s"))
+        return int(self._read_one("SELECT count(*) FROM directories WHERE project_id = %s"))
 
     def directories_holding(self, word: str, *, in_name: bool = False) -> set[int]:
         """Every directory whose text (with `in_name`, whose name) holds `word`."""
-        with self._locked():
-            return search.directories_holding(self._conn, self.project_id, word, in_name=in_name)
+        with self._reading():
+            return search.directories_holding(self._reader, self.project_id, word, in_name=in_name)
 
     def units_holding(self, word: str, ids: Sequence[int]) -> list[int]:
         """Those of the units `ids` whose text holds `word`."""
-        with self._locked():
-            return search.units_holding(self._conn, self.project_id, word, ids)
+        with self._reading():
+            return search.units_holding(self._reader, self.project_id, word, ids)
 
     # -- lookups --------------------------------------------------------------------------------
 
     def indexed_files(self) -> list[tuple[int, str, str]]:
-        rows = self._all(
+        rows = self._read_all(
             "SELECT id, path, language FROM files WHERE project_id = %s AND status != 'skipped' ORDER BY path"
         )
         return [(int(r[0]), r[1], r[2]) for r in rows]
 
     def files_named(self, name: str) -> list[tuple[int, str, str]]:
-        rows = self._all(
+        rows = self._read_all(
             "SELECT id, path, language FROM files WHERE project_id = %s AND status != 'skipped'"
             " AND (path = %s OR right(path, %s) = %s) ORDER BY path",
             name, len(name) + 1, "/" + name,
@@ -436,17 +468,17 @@ class PostgresStore:
 
     def files_holding(self, words: Sequence[str], texts: Sequence[str]) -> set[int]:
         """Ids of the files that may hold a line with all `words` and all `texts` (see store/sqlite/lookups.py)."""
-        with self._locked():
-            return search.files_holding(self._conn, self.project_id, words, texts)
+        with self._reading():
+            return search.files_holding(self._reader, self.project_id, words, texts)
 
     def unit_ids_of_file(self, file_id: int) -> list[int]:
-        with self._locked():
-            rows = self._conn.execute("SELECT id FROM units WHERE file_id = %s ORDER BY start_line, id", (file_id,))
+        with self._reading():
+            rows = self._reader.execute("SELECT id FROM units WHERE file_id = %s ORDER BY start_line, id", (file_id,))
             return [int(r[0]) for r in rows]
 
     def definitions_around(self, file_id: int, start: int, end: int) -> list[tuple[str, str, int, int]]:
-        with self._locked():
-            rows = self._conn.execute(
+        with self._reading():
+            rows = self._reader.execute(
                 "SELECT kind, qualified_name, start_line, end_line FROM symbols WHERE file_id = %s"
                 " AND kind != 'module' AND start_line <= %s AND end_line >= %s"
                 " ORDER BY end_line - start_line, start_line DESC, id",
@@ -458,16 +490,16 @@ class PostgresStore:
         return int(self._one("SELECT count(*) FROM files WHERE project_id = %s AND content_hash = %s", REPARSE_HASH))
 
     def counts(self) -> IndexCounts:
-        files = int(self._one("SELECT count(*) FROM files WHERE project_id = %s AND status != 'skipped'"))
-        units = int(self._one("SELECT count(*) FROM units WHERE project_id = %s"))
-        by_language = {r[0]: int(r[1]) for r in self._all(
+        files = int(self._read_one("SELECT count(*) FROM files WHERE project_id = %s AND status != 'skipped'"))
+        units = int(self._read_one("SELECT count(*) FROM units WHERE project_id = %s"))
+        by_language = {r[0]: int(r[1]) for r in self._read_all(
             "SELECT language, count(*) FROM files WHERE project_id = %s AND status != 'skipped' GROUP BY language"
             " ORDER BY 2 DESC, 1"
         )}
-        by_status = {r[0]: int(r[1]) for r in self._all(
+        by_status = {r[0]: int(r[1]) for r in self._read_all(
             "SELECT status, count(*) FROM files WHERE project_id = %s GROUP BY status ORDER BY 1"
         )}
-        problems = [(r[0], r[1], r[2] or "") for r in self._all(
+        problems = [(r[0], r[1], r[2] or "") for r in self._read_all(
             "SELECT path, status, error FROM files WHERE project_id = %s AND status IN ('partial', 'failed', 'skipped')"
             " ORDER BY status, path LIMIT 20"
         )]
@@ -518,10 +550,10 @@ class PostgresStore:
     def vector_matrix(self, dims: int) -> VectorMatrix:
         """Every stored vector as one matrix, read again only when vectors or files changed: the
         search layer scans it exactly, as on SQLite (an ANN index is for a later phase)."""
-        with self._locked():
-            epoch = vectors.vector_epoch(self._conn, self.project_id)
+        with self._reading():
+            epoch = vectors.vector_epoch(self._reader, self.project_id)
             if self._matrix is None or self._matrix.epoch != epoch or self._matrix.vectors.shape[1] != dims:
-                self._matrix = vectors.load_matrix(self._conn, self.project_id, dims)
+                self._matrix = vectors.load_matrix(self._reader, self.project_id, dims)
             return self._matrix
 
     # -- summaries (see store/postgres/summaries.py) ---------------------------------------------
@@ -541,12 +573,12 @@ class PostgresStore:
 
     def definition_summary(self, file_id: int, qualified_name: str, start_line: int) -> str:
         """The summary of the unit of a definition (its first part), '' without one."""
-        with self._locked():
-            return summaries.definition_summary(self._conn, self.project_id, file_id, qualified_name, start_line)
+        with self._reading():
+            return summaries.definition_summary(self._reader, self.project_id, file_id, qualified_name, start_line)
 
     def unit_summaries(self, ids: Sequence[int]) -> dict[int, str]:
-        with self._locked():
-            return summaries.unit_summaries(self._conn, self.project_id, ids)
+        with self._reading():
+            return summaries.unit_summaries(self._reader, self.project_id, ids)
 
     def summary_coverage(self, kinds: Sequence[str]) -> SummaryCoverage:
         with self._locked():
