@@ -8,6 +8,7 @@ through the CLI entry point or the real MCP server over stdio.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -23,6 +24,8 @@ from conftest import git
 from mcp import Client, StdioServerParameters
 
 from codefathom.service.changes import parse_unified_diff
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 FILES = {
     "pkg/__init__.py": "",
@@ -345,7 +348,8 @@ def test_change_impact_over_mcp_stdio(repo: Path, tmp_path: Path) -> None:
     async def scenario() -> dict[str, Any]:
         params = StdioServerParameters(
             command=sys.executable, args=["-m", "codefathom", "serve"], cwd=repo,
-            env={"CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": "none"},
+            env={"CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": "none",
+                 **({"CODEFATHOM_STORE": os.environ["CODEFATHOM_STORE"]} if "CODEFATHOM_STORE" in os.environ else {})},
         )
         async with Client(params, read_timeout_seconds=60, mode="legacy") as client:
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}

@@ -28,6 +28,8 @@ from codefathom.service import Codefathom, render
 from codefathom.service.graph import DEP_TYPES, REF_KINDS, SYMBOL_KINDS
 from codefathom.service.verbs import ONLY_IN, SPELLED_OTHERWISE, VERBS
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 FILES = {
     "pkg/store.py": '''\
         """The index store."""
@@ -120,6 +122,7 @@ async def serve(
         command=sys.executable, args=["-m", "codefathom", "serve", *args], cwd=cwd,
         env={
             "CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": os.environ.get("CODEFATHOM_EMBEDDER", "none"),
+            **({"CODEFATHOM_STORE": os.environ["CODEFATHOM_STORE"]} if "CODEFATHOM_STORE" in os.environ else {}),
             **(env or {}),
         },
     )

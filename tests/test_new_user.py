@@ -19,6 +19,8 @@ from conftest import write_large_project
 from codefathom.config import index_dir_for
 from codefathom.service import Codefathom
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 
 def write(root: Path, files: dict[str, str]) -> None:
     for name, text in files.items():

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from codefathom.config import Settings, configured_store, default_home, load_settings, redacted_uri
+from codefathom.config import Settings, configured_store, default_home, index_dir_for, load_settings, redacted_uri
 from codefathom.discover import read_inside, real_root
 from codefathom.errors import IndexUnusable, NotIndexed, UsageError
 from codefathom.model import UNIT_KINDS, Hit
@@ -379,13 +379,20 @@ def list_indexes(home: Path | None = None, store: str | None = None) -> list[Ind
                     IndexInfo(
                         project_root=root or "?", index_path=db_path, files=counts.files,
                         units=counts.units, last_sync=float(last) if last else None, index_bytes=index.size_bytes(),
-                        # A database's project may be another machine's checkout: absent here is not gone.
-                        missing=project is None and root is not None and not Path(root).is_dir(), project=project,
+                        missing=_gone(root, project, base), project=project,
                     )
                 )
         except Exception:  # noqa: BLE001 - a broken index is listed, not fatal
             found.append(IndexInfo("? (unreadable index)", db_path, 0, 0, None, 0, project=project))
     return found
+
+
+def _gone(root: str | None, project: str | None, home: Path) -> bool:
+    """Whether the folder an index belongs to is gone. A database's project may be another machine's
+    checkout: absent here is gone only when this machine synced it there (its local index folder)."""
+    if root is None or Path(root).is_dir():
+        return False
+    return project is None or index_dir_for(Path(root), home).is_dir()
 
 
 def configured_database() -> str | None:
@@ -405,6 +412,11 @@ def clear_index(path: str | Path | None, index_dir: str | Path | None = None) ->
     to, whether there was one). A folder that is gone is found by its path among the indexes."""
     if index_dir is not None:
         folder = Path(index_dir).expanduser().resolve()
+        database = configured_database()
+        if database is not None:  # the index went to the database, as the project named after the folder
+            found = _clear_project(database, folder.name)
+            if found is not None:
+                return found, True
         root = _root_of(folder / "index.db") or str(Path(path or ".").expanduser().resolve())
         return root, _remove_index(folder)
     requested = Path(path or ".").expanduser()
@@ -418,11 +430,20 @@ def clear_index(path: str | Path | None, index_dir: str | Path | None = None) ->
             continue
         if info.project is None:
             return info.project_root, _remove_index(Path(info.index_path).parent)
-        if database is not None:
-            with open_store(database, index_fingerprint(), create=False, project=info.project) as index:
-                index.delete_project()
+        if database is not None and _clear_project(database, info.project) is not None:
             return info.project_root, True
     raise UsageError(f"no such directory: {requested}, and no index of it in {default_home()}")
+
+
+def _clear_project(database: str, name: str) -> str | None:
+    """Delete the project `name` of a database store: the root it was indexed at (None: no such project)."""
+    try:
+        index = open_store(database, index_fingerprint(), create=False, project=name)
+    except ProjectMissing:
+        return None
+    root = index.get_meta("root") or "?"
+    index.delete_project()  # (closes the handle)
+    return root
 
 
 def _root_of(db_path: Path) -> str | None:

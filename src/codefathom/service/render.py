@@ -415,7 +415,8 @@ def indexes_json(indexes: list[IndexInfo]) -> dict[str, Any]:
     return {
         "indexes": [
             {"project_root": i.project_root, "index_path": i.index_path, "files": i.files, "units": i.units,
-             "last_sync": i.last_sync, "index_bytes": i.index_bytes, **({"missing": True} if i.missing else {})}
+             "last_sync": i.last_sync, "index_bytes": i.index_bytes, **({"missing": True} if i.missing else {}),
+             **({"project": i.project} if i.project is not None else {})}
             for i in indexes
         ]
     }
