@@ -23,6 +23,7 @@ from conftest import git
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 
+from codefathom.config import index_dir_for, redacted_uri
 from codefathom.model import UNIT_KINDS
 from codefathom.service import Codefathom, render
 from codefathom.service.graph import DEP_TYPES, REF_KINDS, SYMBOL_KINDS
@@ -431,7 +432,9 @@ def test_without_project_path_the_tools_use_the_client_root(
     run(scenario)
 
 
-def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(project: Path, home: Path) -> None:
+def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(
+    project: Path, home: Path, store: str
+) -> None:
     updates: list[tuple[float, float | None, str | None]] = []
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -451,7 +454,12 @@ def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(p
         assert updates and updates[-1][:2] == (len(FILES), len(FILES))
         assert after["indexed"] is True and after["files"] == len(FILES)
         assert after["languages"] == {"python": len(FILES)} and after["parse_health"] == {"ok": len(FILES)}
-        assert after["index_path"].startswith(str(home))
+        if store == "sqlite":
+            assert after["index_path"].startswith(str(home))
+        else:  # the database (no password) and the project, named after its index folder in the home
+            database = redacted_uri(os.environ["CODEFATHOM_STORE"])
+            assert after["index_path"] == f"{database}#{index_dir_for(project).name}"
+            assert after["store_source"] == "$CODEFATHOM_STORE"
 
     run(scenario)
 

@@ -29,7 +29,7 @@ from codefathom.config import default_home
 from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError
 from codefathom.mcp import tools
 from codefathom.mcp.watch import Watchers
-from codefathom.service import Codefathom, IndexInfo, list_indexes
+from codefathom.service import Codefathom, IndexInfo, configured_database, list_indexes
 from codefathom.service.project import resolve_project
 from codefathom.service.verbs import VERBS
 
@@ -143,8 +143,14 @@ class ServiceCache:
                 return root, fresh.clear()
 
     def list_indexes(self, served: Served) -> list[IndexInfo]:
-        """The indexes in the home directory of projects that overlap the served roots."""
-        return [info for info in list_indexes() if served.overlaps(Path(info.project_root))]
+        """The indexes in the home directory of projects that overlap the served roots, then every project
+        of the PostgreSQL database the server's $CODEFATHOM_STORE (or working directory's config) names:
+        the database is the server's, chosen by whoever started it, and its projects' roots may be other
+        machines' checkouts (an indexer in CI), so they are listed whatever the served roots."""
+        return [
+            info for info in list_indexes(store=configured_database())
+            if info.project is not None or served.overlaps(Path(info.project_root))
+        ]
 
     def close(self) -> None:
         """Close every open service."""

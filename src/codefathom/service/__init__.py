@@ -51,7 +51,7 @@ CHANNELS = ("hybrid", "lexical", "vector")  # what a ranked search reads: all ch
 __all__ = [
     "CHANNELS", "Codefathom", "SearchResponse", "IndexStatus", "IndexInfo", "SyncReport", "list_indexes", "MAX_LIMIT",
     "UNIT_KINDS", "WatchState", "EmbedReport", "EmbedProgress", "clear_index",
-    "configured_database",
+    "configured_database", "clear_database_project",
 ]
 
 
@@ -414,9 +414,9 @@ def clear_index(path: str | Path | None, index_dir: str | Path | None = None) ->
         folder = Path(index_dir).expanduser().resolve()
         database = configured_database()
         if database is not None:  # the index went to the database, as the project named after the folder
-            found = _clear_project(database, folder.name)
+            found = _database_root(database, folder.name)
             if found is not None:
-                return found, True
+                return found, clear_database_project(database, folder.name)
         root = _root_of(folder / "index.db") or str(Path(path or ".").expanduser().resolve())
         return root, _remove_index(folder)
     requested = Path(path or ".").expanduser()
@@ -430,20 +430,35 @@ def clear_index(path: str | Path | None, index_dir: str | Path | None = None) ->
             continue
         if info.project is None:
             return info.project_root, _remove_index(Path(info.index_path).parent)
-        if database is not None and _clear_project(database, info.project) is not None:
-            return info.project_root, True
+        if database is not None:
+            return info.project_root, clear_database_project(database, info.project)
     raise UsageError(f"no such directory: {requested}, and no index of it in {default_home()}")
 
 
-def _clear_project(database: str, name: str) -> str | None:
-    """Delete the project `name` of a database store: the root it was indexed at (None: no such project)."""
+def clear_database_project(store: str, name: str) -> bool:
+    """Delete the project `name` of the database `store` once no sync of it runs on any machine;
+    returns whether it was there. (`clear` of a folder that is gone; the MCP clear_index by name.)"""
     try:
-        index = open_store(database, index_fingerprint(), create=False, project=name)
+        index = open_store(store, index_fingerprint(), create=False, project=name)
+    except ProjectMissing:
+        return False
+    with index:
+        if not index.hold_sync(10):
+            by = index.sync_holder()
+            raise IndexUnusable(
+                f"another indexer is syncing the project {name}{f' ({by})' if by else ''}; clear it once that is done"
+            )
+        index.delete_project()
+    return True
+
+
+def _database_root(store: str, name: str) -> str | None:
+    """The folder the project `name` of the database `store` was indexed from (None: no such project)."""
+    try:
+        with open_store(store, index_fingerprint(), create=False, project=name) as index:
+            return index.get_meta("root") or "?"
     except ProjectMissing:
         return None
-    root = index.get_meta("root") or "?"
-    index.delete_project()  # (closes the handle)
-    return root
 
 
 def _root_of(db_path: Path) -> str | None:
