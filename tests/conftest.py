@@ -145,6 +145,10 @@ def sqlite_only(reason: str) -> pytest.MarkDecorator:
     return pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 
 
+# A test of such a module that opens no index (a parser's, a config's): once is enough.
+no_index = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+
+
 def postgresql_xfail(reason: str) -> pytest.MarkDecorator:
     """A behaviour PostgreSQL does not match yet: expected to fail there (strictly, so a fix is noticed)."""
     return pytest.mark.parametrize(

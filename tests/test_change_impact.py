@@ -20,7 +20,7 @@ import anyio
 import mcp.types as types
 import pytest
 from click.testing import Result
-from conftest import git
+from conftest import git, no_index
 from mcp import Client, StdioServerParameters
 
 from codefathom.service.changes import parse_unified_diff
@@ -289,6 +289,7 @@ def test_mistakes_are_clear_errors_with_a_non_zero_exit(repo: Path, tmp_path: Pa
     assert symbols(data) == {"a.f": "modified"}
 
 
+@no_index
 def test_the_diff_parser_reads_git_and_plain_diffs() -> None:
     text = textwrap.dedent('''\
         diff --git a/src/x.py b/src/x.py

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import project_rows, sqlite_only
+from conftest import no_index, project_rows, sqlite_only
 
 from codefathom.service import Codefathom
 
@@ -269,6 +269,7 @@ def test_an_index_from_before_directory_nodes_is_migrated_and_gets_them(shopfron
     assert version >= 6
 
 
+@no_index
 def test_the_mcp_search_tool_describes_directories() -> None:
     from codefathom.mcp import tools
 

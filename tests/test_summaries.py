@@ -18,10 +18,13 @@ from typing import Any
 
 import pytest
 from click.testing import Result
+from conftest import no_index, sqlite_only
 
 from codefathom.errors import UsageError
 from codefathom.store.sqlite.db import _migration_sql
 from codefathom.summarize import clean_reply, summary_config
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 FIXTURES = Path(__file__).parent / "fixtures"
 RARE = "gribbleflux"  # a word only the summary of Stack.pop holds
@@ -283,6 +286,7 @@ def test_summarised_units_are_embedded_again_with_their_summary(
     assert status["vectors"]["with_vectors"] == status["vectors"]["units"]
 
 
+@no_index
 def test_config_is_checked() -> None:
     assert summary_config({}, None) is None
     assert summary_config({"summaries": {"provider": "none"}}, None) is None
@@ -297,6 +301,7 @@ def test_config_is_checked() -> None:
             summary_config({"summaries": bad}, None)
 
 
+@no_index
 def test_replies_are_cleaned_to_one_sentence() -> None:
     assert clean_reply("Summary: Parses the config file.\n\nMore text.") == "Parses the config file."
     assert clean_reply("Sure! Here is the summary:\n\n**Adds two numbers.**") == "Adds two numbers."
@@ -304,6 +309,7 @@ def test_replies_are_cleaned_to_one_sentence() -> None:
     assert len(clean_reply("word " * 200)) <= 303
 
 
+@sqlite_only("SQLite's migration 9")
 def test_migration_9_keeps_the_search_index_rows() -> None:
     conn = sqlite3.connect(":memory:")
     conn.executescript(
