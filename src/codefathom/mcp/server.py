@@ -143,13 +143,10 @@ class ServiceCache:
                 return root, fresh.clear()
 
     def list_indexes(self, served: Served) -> list[IndexInfo]:
-        """The indexes in the home directory of projects that overlap the served roots, then every project
-        of the PostgreSQL database the server's $CODEFATHOM_STORE (or working directory's config) names:
-        the database is the server's, chosen by whoever started it, and its projects' roots may be other
-        machines' checkouts (an indexer in CI), so they are listed whatever the served roots."""
+        """The indexes of projects that overlap the served roots: those in the home directory, then
+        those of the PostgreSQL database the server's $CODEFATHOM_STORE (or working directory's config) names."""
         return [
-            info for info in list_indexes(store=configured_database())
-            if info.project is not None or served.overlaps(Path(info.project_root))
+            info for info in list_indexes(store=configured_database()) if served.overlaps(Path(info.project_root))
         ]
 
     def close(self) -> None:
