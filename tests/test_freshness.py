@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, project_rows, sqlite_only
+from conftest import git, one_store, project_rows
 
 from codefathom.config import index_dir_for
 from codefathom.service import Codefathom, WatchState
@@ -154,7 +154,7 @@ def test_two_indexers_at_once_do_the_work_once_and_leave_a_consistent_index(tmp_
         ) == [(0,)]
 
 
-@sqlite_only("a damaged SQLite file")
+@one_store("a damaged SQLite file")
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign"])
 def test_a_damaged_or_foreign_index_file_is_rebuilt_with_a_notice(
     tmp_path: Path, run_cli: Any, search_json: Any, damage: str

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from click.testing import Result
-from conftest import no_index, sqlite_only
+from conftest import no_index, one_store
 
 from codefathom.errors import UsageError
 from codefathom.store.sqlite.db import _migration_sql
@@ -309,7 +309,7 @@ def test_replies_are_cleaned_to_one_sentence() -> None:
     assert len(clean_reply("word " * 200)) <= 303
 
 
-@sqlite_only("SQLite's migration 9")
+@one_store("SQLite's migration 9")
 def test_migration_9_keeps_the_search_index_rows() -> None:
     conn = sqlite3.connect(":memory:")
     conn.executescript(
