@@ -19,7 +19,7 @@ from typing import Any
 import anyio
 import mcp.types as types
 import pytest
-from conftest import git
+from conftest import git, one_store
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 
@@ -183,6 +183,7 @@ def indexed(home: Path) -> list[str]:
     return sorted(index.name.rsplit("-", 1)[0] for index in home.iterdir()) if home.exists() else []
 
 
+@one_store("the tools' schemas")
 def test_the_server_offers_its_tools_and_documents_search_code_parameters(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:
@@ -218,6 +219,7 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
     run(scenario)
 
 
+@one_store("the tools' schemas")
 def test_the_tool_list_a_client_loads_fits_in_8000_characters(project: Path, home: Path) -> None:
     async def scenario() -> tuple[list[dict[str, Any]], str]:
         async with serve(project, home) as client:
@@ -240,6 +242,7 @@ def test_the_tool_list_a_client_loads_fits_in_8000_characters(project: Path, hom
         assert '"title"' not in schema and '"null"' not in schema, tool["name"]
 
 
+@one_store("the tools' schemas")
 def test_every_tool_parameter_is_an_option_of_its_cli_commands(project: Path, home: Path) -> None:
     from codefathom.cli.commands import cli
 
@@ -414,6 +417,7 @@ def test_search_code_with_expand_returns_what_a_found_function_calls(project: Pa
     run(scenario)
 
 
+@one_store("the roots a server serves")
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_without_project_path_the_tools_use_the_client_root(
     project: Path, home: Path, tmp_path: Path, mode: str
@@ -464,6 +468,7 @@ def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(
     run(scenario)
 
 
+@one_store("arguments refused before any index is read")
 def test_mistakes_come_back_as_tool_errors_and_the_server_keeps_answering(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:
@@ -511,6 +516,7 @@ def test_list_indexes_and_clear_index_mirror_the_cli(project: Path, home: Path) 
     run(scenario)
 
 
+@one_store("the roots a server serves")
 def test_with_root_only_paths_inside_it_are_served(project: Path, home: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -613,6 +619,7 @@ def test_without_root_a_path_outside_the_working_directory_and_the_client_roots_
     assert indexed(home) == ["elsewhere", "project"], "nothing outside was indexed"
 
 
+@one_store("the roots a server serves")
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_the_client_roots_are_served_with_the_working_directory(
     project: Path, home: Path, tmp_path: Path, outside: Path, mode: str
@@ -648,6 +655,7 @@ def test_the_client_roots_are_served_with_the_working_directory(
 
 
 # Roots are deprecated as of the 2026-07-28 protocol; clients on earlier ones still send them.
+@one_store("the roots a server serves")
 @pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
 def test_roots_the_client_changes_count_from_its_next_call(project: Path, home: Path, tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
@@ -672,6 +680,7 @@ def test_roots_the_client_changes_count_from_its_next_call(project: Path, home: 
     assert f"is outside the roots this server serves: {second.resolve()}, {project.resolve()}" in error_text(gone)
 
 
+@one_store("the roots a server serves")
 @pytest.mark.parametrize("where", ["filesystem root", "home directory"])
 def test_a_server_started_in_the_filesystem_root_or_home_serves_only_the_client_roots(
     project: Path, home: Path, tmp_path: Path, where: str
@@ -706,6 +715,7 @@ def test_a_server_started_in_the_filesystem_root_or_home_serves_only_the_client_
         assert found["project_root"] == str(project.resolve())
 
 
+@one_store("the roots a server serves")
 def test_files_named_to_the_graph_tools_must_be_served_too(project: Path, home: Path) -> None:
     async def scenario() -> dict[str, types.CallToolResult]:
         # Started in pkg/: the project (the git work tree) is indexed whole, but only pkg/ is served.
@@ -734,6 +744,7 @@ def test_files_named_to_the_graph_tools_must_be_served_too(project: Path, home: 
     assert "codefathom clear" in error_text(results["clear"])
 
 
+@one_store("the roots a server serves")
 def test_a_link_leading_out_of_the_repository_or_the_served_roots_is_left_out_with_a_notice(
     project: Path, home: Path, tmp_path: Path, outside: Path
 ) -> None:
@@ -767,6 +778,7 @@ def test_a_link_leading_out_of_the_repository_or_the_served_roots_is_left_out_wi
     assert indexed(home) == ["lib", "project"]
 
 
+@one_store("the tools' schemas")
 def test_the_graph_tools_are_read_only_and_document_their_parameters(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:

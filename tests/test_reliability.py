@@ -69,7 +69,10 @@ KILLER = reliability.KILLER.replace(
 PHASES = list(reliability.PHASES)
 
 
-@pytest.mark.parametrize("sync", ["first", "edits"])
+# On PostgreSQL, the harder of the two: a re-binding sync, its old rows to replace.
+@pytest.mark.parametrize(
+    ("store", "sync"), [("sqlite", "first"), ("sqlite", "edits"), ("postgresql", "edits")], indirect=["store"]
+)
 @pytest.mark.parametrize(("phase", "nth"), PHASES, ids=[p for p, _ in PHASES])
 def test_a_sync_killed_at_any_phase_is_completed_by_the_next_one_to_a_clean_index(
     phase: str, nth: int, sync: str, tmp_path: Path, run_cli: Callable[..., Result], store: str
