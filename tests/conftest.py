@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import json
 import os
-import queue
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tempfile
-import threading
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -59,54 +58,72 @@ def codefathom_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 _PG_TEMPLATE = "codefathom_template"
 
 
+# Makes and drops the test databases, one command a line on stdin ("make NAME", "drop NAME"), and
+# says each database made ("NAME", or "error: ..."), in order. A process, not a thread: the indexer
+# forks its binder only in a process of one thread.
+_DATABASE_WORKER = """
+import sys, psycopg
+uri, template = sys.argv[1], sys.argv[2]
+with psycopg.connect(uri, autocommit=True) as conn:
+    for line in sys.stdin:
+        what, name = line.split()
+        try:
+            if what == "make":
+                conn.execute(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
+            else:
+                conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        except Exception as exc:
+            if what == "make":
+                print("error:", str(exc).replace(chr(10), " "), flush=True)
+            continue
+        if what == "make":
+            print(name, flush=True)
+"""
+
+
 class Databases:
     """The session's PostgreSQL server and its test databases, made from a migrated template ahead of
-    the tests that take them and dropped after them on a thread of their own: a test waits for
-    neither (each costs ~0.2 s on a busy machine)."""
+    the tests that take them and dropped after them by a process of their own: a test waits for
+    neither (each costs ~0.2 s on a busy machine). FILE_COPY: 50 ms for a small template, where
+    WAL_LOG logs every page."""
 
     AHEAD = 2  # databases made before they are asked for
 
     def __init__(self, server: Any) -> None:
         self.server = server
-        self._jobs: queue.Queue[tuple[str, str] | None] = queue.Queue()
-        self._ready: queue.Queue[tuple[str, str] | BaseException] = queue.Queue()
-        self._worker = threading.Thread(target=self._work, name="test databases", daemon=True)
-        self._worker.start()
+        self._worker = subprocess.Popen(
+            [sys.executable, "-c", _DATABASE_WORKER, server.get_uri(), _PG_TEMPLATE],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
         for _ in range(self.AHEAD):
-            self._jobs.put(("make", f"t_{uuid.uuid4().hex[:16]}"))
+            self._send("make", f"t_{uuid.uuid4().hex[:16]}")
 
     def take(self) -> tuple[str, str]:
         """A fresh database of the test's own: its name and URI."""
-        self._jobs.put(("make", f"t_{uuid.uuid4().hex[:16]}"))
-        made = self._ready.get(timeout=120)
-        if isinstance(made, BaseException):
-            raise made
-        return made
+        self._send("make", f"t_{uuid.uuid4().hex[:16]}")
+        assert self._worker.stdout is not None
+        made = self._worker.stdout.readline().strip()
+        if not made or made.startswith("error:"):
+            raise RuntimeError(f"no test database: {made or 'its maker stopped'}")
+        return made, str(self.server.get_uri(made))
 
     def give_back(self, name: str) -> None:
         """Drop a database `take` gave, closing whatever connections its test left open."""
-        self._jobs.put(("drop", name))
+        self._send("drop", name)
 
     def close(self) -> None:
-        self._jobs.put(None)
-        self._worker.join(timeout=60)
+        assert self._worker.stdin is not None
+        self._worker.stdin.close()
+        try:
+            self._worker.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self._worker.kill()
+            self._worker.wait()
 
-    def _work(self) -> None:
-        import psycopg
-
-        with psycopg.connect(self.server.get_uri(), autocommit=True) as conn:
-            while (job := self._jobs.get()) is not None:
-                what, name = job
-                try:
-                    if what == "make":
-                        # FILE_COPY: 50 ms for a small template, where WAL_LOG logs every page.
-                        conn.execute(f"CREATE DATABASE {name} TEMPLATE {_PG_TEMPLATE} STRATEGY FILE_COPY")
-                        self._ready.put((name, str(self.server.get_uri(name))))
-                    else:
-                        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
-                except Exception as exc:  # noqa: BLE001 - handed to the test that waits for it
-                    if what == "make":
-                        self._ready.put(exc)
+    def _send(self, what: str, name: str) -> None:
+        assert self._worker.stdin is not None
+        self._worker.stdin.write(f"{what} {name}\n")
+        self._worker.stdin.flush()
 
 
 @pytest.fixture(scope="session")
