@@ -376,6 +376,7 @@ def test_search_code_with_include_deps_names_what_each_result_calls_and_what_cal
     ]
 
 
+@one_store("the size of a reply, rendered alike from either store")
 def test_search_code_with_limit_10_replies_in_under_5000_characters_on_a_real_repository(
     home: Path, tmp_path: Path
 ) -> None:
