@@ -270,6 +270,25 @@ def test_several_indexes_are_searched_together_and_results_say_which(
     assert any("linked project missing" in notice for notice in linked["notices"])
 
 
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)
+def test_a_database_project_named_to_search_must_have_its_folder_here(
+    tmp_path: Path, run_cli: Any, search_json: Any, store: str
+) -> None:
+    app, lib = tmp_path / "app", tmp_path / "lib"
+    write(app, {"app.py": "def upload_file():\n    '''Upload a file.'''\n"})
+    write(lib, {"retry.py": "def retry_with_backoff(fn):\n    '''Retry a failing call with backoff.'''\n"})
+    for root in (app, lib):
+        index_json(run_cli, root)
+    name = index_dir_for(lib).name
+    assert search_json("retry_with_backoff", "-p", str(app), "--index", name)["results"][0]["index"] == str(lib)
+    lib.rename(tmp_path / "moved")  # (as a project another machine indexed, at a path this one has not)
+    result = run_cli("search", "retry", "-p", str(app), "--index", name)
+    assert result.exit_code == 2 and f"the project {name!r} of " in result.stderr
+    assert f"was indexed from {lib}, which is not a folder on this machine" in result.stderr
+    unknown = run_cli("search", "retry", "-p", str(app), "--index", "no-such-project")
+    assert unknown.exit_code == 2 and "no project or index named 'no-such-project'" in unknown.stderr
+
+
 def test_a_link_never_leads_outside_the_repository(
     tmp_path: Path, search_json: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
