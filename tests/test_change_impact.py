@@ -8,6 +8,7 @@ through the CLI entry point or the real MCP server over stdio.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -19,10 +20,12 @@ import anyio
 import mcp.types as types
 import pytest
 from click.testing import Result
-from conftest import git
+from conftest import git, no_index
 from mcp import Client, StdioServerParameters
 
 from codefathom.service.changes import parse_unified_diff
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 FILES = {
     "pkg/__init__.py": "",
@@ -286,6 +289,7 @@ def test_mistakes_are_clear_errors_with_a_non_zero_exit(repo: Path, tmp_path: Pa
     assert symbols(data) == {"a.f": "modified"}
 
 
+@no_index
 def test_the_diff_parser_reads_git_and_plain_diffs() -> None:
     text = textwrap.dedent('''\
         diff --git a/src/x.py b/src/x.py
@@ -345,7 +349,8 @@ def test_change_impact_over_mcp_stdio(repo: Path, tmp_path: Path) -> None:
     async def scenario() -> dict[str, Any]:
         params = StdioServerParameters(
             command=sys.executable, args=["-m", "codefathom", "serve"], cwd=repo,
-            env={"CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": "none"},
+            env={"CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": "none",
+                 **({"CODEFATHOM_STORE": os.environ["CODEFATHOM_STORE"]} if "CODEFATHOM_STORE" in os.environ else {})},
         )
         async with Client(params, read_timeout_seconds=60, mode="legacy") as client:
             tools = {tool.name: tool for tool in (await client.list_tools()).tools}

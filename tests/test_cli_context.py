@@ -18,6 +18,8 @@ from click.testing import Result
 
 from codefathom.service.context import estimate_tokens
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 
 def run_ok(run_cli: Callable[..., Result], *args: str) -> str:
     result = run_cli(*args)

@@ -16,6 +16,8 @@ import pytest
 from click.testing import Result
 from conftest import git
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 SESSION = '''\
     """Sessions: renewing tokens."""
 

@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, git
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 
 def names(data: dict) -> list[str]:
     return [r["qualified_name"] for r in data["results"]]

@@ -20,6 +20,8 @@ from conftest import git
 from codefathom.service import Codefathom
 from codefathom.service.related import CACHE_NAME
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 
 def run_ok(run_cli: Callable[..., Result], *args: str) -> str:
     result = run_cli(*args)

@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
+from conftest import no_index
 
 from codefathom.search.concepts import CONCEPTS_FILE, thesaurus, with_concepts
 from codefathom.search.config import DEFAULT_RANKING
 from codefathom.search.query import STOPWORDS, plan_query
 from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 FIXTURES = Path(__file__).parent / "fixtures" / "repos"
 
@@ -41,6 +44,7 @@ def test_a_synonym_finds_the_code_that_says_it_otherwise(ledger: Path, run_cli: 
     assert plain.results[0].name != "delete_account"
 
 
+@no_index
 def test_names_are_taken_as_written() -> None:
     # A name is not a question: `remove_account` must not bring in `delete`.
     assert with_concepts(plan_query("remove_account")).related == ()
@@ -50,6 +54,7 @@ def test_names_are_taken_as_written() -> None:
     assert all(other not in STOPWORDS for _, other, _ in related)
 
 
+@no_index
 def test_the_thesaurus_is_symmetric_and_weighted_within_bounds() -> None:
     table = thesaurus(CONCEPTS_FILE)
     assert len(table) > 300

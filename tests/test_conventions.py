@@ -17,8 +17,11 @@ from typing import Any
 
 import pytest
 from click.testing import Result
+from conftest import no_index
 
 from codefathom.graph.conventions import naming_style
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 FIXTURES = Path(__file__).parent / "fixtures" / "repos"
 
@@ -240,6 +243,7 @@ def test_dead_and_duplicates_take_languages_too(tmp_path: Path, run_cli: Callabl
     ("MAX_RETRIES", "UPPER_CASE"), ("URL", "UPPERWORD"), ("api-client", "kebab-case"), ("get", None), ("T", None),
     ("get_Value", None), ("__init__", None),
 ])
+@no_index
 def test_naming_styles(name: str, style: str | None) -> None:
     assert naming_style(name) == style
 
@@ -304,6 +308,7 @@ def test_code_health_answers_the_three_reports_over_stdio_as_the_cli_does(
     assert cli == results["conventions"]
 
 
+@no_index
 def test_a_project_s_own_package_is_not_one_of_its_libraries() -> None:
     from codefathom.graph.conventions import Import, Source, find_conventions
 

@@ -15,6 +15,8 @@ import pytest
 from click.testing import Result
 from conftest import FIXTURES
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 
 @pytest.fixture
 def dead(run_cli: Callable[..., Result], tmp_path: Path) -> Callable[..., dict[str, dict[str, Any]]]:

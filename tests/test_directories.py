@@ -11,6 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import no_index, one_store, project_rows
+
+from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 FILES = {
     "README.md": """
@@ -228,14 +233,20 @@ def test_deleting_every_file_of_a_directory_removes_its_node(shopfront: Path, se
         path.unlink()
     (shopfront / "app" / "billing").rmdir()
     assert directories(results(search_json, *query)) == []
-    [db] = codefathom_home.glob("*/index.db")
-    with sqlite3.connect(db) as conn:
-        paths = [r[0] for r in conn.execute("SELECT path FROM directories ORDER BY path")]
-        fts_rows = conn.execute("SELECT count(*) FROM directories_fts").fetchone()[0]
+    with Codefathom(shopfront) as service:
+        paths = [r[0] for r in project_rows(
+            service, "SELECT path FROM directories ORDER BY path",
+            "SELECT path FROM directories WHERE project_id = %s ORDER BY path COLLATE \"C\"",
+        )]
+        [(fts_rows,)] = project_rows(  # (their text in the search index: FTS5's rows, PostgreSQL's sizes)
+            service, "SELECT count(*) FROM directories_fts",
+            "SELECT count(*) FROM directory_sizes WHERE project_id = %s",
+        )
     assert paths == ["app", "app/auth", "tests"]
     assert fts_rows == len(paths)
 
 
+@one_store("a SQLite file of schema 5 migrated")
 def test_an_index_from_before_directory_nodes_is_migrated_and_gets_them(shopfront: Path, tmp_path: Path,
                                                                        search_json) -> None:
     from codefathom.store.sqlite import db
@@ -258,6 +269,7 @@ def test_an_index_from_before_directory_nodes_is_migrated_and_gets_them(shopfron
     assert version >= 6
 
 
+@no_index
 def test_the_mcp_search_tool_describes_directories() -> None:
     from codefathom.mcp import tools
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import Result
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 FIXTURE = Path(__file__).parent / "fixtures" / "repos" / "clones"
 
 

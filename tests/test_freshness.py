@@ -14,9 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git
+from conftest import git, one_store, project_rows
 
+from codefathom.config import index_dir_for
 from codefathom.service import Codefathom, WatchState
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -124,7 +127,7 @@ def test_a_branch_switch_of_hundreds_of_files_is_seen_by_the_next_search(tmp_pat
     assert any("30 removed" in notice for notice in back["notices"])
 
 
-def test_two_indexers_at_once_do_the_work_once_and_leave_a_consistent_index(tmp_path: Path) -> None:
+def test_two_indexers_at_once_do_the_work_once_and_leave_a_consistent_index(tmp_path: Path, store: str) -> None:
     repo = tmp_path / "busy"
     write(repo, {f"p{i % 8}/m{i}.py": f"def f_{i}(x):\n    return x + {i}\n" for i in range(400)})
     command = [sys.executable, "-m", "codefathom", "index", str(repo), "--json", "--quiet"]
@@ -137,13 +140,21 @@ def test_two_indexers_at_once_do_the_work_once_and_leave_a_consistent_index(tmp_
         replies.append(json.loads(out))
     assert [r["files"] for r in replies] == [400, 400]
     assert sorted(r["added"] for r in replies) == [0, 400]  # the second waited, then found nothing to do
-    db = the_db(Path(os.environ["CODEFATHOM_HOME"]))
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert conn.execute("SELECT count(*) FROM files").fetchone()[0] == 400
-        assert conn.execute("SELECT count(*) FROM units WHERE file_id NOT IN (SELECT id FROM files)").fetchone()[0] == 0
+    if store == "sqlite":
+        with sqlite3.connect(the_db(Path(os.environ["CODEFATHOM_HOME"]))) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    with Codefathom(repo) as service:
+        assert project_rows(
+            service, "SELECT count(*), count(DISTINCT path) FROM files",
+            "SELECT count(*), count(DISTINCT path) FROM files WHERE project_id = %s",
+        ) == [(400, 400)]
+        assert project_rows(
+            service, "SELECT count(*) FROM units WHERE file_id NOT IN (SELECT id FROM files)",
+            "SELECT count(*) FROM units WHERE project_id = %s AND file_id NOT IN (SELECT id FROM files)",
+        ) == [(0,)]
 
 
+@one_store("a damaged SQLite file")
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "foreign"])
 def test_a_damaged_or_foreign_index_file_is_rebuilt_with_a_notice(
     tmp_path: Path, run_cli: Any, search_json: Any, damage: str
@@ -201,7 +212,8 @@ def test_a_search_while_another_process_holds_the_index_answers_from_what_is_the
     write(repo, {"a.py": "def present():\n    pass\n"})
     index_json(run_cli, repo)
     (repo / "a.py").write_text("def present():\n    pass\n\n\ndef newer():\n    pass\n")
-    lock = the_db(Path(os.environ["CODEFATHOM_HOME"])).with_name("index.lock")
+    (folder,) = Path(os.environ["CODEFATHOM_HOME"]).iterdir()  # (the index's folder, whichever store)
+    lock = folder / "index.lock"
     holder = subprocess.Popen(
         [sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_EX);"
          " print('held', flush=True); time.sleep(60)", str(lock)],
@@ -223,7 +235,7 @@ def test_a_search_while_another_process_holds_the_index_answers_from_what_is_the
 
 
 def test_several_indexes_are_searched_together_and_results_say_which(
-    tmp_path: Path, run_cli: Any, search_json: Any
+    tmp_path: Path, run_cli: Any, search_json: Any, store: str
 ) -> None:
     app, lib = tmp_path / "app", tmp_path / "shared-lib"
     write(app, {"app.py": "def upload_file():\n    '''Upload a file, retrying on failure.'''\n"})
@@ -236,9 +248,16 @@ def test_several_indexes_are_searched_together_and_results_say_which(
     scores = [r["score"] for r in both["results"]]
     assert scores == sorted(scores, reverse=True)
 
-    listed = {i["project_root"]: i["index_path"] for i in json.loads(run_cli("list", "--json").stdout)["indexes"]}
-    by_name = search_json("retry_with_backoff", "-p", str(app), "--index", Path(listed[str(lib)]).parent.name)
-    assert by_name["results"][0]["index"] == str(lib) and by_name["results"][0]["name"] == "retry_with_backoff"
+    listed = {i["project_root"]: i for i in json.loads(run_cli("list", "--json").stdout)["indexes"]}
+    # By the name of its index: SQLite's folder in the home, the project's name in a database (the same
+    # name unless the config names it), or where `list` says it is.
+    name = listed[str(lib)]["project"] if store == "postgresql" else Path(listed[str(lib)]["index_path"]).parent.name
+    assert name == index_dir_for(lib).name
+    for index in (name, listed[str(lib)]["index_path"]):
+        by_name = search_json("retry_with_backoff", "-p", str(app), "--index", index)
+        assert by_name["results"][0]["index"] == str(lib) and by_name["results"][0]["name"] == "retry_with_backoff"
+    result = run_cli("search", "retry", "-p", str(app), "--index", "no-such-project")
+    assert result.exit_code == 2 and "no project or index named 'no-such-project'" in result.output
 
     # A link names a project inside the repository: here a nested repository, which git leaves out of the app's.
     git(app, "init")
@@ -249,6 +268,25 @@ def test_several_indexes_are_searched_together_and_results_say_which(
     linked = search_json("retry_with_backoff", "-p", str(app))
     assert linked["results"][0]["index"] == str(nested)
     assert any("linked project missing" in notice for notice in linked["notices"])
+
+
+@pytest.mark.parametrize("store", ["postgresql"], indirect=True)
+def test_a_database_project_named_to_search_must_have_its_folder_here(
+    tmp_path: Path, run_cli: Any, search_json: Any, store: str
+) -> None:
+    app, lib = tmp_path / "app", tmp_path / "lib"
+    write(app, {"app.py": "def upload_file():\n    '''Upload a file.'''\n"})
+    write(lib, {"retry.py": "def retry_with_backoff(fn):\n    '''Retry a failing call with backoff.'''\n"})
+    for root in (app, lib):
+        index_json(run_cli, root)
+    name = index_dir_for(lib).name
+    assert search_json("retry_with_backoff", "-p", str(app), "--index", name)["results"][0]["index"] == str(lib)
+    lib.rename(tmp_path / "moved")  # (as a project another machine indexed, at a path this one has not)
+    result = run_cli("search", "retry", "-p", str(app), "--index", name)
+    assert result.exit_code == 2 and f"the project {name!r} of " in result.stderr
+    assert f"was indexed from {lib}, which is not a folder on this machine" in result.stderr
+    unknown = run_cli("search", "retry", "-p", str(app), "--index", "no-such-project")
+    assert unknown.exit_code == 2 and "no project or index named 'no-such-project'" in unknown.stderr
 
 
 def test_a_link_never_leads_outside_the_repository(

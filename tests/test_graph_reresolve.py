@@ -9,9 +9,12 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from conftest import fixture_project
 
 from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 
 def write(path: Path, text: str) -> None:

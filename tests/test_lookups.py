@@ -9,16 +9,17 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import Result
-from conftest import git
+from conftest import git, project_rows
 
 from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 SOURCE = Path(__file__).resolve().parents[1] / "src" / "codefathom"
 
@@ -90,9 +91,10 @@ def real_repo(tmp_path: Path) -> Path:
 
 def _indexed(repo: Path) -> list[str]:
     with Codefathom(repo) as service:
-        db = service.settings.db_path
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        return sorted(r[0] for r in conn.execute("SELECT path FROM files WHERE status != 'skipped'"))
+        return sorted(r[0] for r in project_rows(
+            service, "SELECT path FROM files WHERE status != 'skipped'",
+            "SELECT path FROM files WHERE project_id = %s AND status != 'skipped'",
+        ))
 
 
 def _scan(repo: Path, paths: list[str], pattern: re.Pattern[str]) -> list[tuple[str, int]]:

@@ -9,9 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 import test_mcp_stdio
 from mcp import Client
 from test_mcp_stdio import reply, roots_callback, run, serve
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 project, home = test_mcp_stdio.project, test_mcp_stdio.home  # the same fixtures: a small git project, a home
 

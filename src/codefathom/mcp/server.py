@@ -173,13 +173,14 @@ class ServiceCache:
                     entry.draining = False
 
     def list_indexes(self, served: Served) -> list[IndexInfo]:
-        """The indexes in the home directory of projects that overlap the served roots, then every project
-        of the PostgreSQL database the server's $CODEFATHOM_STORE (or working directory's config) names:
-        the database is the server's, chosen by whoever started it, and its projects' roots may be other
-        machines' checkouts (an indexer in CI), so they are listed whatever the served roots."""
+        """The indexes of projects that overlap the served roots: those in the home directory, then
+        those of the PostgreSQL database the server's $CODEFATHOM_STORE (or working directory's config)
+        names. A database project whose root is not on this machine is another machine's checkout (an
+        indexer in CI) and is listed too; one whose folder is here but outside the roots is not."""
         return [
             info for info in list_indexes(store=configured_database())
-            if info.project is not None or served.overlaps(Path(info.project_root))
+            if served.overlaps(Path(info.project_root))
+            or (info.project is not None and not Path(info.project_root).exists())
         ]
 
     def clear_project(self, name: str) -> tuple[str, bool]:

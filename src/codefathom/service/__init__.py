@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from codefathom.config import Settings, configured_store, default_home, load_settings, redacted_uri
+from codefathom.config import Settings, configured_store, default_home, index_dir_for, load_settings, redacted_uri
 from codefathom.discover import read_inside, real_root
 from codefathom.errors import IndexUnusable, NotIndexed, UsageError
 from codefathom.model import UNIT_KINDS, Hit
@@ -381,13 +381,20 @@ def list_indexes(home: Path | None = None, store: str | None = None) -> list[Ind
                     IndexInfo(
                         project_root=root or "?", index_path=db_path, files=counts.files,
                         units=counts.units, last_sync=float(last) if last else None, index_bytes=index.size_bytes(),
-                        # A database's project may be another machine's checkout: absent here is not gone.
-                        missing=project is None and root is not None and not Path(root).is_dir(), project=project,
+                        missing=_gone(root, project, base), project=project,
                     )
                 )
         except Exception:  # noqa: BLE001 - a broken index is listed, not fatal
             found.append(IndexInfo("? (unreadable index)", db_path, 0, 0, None, 0, project=project))
     return found
+
+
+def _gone(root: str | None, project: str | None, home: Path) -> bool:
+    """Whether the folder an index belongs to is gone. A database's project may be another machine's
+    checkout: absent here is gone only when this machine synced it there (its local index folder)."""
+    if root is None or Path(root).is_dir():
+        return False
+    return project is None or index_dir_for(Path(root), home).is_dir()
 
 
 def configured_database() -> str | None:
@@ -407,6 +414,11 @@ def clear_index(path: str | Path | None, index_dir: str | Path | None = None) ->
     to, whether there was one). A folder that is gone is found by its path among the indexes."""
     if index_dir is not None:
         folder = Path(index_dir).expanduser().resolve()
+        database = configured_database()
+        if database is not None:  # the index went to the database, as the project named after the folder
+            found = _database_root(database, folder.name)
+            if found is not None:
+                return found, clear_database_project(database, folder.name)
         root = _root_of(folder / "index.db") or str(Path(path or ".").expanduser().resolve())
         return root, _remove_index(folder)
     requested = Path(path or ".").expanduser()
@@ -440,6 +452,15 @@ def clear_database_project(store: str, name: str) -> bool:
             )
         index.delete_project()
     return True
+
+
+def _database_root(store: str, name: str) -> str | None:
+    """The folder the project `name` of the database `store` was indexed from (None: no such project)."""
+    try:
+        with open_store(store, index_fingerprint(), create=False, project=name) as index:
+            return index.get_meta("root") or "?"
+    except ProjectMissing:
+        return None
 
 
 def _root_of(db_path: Path) -> str | None:

@@ -98,6 +98,9 @@ class Embedding:
         settings: Settings
         _lock: threading.RLock
 
+        @property
+        def indexed(self) -> bool: ...
+
         def _open(self, *, create: bool) -> Store: ...
 
     _background: _Background | None = None
@@ -218,7 +221,7 @@ class Embedding:
         if spec is None:
             return {"state": "off", "embedder": "none"}
         status: dict[str, Any] = {"embedder": str(spec)}
-        if not self.settings.db_path.exists():
+        if not self.indexed:
             return {**status, "state": "not indexed"}
         with self._lock:
             store = self._open(create=False)

@@ -9,8 +9,10 @@ well enough to interleave. Results then carry the project root of their index.
 Which indexes: the project searched, those its config links to (`linked = ["vendor/shared-lib"]` in
 .codefathom.toml or [tool.codefathom], paths inside the repository read from its root; a link
 leading outside it is left out), and the ones named (`--index` / `index_names`), each a project
-root, a directory inside one, an index directory or `index.db` as `list_indexes` shows, or an
-index directory's name in $CODEFATHOM_HOME.
+root, a directory inside one, an index directory or `index.db` as `list_indexes` shows, an
+index directory's name in $CODEFATHOM_HOME, or the name of a project of the database store
+$CODEFATHOM_STORE (or the working directory's config) names (alone, or as `list` shows it:
+`postgresql://...#name`), searched at the folder it was indexed from.
 """
 
 from __future__ import annotations
@@ -19,12 +21,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from codefathom.config import default_home
+from codefathom.config import default_home, redacted_uri
 from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError
-from codefathom.service import Codefathom, SearchResponse
+from codefathom.service import Codefathom, SearchResponse, configured_database
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.service.project import resolve_project
-from codefathom.store import open_store
+from codefathom.store import ProjectMissing, is_database_location, open_store
 
 __all__ = ["search_several", "resolve_index_name", "linked_projects", "merge"]
 
@@ -57,7 +59,35 @@ def resolve_index_name(
     stored = home / name / "index.db"
     if "/" not in name and stored.is_file():
         return _root_of(stored)
+    root = _database_root(name)
+    if root is not None:
+        return confine(root) if confine is not None else root
     raise UsageError(f"no project or index named {name!r}; `codefathom list` shows the indexes")
+
+
+def _database_root(name: str) -> Path | None:
+    """The folder the project `name` of the configured database store was indexed from (None: the
+    database holds no such project, or no database store is configured)."""
+    database = configured_database()
+    if database is None:
+        return None
+    if is_database_location(name):  # as `list` shows it: the database (no password), then #name
+        shown, _, name = name.rpartition("#")
+        if shown != redacted_uri(database):
+            return None
+    if not name:
+        return None
+    try:
+        with open_store(database, index_fingerprint(), create=False, project=name) as store:
+            root = store.get_meta("root")
+    except ProjectMissing:
+        return None
+    where = f"the project {name!r} of {redacted_uri(database)}"
+    if not root:
+        raise UsageError(f"{where} does not say which folder it was indexed from")
+    if not Path(root).is_dir():
+        raise UsageError(f"{where} was indexed from {root}, which is not a folder on this machine")
+    return Path(root)
 
 
 def _root_of(db_path: Path) -> Path:

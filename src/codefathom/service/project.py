@@ -1,7 +1,8 @@
 """Finds the project a path belongs to and the directory within it that a request keeps to.
 
 A path inside a git work tree belongs to that work tree; any other directory to the nearest
-directory at or above it that has an index, else it is a project of its own.
+directory at or above it that has an index (SQLite's file, or the project's rows in the database
+store it is configured with), else it is a project of its own.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codefathom import gitcmd
-from codefathom.config import index_dir_for
-from codefathom.errors import PathOutsideRoot, UsageError, path_error, shown
+from codefathom.config import index_dir_for, load_settings
+from codefathom.errors import CodefathomError, PathOutsideRoot, UsageError, path_error, shown
+from codefathom.store import StoreError, database_projects
 
 __all__ = ["Project", "resolve_project", "inside_root"]
 
@@ -57,9 +59,25 @@ def inside_root(root: Path, candidate: str | Path) -> Path:
 def _indexed_ancestor(path: Path, may_adopt: Callable[[Path], bool]) -> Path | None:
     """The nearest directory at or above `path` with an index in the home directory."""
     for candidate in (path, *path.parents):
-        if (index_dir_for(candidate) / "index.db").is_file():
+        if _has_index(candidate):
             return candidate if candidate == path or may_adopt(candidate) else None
     return None
+
+
+def _has_index(directory: Path) -> bool:
+    """Whether `directory` is an indexed project: SQLite's file in the home, or, for a project kept
+    in a database, its row there. Only a directory this machine synced (its local folder holds the
+    lock and the listing) is looked up in the database: no connection for every parent of a path."""
+    folder = index_dir_for(directory)
+    if (folder / "index.db").is_file():
+        return True
+    if not folder.is_dir():
+        return False
+    try:
+        settings = load_settings(directory)
+        return settings.store is not None and settings.project_name in database_projects(settings.store)
+    except (CodefathomError, StoreError):
+        return False  # a broken config or an unreachable database: the command that opens it says so
 
 
 def _git_toplevel(path: Path) -> Path | None:

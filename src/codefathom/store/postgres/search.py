@@ -131,12 +131,22 @@ def tokens_of(word: str) -> tuple[str, ...]:
 # -- writing --------------------------------------------------------------------------------------
 
 
+_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
 def _write(conn: Conn, project: int, table: _Table, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
     counts, sizes = term_counts(rows, table.fields)
-    copy_rows(
-        conn, table.terms, f"project_id, term, {table.key}, tf, size",
-        ((project, term, rid, tf, sizes[rid]) for rid, terms in counts.items() for term, tf in terms.items()),
-    )
+    # The postings as COPY's text, written whole: a row at a time through psycopg's dumpers (an array
+    # of counts each) cost 6 s in Python of the 21 s indexing codefathom's own source took; now 1 s.
+    lines = [
+        f"{project}\t{term.translate(_COPY_ESCAPES)}\t{rid}\t{{{','.join(map(str, tf))}}}\t{sizes[rid]}\n"
+        for rid, terms in counts.items() for term, tf in terms.items()
+    ]
+    if lines:
+        with conn.cursor() as cursor, cursor.copy(
+            f"COPY {table.terms} (project_id, term, {table.key}, tf, size) FROM STDIN"
+        ) as copy:
+            copy.write("".join(lines))
     copy_rows(conn, table.sizes, f"{table.key}, project_id, size", ((rid, project, n) for rid, n in sizes.items()))
 
 
