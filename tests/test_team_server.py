@@ -194,6 +194,8 @@ def test_read_tokens_search_and_read_while_index_and_clear_need_the_write_token(
     # Another machine's project in the same database: indexed by "CI", outside what the server serves.
     subprocess.run([sys.executable, "-m", "codefathom", "index", str(elsewhere)], env=env, check=True,
                    capture_output=True, timeout=120)
+    elsewhere = elsewhere.resolve()
+    shutil.rmtree(elsewhere)  # the checkout is on that machine, not on the server's
     tokens = tmp_path / "tokens"
     tokens.write_text(f"# agents\nread {READ_TOKEN}\n\n   # the indexer\nwrite {WRITE_TOKEN}\n", encoding="utf-8")
     tokens.chmod(0o600)
