@@ -56,6 +56,11 @@ class _Table:
     texts: str  # (id, field...) of the rows = ANY(%s)
     fields: int
 
+    @property
+    def counts(self) -> str:
+        """The columns of a posting's occurrences per field, in field order."""
+        return ", ".join(f"n{c}" for c in range(self.fields))
+
 
 _UNITS = _Table(
     "unit_terms", "unit_id", "unit_sizes",
@@ -135,6 +140,7 @@ def tokens_of(word: str) -> tuple[str, ...]:
 
 # COPY's text format escapes these; FTS5's tokens are letters, digits and `_`, but a tokenizer
 # change must not be able to break a COPY.
+_TAB = "\t"
 _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
 
 
@@ -143,12 +149,13 @@ def _write(conn: Conn, project: int, table: _Table, rows: Sequence[tuple[int, Se
     # COPY's text made here in one string: psycopg's row by row writing (an array dumped per
     # posting) cost more than the server's work, for a hundred thousand postings a repository.
     lines = [
-        f"{project}\t{term.translate(_COPY_ESCAPES)}\t{rid}\t{{{','.join(map(str, tf))}}}\t{sizes[rid]}\n"
+        f"{project}\t{term.translate(_COPY_ESCAPES)}\t{rid}\t{_TAB.join(map(str, tf))}\t{sizes[rid]}\n"
         for rid, terms in counts.items() for term, tf in terms.items()
     ]
     with conn.cursor() as cursor:
         if lines:
-            with cursor.copy(f"COPY {table.terms} (project_id, term, {table.key}, tf, size) FROM STDIN") as copy:
+            columns = f"project_id, term, {table.key}, {table.counts}, size"
+            with cursor.copy(f"COPY {table.terms} ({columns}) FROM STDIN") as copy:
                 copy.write("".join(lines))
         if sizes:
             with cursor.copy(f"COPY {table.sizes} ({table.key}, project_id, size) FROM STDIN") as copy:
@@ -188,13 +195,16 @@ def _phrase_hits(
     postings: dict[str, Hits] = {t: {} for t in wanted}
     sizes: dict[int, int] = {}
     if wanted:
-        sql = f"SELECT term, {table.key}, tf, size FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
+        sql = (
+            f"SELECT term, {table.key}, size, {table.counts} FROM {table.terms}"
+            " WHERE project_id = %s AND term = ANY(%s)"
+        )
         params: list[object] = [project, wanted]
         if within is not None:
             sql += f" AND {table.key} = ANY(%s)"
             params.append(sorted(set(within)))
-        for term, rid, tf, size in conn.execute(sql, params):
-            postings[term][rid] = tf
+        for term, rid, size, *counts in conn.execute(sql, params):
+            postings[term][rid] = counts
             sizes[rid] = size
     hits: list[Hits] = []
     long: dict[int, list[int]] = {}  # phrase index -> rows holding all its tokens, to check in order
@@ -293,31 +303,33 @@ def _weighted_hits(
 ) -> tuple[list[_Weighed], tuple[int, int] | None]:
     """Per phrase, the rows holding it with its weighted frequency and their lengths; and, when
     read on the way, the table's row count and total length. With exact weights and one token a
-    phrase (nearly every query), PostgreSQL weighs the counts, so that a row comes back as four
-    numbers rather than a term and an array, and the statistics come in the same round trip."""
+    phrase (nearly every query), PostgreSQL weighs the counts, so that a row comes back as a term
+    and three numbers rather than with every count, and the statistics come in the same round trip."""
     padded = [float(weights[c]) if c < len(weights) else 1.0 for c in range(table.fields)]
     if not _exact(padded) or any(len(p) != 1 for p in phrases):
         hits, sizes = _phrase_hits(conn, project, table, phrases)
         return [
             _weighed(list(h), [_frequency(c, padded) for c in h.values()], [sizes[rid] for rid in h]) for h in hits
         ], None
-    weighed = " + ".join(f"tf[{c + 1}] * {w!r}::float8" for c, w in enumerate(padded))
+    weighed = " + ".join(f"n{c} * {w!r}::float8" for c, w in enumerate(padded))
     wanted = sorted({p[0] for p in phrases})
-    # A term comes back as its place in `wanted` (from 1; 0 is the statistics' row); fetchall and
-    # numpy rather than a loop over rows: a sentence's words hold thousands of postings.
+    # fetchall and numpy rather than a loop over rows: a sentence's words hold thousands of
+    # postings. The statistics' row has no term.
     rows = conn.execute(
-        f"SELECT array_position(%s::text[], term::text), {table.key}, {weighed}, size FROM {table.terms}"
-        " WHERE project_id = %s AND term = ANY(%s)"
-        f" UNION ALL SELECT 0, count(*), 0.0, coalesce(sum(size), 0) FROM {table.sizes} WHERE project_id = %s",
-        (wanted, project, wanted, project),
+        f"SELECT term, {table.key}, {weighed}, size FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
+        f" UNION ALL SELECT NULL, count(*), 0.0, coalesce(sum(size), 0) FROM {table.sizes} WHERE project_id = %s",
+        (project, wanted, project),
     ).fetchall()
-    places, ids, freqs, lengths = (np.asarray(column) for column in zip(*rows, strict=True))
-    stats_at = int(np.flatnonzero(places == 0)[0])
-    stats = (int(ids[stats_at]), int(lengths[stats_at]))
+    terms, ids, freqs, lengths = zip(*rows, strict=True)
+    place = {term: i for i, term in enumerate(wanted)}
+    places = np.fromiter((place.get(t, -1) for t in terms), dtype=np.int64, count=len(terms))
+    ids_, freqs_, lengths_ = np.asarray(ids), np.asarray(freqs), np.asarray(lengths)
+    stats_at = int(np.flatnonzero(places < 0)[0])
+    stats = (int(ids_[stats_at]), int(lengths_[stats_at]))
     by_term = {}
-    for place, term in enumerate(wanted, start=1):
-        mask = places == place
-        by_term[term] = _weighed(ids[mask], freqs[mask], lengths[mask])
+    for term, i in place.items():
+        mask = places == i
+        by_term[term] = _weighed(ids_[mask], freqs_[mask], lengths_[mask])
     return [by_term[p[0]] for p in phrases], stats
 
 
