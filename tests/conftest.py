@@ -172,7 +172,7 @@ def pg_server() -> Iterator[Databases]:
 
 @pytest.fixture(scope="session")
 def pg_uri(pg_server: Databases) -> str:
-    """A database on the session's server that the tests of test_store_postgres share (each names
+    """A database on the session's server that the tests of test_store_postgres(_speed) share (each names
     projects of its own)."""
     return pg_server.take()[1]
 

