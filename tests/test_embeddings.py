@@ -287,13 +287,14 @@ def test_serve_embeds_in_the_background_and_reports_progress(project: Path, home
         async with serve(project, home_dir) as client:
             first = reply(await client.call_tool("search_code", {"query": "password hash"}))
             statuses = []
-            with anyio.fail_after(90):
-                while True:
-                    status = reply(await client.call_tool("index_status", {}))
-                    statuses.append(status["vectors"])
-                    if status["vectors"]["state"] == "complete":
-                        break
-                    await anyio.sleep(0.2)
+            deadline = anyio.current_time() + 90
+            while True:
+                status = reply(await client.call_tool("index_status", {}))
+                statuses.append(status["vectors"])
+                if status["vectors"]["state"] == "complete":
+                    break
+                assert anyio.current_time() < deadline, statuses[-3:]
+                await anyio.sleep(0.2)
             later = reply(await client.call_tool("search_code", {"query": "retry failed uploads"}))
             analysis = reply(
                 await client.call_tool("search_code", {"query": "Invoice.tax", "limit": 2, "explain": True})
@@ -307,6 +308,37 @@ def test_serve_embeds_in_the_background_and_reports_progress(project: Path, home
         assert analysis["results"][0]["qualified_name"].endswith("Invoice.tax")
 
     anyio.run(scenario)
+
+
+def test_a_first_index_made_by_a_read_service_is_embedded_by_the_server(
+    project: Path, home_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `serve` lends a project's read calls to read services; the first search indexes the project on
+    # one of them. The project's own service, whose thread embeds, found no index when it looked
+    # (the model is already loaded here, so it looks at once): the read service's sync must wake it,
+    # not the file watcher by chance (off here).
+    import time
+
+    monkeypatch.setenv("CODEFATHOM_WATCH", "0")
+
+    from codefathom.mcp.server import ServiceCache
+    from codefathom.service.embedding import embedder_spec, shared_embedder
+
+    with Codefathom(project) as probe:
+        spec = embedder_spec(probe.settings)
+    assert spec is not None
+    shared_embedder(spec)
+    cache = ServiceCache(roots=[project], readers=1)
+    try:
+        served = cache.served()
+        found = cache.call(project, lambda service: service.search("password hash"), served)
+        assert found.results
+        deadline = time.monotonic() + 60
+        while (status := cache.call(project, lambda service: service.vector_status(), served))["state"] != "complete":
+            assert time.monotonic() < deadline, status
+            time.sleep(0.1)
+    finally:
+        cache.close()
 
 
 @pytest.fixture

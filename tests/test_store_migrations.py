@@ -8,6 +8,8 @@ import sqlite3
 from importlib import resources
 from pathlib import Path
 
+from codefathom.errors import NotIndexed
+from codefathom.store.sqlite import SQLiteStore
 from codefathom.store.sqlite.db import SCHEMA_VERSION
 
 
@@ -63,3 +65,49 @@ def test_an_index_of_other_parsers_answers_from_what_it_holds_until_parsed_again
     assert run_cli("index", str(shop_repo), "--index-dir", str(index_dir)).exit_code == 0
     again = run_cli("status", str(shop_repo), "--index-dir", str(index_dir), "--digest", "--json")
     assert json.loads(again.stdout)["digest"] == json.loads(clean.stdout)["digest"]
+
+
+
+def test_a_new_index_opened_by_several_connections_at_once_is_created_once(tmp_path: Path) -> None:
+    # A server's services (and a CLI beside it) may open a new index at the same moment. The one that
+    # loses the race to create the schema must not take the file for damaged and delete it under the
+    # others (they would go on with a deleted file: a server's embedder then saw no units, ever), and
+    # one that only reads must not create anything.
+    import os
+
+    for trial in range(20):
+        path = tmp_path / f"{trial}" / "index.db"
+        path.parent.mkdir()
+        path.touch()  # as the first connection leaves it, before its schema is committed
+        seen = _open_together(path, creates=[True, False, True, False])
+        inode = os.stat(path).st_ino
+        assert [outcome for create, outcome in seen if create] == [(None, inode, "codefathom")] * 2, seen
+        assert all(
+            isinstance(outcome, NotIndexed) or outcome == (None, inode, "codefathom") for _, outcome in seen
+        ), seen
+
+
+def _open_together(path: Path, creates: list[bool]) -> list[tuple[bool, object]]:
+    """Open the index at `path` from one thread per entry of `creates`, all at once: what each saw
+    (rebuilt reason, inode, application) or the NotIndexed it got."""
+    import os
+    import threading
+
+    start = threading.Barrier(len(creates))
+    seen: list[tuple[bool, object]] = []
+
+    def open_index(create: bool) -> None:
+        start.wait()
+        try:
+            with SQLiteStore.open(path, "fingerprint", create=create) as store:
+                seen.append((create, (store.rebuilt_reason, os.stat(path).st_ino, store.get_meta("application"))))
+        except NotIndexed as exc:
+            seen.append((create, exc))
+
+    threads = [threading.Thread(target=open_index, args=(create,)) for create in creates]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(seen) == len(creates), seen  # none failed otherwise
+    return seen

@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -253,6 +254,7 @@ class ServiceCache:
                 reader = self._open(root, watch=False)
                 # It shares the project's watch state (one watcher a project): a sync on any service counts.
                 reader.watch = self.watchers.watch(reader.root, reader.settings.index_dir)
+                reader.embeds_elsewhere = partial(_embed_on_own_service, entry)
             except BaseException:
                 with entry.spare:
                     entry.opened -= 1
@@ -369,6 +371,15 @@ def served_roots(roots: Sequence[str | Path]) -> tuple[Path, ...]:
             raise UsageError(f"not a directory: {root}")
         resolved.append(path)
     return tuple(dict.fromkeys(resolved))
+
+
+def _embed_on_own_service(entry: _Entry) -> None:
+    """A read service synced the project's index: the thread of the project's own service embeds what
+    it wrote. (Looked at without the entry's lock, which a long call may hold; a closed service starts
+    no thread.)"""
+    service = entry.service
+    if service is not None and not entry.closed:
+        service.embed_in_background()
 
 
 def _listed(paths: Sequence[Path]) -> str:

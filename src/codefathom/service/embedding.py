@@ -104,6 +104,9 @@ class Embedding:
         def _open(self, *, create: bool) -> Store: ...
 
     _background: _Background | None = None
+    _background_stopped = False  # the service is closed: no thread is started again
+    # A read service of `serve` embeds nothing itself: its syncs wake the thread of the project's own.
+    embeds_elsewhere: Callable[[], None] | None = None
 
     def embed(
         self, progress: EmbedProgress | None = None, *, budget_s: float | None = None, re_embed: bool = False,
@@ -170,7 +173,7 @@ class Embedding:
     def embed_in_background(self) -> None:
         """Start, or wake, this service's embedding thread (`serve` calls it after each sync)."""
         with self._lock:
-            if embedder_spec_or_none(self.settings) is None:
+            if self._background_stopped or embedder_spec_or_none(self.settings) is None:
                 return
             if self._background is None:
                 self._background = _Background(self)
@@ -179,9 +182,10 @@ class Embedding:
     def _synced(self, report: SyncReport) -> None:
         """After a sync: new units need vectors, so a background embedder (`serve`) looks again;
         without one, the units a sync rewrote get back the vectors the cache has for their text."""
-        if self._background is not None:
+        wake = self._background.wake if self._background is not None else self.embeds_elsewhere
+        if wake is not None:
             if report.changed or report.units_written:
-                self._background.wake()
+                wake()
         elif report.written_files:
             self._relink(report.written_files)
 
@@ -208,7 +212,10 @@ class Embedding:
             lock.release()
 
     def stop_background_embedding(self) -> None:
-        background, self._background = self._background, None
+        """Stop the embedding thread for good (the service is closing)."""
+        with self._lock:
+            self._background_stopped = True
+            background, self._background = self._background, None
         if background is not None:
             background.stop()
 

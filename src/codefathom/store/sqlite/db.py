@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
-from codefathom.errors import IndexUnusable
+from codefathom.errors import IndexUnusable, NotIndexed
 
 __all__ = [
     "connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql", "is_damaged", "REPARSE_HASH"
@@ -66,7 +67,11 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
     try:
         if conn is None:
             raise damage
-        rebuilt = _ensure_schema(conn, fingerprint)
+        rebuilt = _ensure_schema(conn, fingerprint, db_path, create=create)
+    except NotIndexed:
+        assert conn is not None
+        conn.close()
+        raise
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
@@ -76,7 +81,7 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
             raise IndexUnusable(f"the index at {db_path} is unreadable ({exc}); run `codefathom index`") from exc
         _remove_database(db_path)
         conn = _open(db_path)
-        _ensure_schema(conn, fingerprint)
+        _ensure_schema(conn, fingerprint, db_path)
         rebuilt = f"the index file was unreadable ({exc}) and has been recreated"
     return conn, rebuilt
 
@@ -89,6 +94,7 @@ _NOT_DAMAGE = frozenset({3, 5, 6, 7, 8, 9, 10, 13, 14, 23})
 # How much of the index a connection reads through a memory map (a search reads the same pages
 # again and again); a sync maps none (Store.unmapped).
 MMAP_BYTES = 256 << 20
+WAL_ATTEMPTS = 50  # ~13 s in all
 
 
 def is_damaged(exc: sqlite3.DatabaseError) -> bool:
@@ -100,7 +106,7 @@ def is_damaged(exc: sqlite3.DatabaseError) -> bool:
 def _open(db_path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(db_path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA busy_timeout = 30000")
-    conn.execute("PRAGMA journal_mode = WAL")
+    _enter_wal(conn)
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
     conn.execute("PRAGMA temp_store = MEMORY")
@@ -109,11 +115,29 @@ def _open(db_path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _ensure_schema(conn: sqlite3.Connection, fingerprint: str) -> str | None:
+def _enter_wal(conn: sqlite3.Connection) -> None:
+    """Switch a new file to WAL (a file already in WAL stays so). The switch needs the file to itself
+    and SQLite reports a busy file at once instead of waiting, so two connections opening a new index
+    together wait here for each other."""
+    for attempt in range(WAL_ATTEMPTS):
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF != sqlite3.SQLITE_BUSY or attempt == WAL_ATTEMPTS - 1:
+                raise
+            time.sleep(0.01 * (attempt + 1))
+
+
+def _ensure_schema(conn: sqlite3.Connection, fingerprint: str, db_path: Path, *, create: bool = True) -> str | None:
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not tables:
-        _create(conn, fingerprint)
-        return None
+        # An empty file: another connection is creating the index (or was killed doing it).
+        if not create:
+            raise NotIndexed(f"the index at {db_path} is being created; run `codefathom index`")
+        if _create(conn, fingerprint):
+            return None
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "meta" not in tables:
         raise sqlite3.DatabaseError("not a codefathom index (no meta table)")
     meta = dict(conn.execute("SELECT key, value FROM meta").fetchall())
@@ -143,11 +167,25 @@ def _migration(step: int) -> Callable[[sqlite3.Connection], None]:
     return migrate
 
 
-def _create(conn: sqlite3.Connection, fingerprint: str) -> None:
-    # One transaction: a process killed here leaves an empty file, which is simply created again.
-    meta = {"application": APPLICATION, "schema_version": str(SCHEMA_VERSION), "fingerprint": fingerprint}
-    inserts = "".join(f"INSERT INTO meta(key, value) VALUES ('{k}', '{v}');" for k, v in meta.items())
-    conn.executescript("BEGIN IMMEDIATE;" + schema_sql() + inserts + "COMMIT;")
+def _create(conn: sqlite3.Connection, fingerprint: str) -> bool:
+    """Create the schema, unless another connection did since this one looked: whether this one did.
+
+    One transaction: a process killed here leaves an empty file, which is simply created again."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone():
+            conn.execute("ROLLBACK")
+            return False
+        for statement in _statements(schema_sql()):
+            conn.execute(statement)
+        meta = {"application": APPLICATION, "schema_version": str(SCHEMA_VERSION), "fingerprint": fingerprint}
+        for key, value in meta.items():
+            _set(conn, key, value)
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return True
 
 
 def _mark_for_reparse(conn: sqlite3.Connection, fingerprint: str) -> None:
