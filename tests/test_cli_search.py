@@ -286,3 +286,24 @@ def test_a_class_result_numbers_its_members_lines_as_the_file_does(shop_repo: Pa
     assert stack["lines"], stack
     for number, text in stack["lines"]:
         assert source[number - 1].strip() == text.strip(), (number, text)
+
+
+def test_a_nul_character_past_the_first_bytes_is_indexed_and_a_query_may_hold_one(
+    tmp_path: Path, run_cli, search_json
+) -> None:
+    # Files with a NUL in their first 8 KB are binary; one further on is text with a stray NUL (a
+    # test fixture, a string literal). PostgreSQL refuses NUL in text values: its sync failed whole.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    padding = "".join(f"def filler_{n}():\n    return {n}\n\n\n" for n in range(400))
+    (repo / "escapes.py").write_text(padding + 'def nul_terminated_name():\n    return "name\x00"\n')
+    (repo / "plain.py").write_text("def plain_function():\n    return 1\n")
+    result = run_cli("index", str(repo), "--no-embed")
+    assert result.exit_code == 0, result.output
+    data = search_json("nul_terminated_name", "--path", str(repo))
+    assert data["results"][0]["qualified_name"] == "escapes.nul_terminated_name"
+    full = search_json("nul_terminated_name", "--path", str(repo), "--detail", "full")
+    assert "return" in full["results"][0]["content"]
+    queried = run_cli("search", "plain\x00function", "--path", str(repo), "--json")
+    assert queried.exit_code == 0, queried.output
+    assert json.loads(queried.stdout)["results"][0]["qualified_name"] == "plain.plain_function"

@@ -84,10 +84,14 @@ def content_problem(data: bytes) -> str | None:
 
 
 def decode_text(data: bytes) -> tuple[str, bool]:
-    """Text of a file and whether bytes had to be replaced because it is not valid UTF-8."""
+    """Text of a file and whether bytes had to be replaced because it is not valid UTF-8.
+
+    A NUL past the sniffed head (a stray one in a fixture or a literal) becomes U+FFFD, as an
+    undecodable byte does: PostgreSQL stores no NUL in text, and both stores must hold the same."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
-        return data.decode("utf-8"), False
+        text, replaced = data.decode("utf-8"), False
     except UnicodeDecodeError:
-        return data.decode("utf-8", errors="replace"), True
+        text, replaced = data.decode("utf-8", errors="replace"), True
+    return text.replace("\x00", "\ufffd"), replaced
