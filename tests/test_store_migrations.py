@@ -8,7 +8,7 @@ import sqlite3
 from importlib import resources
 from pathlib import Path
 
-from codefathom.errors import NotIndexed
+from codefathom.errors import IndexUnusable
 from codefathom.store.sqlite import SQLiteStore
 from codefathom.store.sqlite.db import SCHEMA_VERSION
 
@@ -75,21 +75,22 @@ def test_a_new_index_opened_by_several_connections_at_once_is_created_once(tmp_p
     # one that only reads must not create anything.
     import os
 
-    for trial in range(20):
+    for trial in range(40):
         path = tmp_path / f"{trial}" / "index.db"
         path.parent.mkdir()
-        path.touch()  # as the first connection leaves it, before its schema is committed
+        if trial % 2:
+            path.touch()  # as a creator stopped before its schema was committed leaves it
         seen = _open_together(path, creates=[True, False, True, False])
         inode = os.stat(path).st_ino
         assert [outcome for create, outcome in seen if create] == [(None, inode, "codefathom")] * 2, seen
         assert all(
-            isinstance(outcome, NotIndexed) or outcome == (None, inode, "codefathom") for _, outcome in seen
+            isinstance(outcome, IndexUnusable) or outcome == (None, inode, "codefathom") for _, outcome in seen
         ), seen
 
 
 def _open_together(path: Path, creates: list[bool]) -> list[tuple[bool, object]]:
     """Open the index at `path` from one thread per entry of `creates`, all at once: what each saw
-    (rebuilt reason, inode, application) or the NotIndexed it got."""
+    (rebuilt reason, inode, application), or the IndexUnusable (no index yet) it got."""
     import os
     import threading
 
@@ -101,7 +102,7 @@ def _open_together(path: Path, creates: list[bool]) -> list[tuple[bool, object]]
         try:
             with SQLiteStore.open(path, "fingerprint", create=create) as store:
                 seen.append((create, (store.rebuilt_reason, os.stat(path).st_ino, store.get_meta("application"))))
-        except NotIndexed as exc:
+        except IndexUnusable as exc:
             seen.append((create, exc))
 
     threads = [threading.Thread(target=open_index, args=(create,)) for create in creates]

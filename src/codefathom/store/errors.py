@@ -21,5 +21,6 @@ class StoreError(Exception):
 
 
 class ProjectMissing(NotIndexed, IndexUnusable):
-    """A database store holds no project of the name asked for, and was not to make one: to the
-    service, a project not indexed yet."""
+    """The store holds no index of the project and was not to make one (a database without a project
+    of the name asked for; a SQLite file still without its schema): to the service, a project not
+    indexed yet."""

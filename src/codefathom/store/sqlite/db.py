@@ -6,13 +6,16 @@ The index is a cache of the source tree, so a foreign or outdated file is rebuil
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
-from codefathom.errors import IndexUnusable, NotIndexed
+from codefathom.errors import IndexUnusable
+from codefathom.store.errors import ProjectMissing
 
 __all__ = [
     "connect", "fingerprint_of", "SCHEMA_VERSION", "APPLICATION", "schema_sql", "is_damaged", "REPARSE_HASH"
@@ -57,6 +60,8 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
         raise IndexUnusable(f"no index at {db_path}")
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
+        if create and not db_path.exists():
+            _create_whole(db_path, fingerprint)
         conn: sqlite3.Connection | None = _open(db_path)
     except sqlite3.DatabaseError as exc:
         if not is_damaged(exc):
@@ -68,7 +73,7 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
         if conn is None:
             raise damage
         rebuilt = _ensure_schema(conn, fingerprint, db_path, create=create)
-    except NotIndexed:
+    except ProjectMissing:
         assert conn is not None
         conn.close()
         raise
@@ -80,6 +85,7 @@ def connect(db_path: Path, fingerprint: str, *, create: bool) -> tuple[sqlite3.C
         if not create:
             raise IndexUnusable(f"the index at {db_path} is unreadable ({exc}); run `codefathom index`") from exc
         _remove_database(db_path)
+        _create_whole(db_path, fingerprint)
         conn = _open(db_path)
         _ensure_schema(conn, fingerprint, db_path)
         rebuilt = f"the index file was unreadable ({exc}) and has been recreated"
@@ -132,9 +138,9 @@ def _enter_wal(conn: sqlite3.Connection) -> None:
 def _ensure_schema(conn: sqlite3.Connection, fingerprint: str, db_path: Path, *, create: bool = True) -> str | None:
     tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if not tables:
-        # An empty file: another connection is creating the index (or was killed doing it).
+        # An empty file: another connection is creating the index (or was stopped doing it).
         if not create:
-            raise NotIndexed(f"the index at {db_path} is being created; run `codefathom index`")
+            raise ProjectMissing(f"the index at {db_path} is still empty; run `codefathom index`")
         if _create(conn, fingerprint):
             return None
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -165,6 +171,28 @@ def _migration(step: int) -> Callable[[sqlite3.Connection], None]:
         _set(conn, "schema_version", str(step))
 
     return migrate
+
+
+def _create_whole(db_path: Path, fingerprint: str) -> None:
+    """Make a new index file with its schema under a name of its own, then link it into place unless
+    another process got there first: a reader never finds the file empty, and a second creator never
+    replaces the first one's file under its connections."""
+    made = db_path.with_name(f".{db_path.name}.{os.getpid()}.{threading.get_ident()}.new")
+    try:
+        conn = _open(made)
+        try:
+            _create(conn, fingerprint)
+        finally:
+            conn.close()  # (the last connection: its WAL goes into the file, which stays in WAL mode)
+        try:
+            os.link(made, db_path)
+        except FileExistsError:
+            pass  # another process made it: that one is used
+        except OSError:  # a file system without hard links
+            if not db_path.exists():
+                os.replace(made, db_path)
+    finally:
+        _remove_database(made)
 
 
 def _create(conn: sqlite3.Connection, fingerprint: str) -> bool:
