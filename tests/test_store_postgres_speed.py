@@ -134,3 +134,63 @@ def test_the_index_is_made_once_a_project_has_enough_vectors(pg_uri: str, monkey
         conn.execute("SET enable_seqscan = off")
         conn.execute("SET enable_sort = off")
         assert vectors.nearest(conn, project, matrix[59], 1, ann=True)[0][0] == ids[59]
+
+
+def test_a_large_projects_search_finds_neighbours_through_hnsw_as_the_matrix_does(
+    tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A project past ANN_MIN_VECTORS is searched through HNSW and a sample of its vectors, so that no
+    # server process holds them all; the answers are those of the exact scan of the whole matrix.
+    # Thresholds lowered: the sample is then every vector, and a scope of under 5 sampled units is
+    # read on its own (the narrow-scope path).
+    pytest.importorskip("onnxruntime")
+    from test_embeddings import FILES
+
+    from codefathom.embed import DEFAULT_SPEC
+    from codefathom.search import vectors as channel
+    from codefathom.store.postgres import PostgresStore
+
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
+    repo = tmp_path / "app"
+    for path, text in FILES.items():
+        (repo / path).parent.mkdir(parents=True, exist_ok=True)
+        (repo / path).write_text(text.lstrip())
+    name = f"p-{uuid.uuid4().hex[:12]}"
+    asked: list[tuple[str, dict[str, Any]]] = [
+        ("retry failed uploads", {}), ("derive a salted hash of a password", {}), ("mix two colours", {}),
+        ("bill sent to a customer", {"languages": ["python"]}), ("send a chunk again", {"path_glob": "net/*"}),
+    ]
+
+    def answers(service: Codefathom) -> list[list[tuple[str, float]]]:
+        found = [service.search(query, fresh=False, channel="vector", **options) for query, options in asked]
+        return [[(hit.qualified_name, hit.score) for hit in response.results] for response in found]
+
+    with Codefathom(repo) as service:
+        service._store = open_store(pg_uri, index_fingerprint(), project=name, root=str(repo))
+        service.index()
+        assert service.embed().remaining == 0
+        assert service._store.vector_index(384) is None  # 8 vectors: the matrix
+        exact = answers(service)
+
+    monkeypatch.setattr(vectors, "ANN_MIN_VECTORS", 1)
+    monkeypatch.setattr(channel, "MIN_SAMPLED", 5)
+    read: list[int] = []
+    monkeypatch.setattr(PostgresStore, "vector_matrix", lambda *_: read.append(1))  # must not be read
+    with Codefathom(repo) as service:
+        service._store = store = open_store(pg_uri, index_fingerprint(), project=name, root=str(repo))
+        with store.transaction():
+            vectors.ensure_ann_index(store._conn, 384)  # type: ignore[attr-defined]
+        index = store.vector_index(384)
+        assert index is not None and len(index.sample) == 8
+        through_index = answers(service)
+        assert not read
+        for ann, scanned in zip(through_index, exact, strict=True):
+            assert [n for n, _ in ann] == [n for n, _ in scanned] and ann
+            assert [s for _, s in ann] == pytest.approx([s for _, s in scanned], abs=1e-4)
+        assert {n for n, _ in through_index[-1]} == {"net.transfer._resend", "net.transfer.post_chunk"}
+
+        (repo / "net" / "retry.py").write_text("def backoff_delay(attempt):\n    return 2 ** attempt\n")
+        service.index()  # a unit without a vector yet
+        files = store.file_ids(["net/retry.py", "net/transfer.py"])
+        new, embedded = (set(store.unit_ids_of_file(files[path])) for path in ("net/retry.py", "net/transfer.py"))
+        assert new and embedded and index.lacking(new | embedded) == frozenset(new)

@@ -13,6 +13,9 @@ from pathlib import Path
 from types import EllipsisType
 from typing import Any, Protocol, Self
 
+import numpy as np
+import numpy.typing as npt
+
 from codefathom.graphsource import GraphLookup, RefRow
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
 from codefathom.store.records import (
@@ -38,7 +41,7 @@ from codefathom.store.records import (
     VectorMatrix,
 )
 
-__all__ = ["Store", "GraphReads", "WritingLookup"]
+__all__ = ["Store", "GraphReads", "WritingLookup", "VectorIndex"]
 
 
 class WritingLookup(GraphLookup, Protocol):
@@ -197,6 +200,24 @@ class GraphReads(Protocol):
 
     def files_containing(self, needle: str) -> set[str]:
         """Paths of the files some unit of which holds `needle` as written (`__main__`)."""
+
+
+class VectorIndex(Protocol):
+    """Nearest neighbours found by the store's own index (see `Store.vector_index`)."""
+
+    @property
+    def sample(self) -> VectorMatrix:
+        """A fixed sample of the units' vectors, spread over the project: how a query's cosines
+        spread over the units searched is measured on it."""
+
+    def nearest(self, query: npt.NDArray[np.float32], limit: int, scope: Scope) -> list[tuple[int, float]]:
+        """The units of `scope` whose vectors are nearest `query`: (unit id, cosine), best first."""
+
+    def scoped(self, scope: Scope) -> VectorMatrix:
+        """The vectors of the units of `scope` only, read now: for a scope too narrow to sample."""
+
+    def lacking(self, unit_ids: Iterable[int]) -> frozenset[int]:
+        """Those of `unit_ids` without a vector of this index's dimensions."""
 
 
 class Store(Protocol):
@@ -362,6 +383,11 @@ class Store(Protocol):
 
     def vector_matrix(self, dims: int) -> VectorMatrix:
         """Every stored vector as one matrix, read again only when vectors or files changed."""
+
+    def vector_index(self, dims: int) -> VectorIndex | None:
+        """An index of the project's vectors of `dims` dimensions that finds nearest neighbours
+        itself (PostgreSQL's HNSW on a large project), so that no process holds every vector; None:
+        the search scans `vector_matrix`."""
 
     def summary_candidates(self, kinds: Sequence[str], model: str) -> list[SummaryCandidate]: ...
 

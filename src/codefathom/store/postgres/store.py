@@ -88,6 +88,7 @@ class PostgresStore:
         self.rebuilt_reason = rebuilt
         self._graph = PostgresGraphReads(self._reader, project, self._reading)
         self._matrix: VectorMatrix | None = None
+        self._vector_index: tuple[tuple[str, int], vectors.PostgresVectorIndex | None] | None = None
 
     @classmethod
     def open(
@@ -537,6 +538,7 @@ class PostgresStore:
         with self.transaction():
             vectors.forget_vectors(self._conn, self.project_id)
         self._matrix = None
+        self._vector_index = None
 
     def prune_vectors(self, keep_unlinked: int) -> int:
         with self.transaction():
@@ -556,6 +558,23 @@ class PostgresStore:
                 self._matrix = vectors.load_matrix(self._reader, self.project_id, dims)
             return self._matrix
 
+    def vector_index(self, dims: int) -> vectors.PostgresVectorIndex | None:
+        """HNSW and a sample once the project has ANN_MIN_VECTORS vectors (and the index exists): the
+        search then never loads the whole matrix into this process. Looked at again when vectors
+        or files changed."""
+        with self._reading():
+            epoch = vectors.vector_epoch(self._reader, self.project_id)
+        known = self._vector_index
+        if known is not None and known[0] == (epoch, dims):
+            return known[1]
+        with self._reading():
+            wanted = vectors.ann_wanted(self._reader, self.project_id, dims)
+        index = vectors.PostgresVectorIndex(self._reader, self.project_id, dims, self._reading) if wanted else None
+        self._vector_index = ((epoch, dims), index)
+        if index is not None:
+            self._matrix = None  # (a matrix read before the project grew is not needed again)
+        return index
+
     # -- summaries (see store/postgres/summaries.py) ---------------------------------------------
 
     def summary_candidates(self, kinds: Sequence[str], model: str) -> list[SummaryCandidate]:
@@ -569,6 +588,7 @@ class PostgresStore:
             taken = summaries.store_summaries(self._conn, self.project_id, model, new)
         if refreshed or taken:
             self._matrix = None
+            self._vector_index = None
         return taken
 
     def definition_summary(self, file_id: int, qualified_name: str, start_line: int) -> str:

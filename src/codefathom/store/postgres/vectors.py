@@ -9,7 +9,8 @@ float32), so the matrix holds exactly the values SQLite's blobs hold and ranks a
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
@@ -17,12 +18,16 @@ import numpy.typing as npt
 
 from codefathom.store.postgres.db import Conn
 from codefathom.store.postgres.summaries import SUMMARY_OF_UNIT, UNIT_RANK, UNIT_RANK_JOIN
-from codefathom.store.records import PendingUnit, VectorMatrix
+from codefathom.store.records import PendingUnit, Scope, VectorMatrix
+
+Reading = Callable[[], AbstractContextManager[None]]  # the store's lock (and error mapping) around a read
+_ALL = Scope()
 
 __all__ = [
     "pending_units", "pending_in_files", "units_to_embed", "cached_vectors", "store_vectors", "coverage",
     "vector_epoch", "load_matrix", "forget_vectors", "prune_vectors", "ANN_MIN_VECTORS", "EF_SEARCH",
-    "ann_index_name", "ensure_ann_index", "ann_wanted", "nearest", "nearest_sql",
+    "ann_index_name", "ensure_ann_index", "ann_wanted", "nearest", "nearest_sql", "PostgresVectorIndex",
+    "SAMPLE_UNITS",
 ]
 
 _SEND_HEADER = 4  # vector_send's dimension count and its unused field, before the values
@@ -121,12 +126,19 @@ def vector_epoch(conn: Conn, project: int) -> str:
 
 def load_matrix(conn: Conn, project: int, dims: int) -> VectorMatrix:
     """Every unit's vector of `dims` dimensions (one of another size is never compared), by unit id."""
+    return _load(conn, project, dims)
+
+
+def _load(conn: Conn, project: int, dims: int, *, stride: int = 1, scope: Scope = _ALL) -> VectorMatrix:
+    """The vectors of `dims` dimensions of the units of `scope`, by unit id; every `stride`-th only."""
     epoch = vector_epoch(conn, project)
+    scoped, params = _scope_sql("u", scope)
     rows = conn.execute(
-        "SELECT u.id, u.file_id, u.kind, u.language, vector_send(e.vector) FROM units u"
+        "SELECT id, file_id, kind, language, vector_send(vector) FROM (SELECT u.id, u.file_id, u.kind, u.language,"
+        " e.vector, row_number() OVER (ORDER BY u.id) AS n FROM units u"
         " JOIN embeddings e ON e.project_id = u.project_id AND e.key = u.embed_key"
-        " WHERE u.project_id = %s AND vector_dims(e.vector) = %s ORDER BY u.id",
-        (project, dims),
+        f" WHERE u.project_id = %s AND vector_dims(e.vector) = %s{scoped}) AS s WHERE (n - 1) %% %s = 0 ORDER BY id",
+        (project, dims, *params, int(stride)),
     ).fetchall()
     values = b"".join(bytes(r[4])[_SEND_HEADER:] for r in rows)
     vectors = np.frombuffer(values, dtype=">f4").reshape(len(rows), dims)
@@ -174,6 +186,9 @@ def _bump_epoch(conn: Conn, project: int) -> None:
 # 1.3 times HNSW's time, at 15,375 twice it; below this many a project keeps the exact scan, which
 # is exact, and above it HNSW's time grows far slower than the scan's.
 ANN_MIN_VECTORS = 10_000
+# The sample a search over HNSW measures a query's spread of cosines on: every n-th unit, about this
+# many (1.5 MB of float32 at 384 dimensions, against the matrix's 150 MB at 100,000 units).
+SAMPLE_UNITS = 4_000
 # HNSW's candidate list at search time: recall@10 against the exact scan on 15,375 real embeddings
 # was 0.94 at 10, 0.98 at 40, 0.995 at 64 and 100 (pgvector's default is 40).
 EF_SEARCH = 100
@@ -212,35 +227,83 @@ def ann_wanted(conn: Conn, project: int, dims: int) -> bool:
     return _indexed(conn, dims) and _count(conn, project) >= ANN_MIN_VECTORS
 
 
-def nearest_sql(dims: int, *, ann: bool) -> str:
-    """`nearest`'s statement: (query, project, query, k, project). The dimension count is written
-    in, not a parameter: the planner must see that the query implies the partial index's WHERE,
-    which a generic plan of a prepared statement could not."""
+def nearest_sql(dims: int, *, ann: bool, scope: Scope = _ALL) -> str:
+    """`nearest`'s statement: (query, project, *scope, query, k, project, *scope), the scope's
+    parameters as `_scope_sql` lists them. The dimension count is written in, not a parameter: the
+    planner must see that the query implies the partial index's WHERE, which a generic plan of a
+    prepared statement could not."""
     dims = int(dims)
     order = f"e.vector::vector({dims}) <=> %s::vector({dims})" if ann else "e.vector <=> %s::vector"
     return (
         f"SELECT u.id, n.distance FROM (SELECT e.key, {order} AS distance FROM embeddings e"
         f" WHERE e.project_id = %s AND vector_dims(e.vector) = {dims} AND EXISTS (SELECT 1 FROM units x"
-        " WHERE x.project_id = e.project_id AND x.embed_key = e.key)"
+        f" WHERE x.project_id = e.project_id AND x.embed_key = e.key{_scope_sql('x', scope)[0]})"
         f" ORDER BY {order} LIMIT %s) AS n JOIN units u ON u.project_id = %s AND u.embed_key = n.key"
+        f"{_scope_sql('u', scope)[0]}"
     )
+
+
+def _scope_sql(alias: str, scope: Scope) -> tuple[str, list[object]]:
+    """The conditions keeping the units `alias` to `scope`, and their parameters."""
+    sql, params = "", list[object]()
+    for column, allowed in (("file_id", scope.file_ids), ("language", scope.languages), ("kind", scope.kinds)):
+        if allowed is not None:
+            sql += f" AND {alias}.{column} = ANY(%s)"
+            params.append(sorted(allowed))
+    return sql, params
 
 
 def nearest(
     conn: Conn, project: int, query: npt.NDArray[Any], k: int, *, ann: bool, ef_search: int = EF_SEARCH,
+    scope: Scope = _ALL,
 ) -> list[tuple[int, float]]:
-    """The units whose vectors are nearest `query`, by cosine, best first: (unit id, cosine), at
-    least the units of the `k` nearest vectors units link to. `ann`: through the HNSW index (see
-    `ann_wanted`), else an exact scan.
+    """The units of `scope` whose vectors are nearest `query`, by cosine, best first: (unit id,
+    cosine), at least the units of the `k` nearest vectors such units link to. `ann`: through the
+    HNSW index (see `ann_wanted`), else an exact scan.
 
     The exact scan orders by `vector <=> query`, which no index serves; the ANN read orders by the
     index's own expression, so that the planner walks the graph. Rows a filter drops (another
-    project's, an unlinked vector's) are made up by pgvector's iterative scan."""
+    project's, an unlinked vector's, one outside the scope) are made up by pgvector's iterative scan."""
     dims = int(query.shape[0])
     text = _text(query)
     if ann:
-        conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
+        conn.execute(f"SET hnsw.ef_search = {max(int(ef_search), int(k))}")
         conn.execute("SET hnsw.iterative_scan = relaxed_order")
-    rows = conn.execute(nearest_sql(dims, ann=ann), (text, project, text, k, project)).fetchall()
+    scoped = _scope_sql("x", scope)[1]
+    rows = conn.execute(
+        nearest_sql(dims, ann=ann, scope=scope), (text, project, *scoped, text, k, project, *scoped)
+    ).fetchall()
     # (relaxed_order: the index gives rows nearly in order; they are sorted here)
     return sorted(((int(uid), 1.0 - float(distance)) for uid, distance in rows), key=lambda r: (-r[1], r[0]))
+
+
+class PostgresVectorIndex:
+    """A large project's vectors as the search reads them from PostgreSQL: neighbours through HNSW,
+    and a sample of about SAMPLE_UNITS vectors (every n-th unit by id) instead of the whole matrix."""
+
+    def __init__(self, conn: Conn, project: int, dims: int, reading: Reading) -> None:
+        self._conn, self._project, self._dims, self._reading = conn, project, int(dims), reading
+        with reading():
+            self.epoch = vector_epoch(conn, project)
+            self._sample = _load(conn, project, dims, stride=max(1, coverage(conn, project)[0] // SAMPLE_UNITS))
+
+    @property
+    def sample(self) -> VectorMatrix:
+        return self._sample
+
+    def nearest(self, query: npt.NDArray[np.float32], limit: int, scope: Scope) -> list[tuple[int, float]]:
+        with self._reading():
+            return nearest(self._conn, self._project, query, limit, ann=True, scope=scope)
+
+    def scoped(self, scope: Scope) -> VectorMatrix:
+        with self._reading():
+            return _load(self._conn, self._project, self._dims, scope=scope)
+
+    def lacking(self, unit_ids: Iterable[int]) -> frozenset[int]:
+        with self._reading():
+            rows = self._conn.execute(
+                "SELECT u.id FROM units u LEFT JOIN embeddings e ON e.project_id = u.project_id AND e.key = u.embed_key"
+                " WHERE u.project_id = %s AND u.id = ANY(%s) AND (e.key IS NULL OR vector_dims(e.vector) <> %s)",
+                (self._project, sorted(unit_ids), self._dims),
+            )
+            return frozenset(int(r[0]) for r in rows)

@@ -342,6 +342,10 @@ class SQLiteStore:
                 self._matrix = vectors.load_matrix(self._conn, dims)
             return self._matrix
 
+    def vector_index(self, dims: int) -> None:
+        """None: the search scans the matrix (exact, and a few milliseconds at 100k units)."""
+        return None
+
     # summaries (see store/sqlite/summaries.py)
     def summary_candidates(self, kinds: Sequence[str], model: str) -> list[SummaryCandidate]:
         with self._locked():
