@@ -7,6 +7,19 @@ replies are the dicts the CLI prints with --json.
 
 from __future__ import annotations
 
-from codefathom.mcp.server import build_server, run_stdio
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codefathom.mcp.server import build_server, run_stdio
 
 __all__ = ["build_server", "run_stdio"]
+
+
+def __getattr__(name: str) -> Any:
+    # The server (and the MCP SDK under it) is loaded when first asked for: the command line reads
+    # `codefathom.mcp.clients` for `install` and must not pay for the SDK on every command.
+    if name in __all__:
+        from codefathom.mcp import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
