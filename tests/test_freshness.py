@@ -205,6 +205,30 @@ def test_a_large_first_index_runs_in_the_background_and_answers_partially(tmp_pa
     assert "partial" not in final and final["results"][0]["path"] == "pkg9/mod299.py"
 
 
+def test_status_after_a_run_committed_says_complete_and_not_indexing(tmp_path: Path, run_cli: Any) -> None:
+    # Between a background index's last commit and its letting go of the lock, its progress record
+    # (300 of 300) is still there: `status` said complete and indexing at once.
+    repo = tmp_path / "done"
+    write(repo, {"a.py": "def present():\n    pass\n"})
+    index_json(run_cli, repo)
+    with Codefathom(repo) as service:
+        record = {"done": 300, "total": 300, "started": time.time() - 60, "pid": os.getpid()}
+        service._open(create=False).set_meta("progress", json.dumps(record))
+    (folder,) = Path(os.environ["CODEFATHOM_HOME"]).iterdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1]); fcntl.flock(f, fcntl.LOCK_EX);"
+         " print('held', flush=True); time.sleep(60)", str(folder / "index.lock")],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        status = json.loads(cli("status", str(repo), "--json").stdout)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert status["complete"] and "indexing" not in status, status
+
+
 def test_a_search_while_another_process_holds_the_index_answers_from_what_is_there(
     tmp_path: Path, run_cli: Any, search_json: Any
 ) -> None:

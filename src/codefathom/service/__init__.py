@@ -270,10 +270,10 @@ class Codefathom(
         if self.settings.store is not None:
             status.store, status.store_source = redacted_uri(self.settings.store), self.settings.store_source
             status.store_read = redacted_uri(self.settings.store_read) if self.settings.store_read else ""
-        extra = self._status_extra()
-        status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
         status.running = self.running()
         if not self.indexed:
+            extra = self._status_extra()
+            status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
             return status
         with self._lock:
             store = self._open(create=False)
@@ -287,6 +287,9 @@ class Codefathom(
             # Complete: a first index ran to its end, and no sync since stopped before binding.
             status.complete = bool(last) and not status.notices
             status.index_bytes = store.size_bytes()
+        # After the sync state: a run that committed in between is seen done, not both at once.
+        extra = self._status_extra()
+        status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
         status.vectors = self.vector_status()
         status.summaries = self.summary_status()
         return status

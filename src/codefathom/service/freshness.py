@@ -388,25 +388,36 @@ class Freshness:
         return bool(progress and progress.get("done"))
 
     def _progress(self) -> dict[str, Any] | None:
+        """The progress record of the index run at work, if it wrote one (see `_run_record`)."""
+        record, finished = self._run_record()
+        return None if finished else record
+
+    def _run_record(self) -> tuple[dict[str, Any] | None, bool]:
+        """The last progress record an index run wrote, and whether that run is finished: its sync
+        committed after it started (its process may still hold the lock for a moment)."""
         if not self.indexed:
-            return None
+            return None, False
         try:
-            raw = self._open(create=False).get_meta(PROGRESS_KEY)
-        except (IndexUnusable, StoreError):
-            return None
-        if not raw:
-            return None
+            store = self._open(create=False)
+            raw, last = store.get_meta(PROGRESS_KEY), store.get_meta(LAST_SYNC_KEY)
+            data = json.loads(raw) if raw else None
+        except (IndexUnusable, StoreError, ValueError):
+            return None, False
+        if not isinstance(data, dict):
+            return None, False
         try:
-            data = json.loads(raw)
-        except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
+            return data, last is not None and float(last) >= float(data.get("started") or 0)
+        except (TypeError, ValueError):
+            return data, False
 
     def indexing_progress(self, estimate: Estimate | None = None) -> dict[str, Any] | None:
         """The running index's progress: files done and total, percent, seconds elapsed and left."""
         if not self._writer().busy():
             return None
-        progress = self._progress() or {}
+        record, finished = self._run_record()
+        if finished:
+            return None
+        progress = record or {}
         total = int(progress.get("total") or (estimate.files if estimate else 0))
         done = int(progress.get("done") or 0)
         started = float(progress.get("started") or time.time())
