@@ -412,8 +412,13 @@ def _lexical_answers(store: Store, queries: list[str]) -> list[object]:
         dirs = store.directory_candidates(plan.terms, AREA_FIELD_WEIGHTS, 20)
         named = store.directories_by_id([d for d, _ in dirs])
         answers.append([(named[d].path, s) for d, s in dirs])
-        for word in [*plan.words, "a$b", "$"]:
-            answers.append(store.term_units(word, 3))
+        words = [*plan.words, "a$b", "$"]
+        answers.append(store.term_units(words, 3))  # every word at once, as a search asks
+        keys = [name_key(word) for word in words]
+        for prefix in (False, True):
+            answers.append([(r[1], r[2], r[3]) for r in store.name_candidates(keys, Scope(), 4, prefix=prefix)])
+        for word in words:
+            answers.append(store.term_units([word], 3))
             for in_name in (False, True):
                 held = store.directories_by_id(store.directories_holding(word, in_name=in_name))
                 answers.append(sorted(d.path for d in held.values()))
@@ -452,7 +457,7 @@ def test_postings_follow_the_units_through_an_edit_and_a_removal(tmp_path: Path,
     edited.write_text(edited.read_text() + "\n\ndef zanzibar_refund(x):\n    return x\n")
     _postgres_digest(repo, pg_uri, name)
     with _open(pg_uri, name) as store:
-        assert store.term_units("zanzibar", 10) > 0
+        assert store.term_units(["zanzibar"], 10)[0] > 0
     edited.write_text(edited.read_text().replace("zanzibar", "plain"))
     next(p for p in sorted(repo.rglob("*.ts"))).unlink()
     _postgres_digest(repo, pg_uri, name)
@@ -461,7 +466,7 @@ def test_postings_follow_the_units_through_an_edit_and_a_removal(tmp_path: Path,
         service.index()
         lite = _lexical_answers(service._open(create=False), queries)
     with _open(pg_uri, name) as store:
-        assert store.term_units("zanzibar", 10) == 0
+        assert store.term_units(["zanzibar"], 10) == [0]
         assert _lexical_answers(store, queries) == lite
 
 

@@ -152,7 +152,7 @@ def concept_plan(store: Store, plan: QueryPlan, config: RankingConfig) -> QueryP
     ranking uses concepts; a phrase short enough to spell a name is kept as it is."""
     if not config.concepts:
         return plan
-    return with_concepts(plan, config.name_bonus_max_words + 1, lambda word: store.term_units(word, RARE))
+    return with_concepts(plan, config.name_bonus_max_words + 1, lambda words: store.term_units(words, RARE))
 
 
 def gather_channels(

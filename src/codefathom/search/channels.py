@@ -70,23 +70,38 @@ def name_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> lis
         if uid not in best or tier < best[uid][0]:
             best[uid] = (tier, NameMatch.LABELS[tier])
 
+    named: list[tuple[tuple[str, ...], str]] = []  # (the name query's segments, its last segment's key)
     for segments in plan.name_queries:
         if not plan.identifier_like and not looks_like_identifier("".join(segments)) and len(segments) == 1:
             continue  # a plain word in a sentence is not a name query ("where is the *index* written")
-        last = segments[-1]
-        key = name_key(last)
-        if not key:
-            continue
-        for uid, name, qualified, _path in store.name_candidates([key], scope, limit):
+        if key := name_key(segments[-1]):
+            named.append((segments, key))
+    prefixed = [key for _, key in named if len(plan.tokens) == 1 and len(key) >= 3]
+    # Every key in one lookup (and the prefixes in one more): a store across a network answers each
+    # call in a round trip. A unit's name key is name_key(its name), so rows go back to their keys.
+    exact = _by_key(store.name_candidates(_distinct([key for _, key in named] + list(plan.joined_word_keys)),
+                                          scope, limit))
+    for segments, key in named:
+        for uid, name, qualified, _path in exact.get(key, ()):
             offer(uid, _tier(segments, name, qualified))
-        if len(plan.tokens) == 1 and len(key) >= 3:
-            for uid, _name, _q, _p in store.name_candidates([key], scope, limit, prefix=True):
-                offer(uid, NameMatch.PREFIX)
+    for uid, _name, _q, _p in store.name_candidates(_distinct(prefixed), scope, limit, prefix=True):
+        offer(uid, NameMatch.PREFIX)
     for key in plan.joined_word_keys:
-        for uid, _name, _q, _p in store.name_candidates([key], scope, limit):
+        for uid, _name, _q, _p in exact.get(key, ()):
             offer(uid, NameMatch.WORDS)
     ranked = sorted(best.items(), key=lambda item: (item[1][0], item[0]))
     return [Candidate(uid, float(-tier), label) for uid, (tier, label) in ranked[:limit]]
+
+
+def _distinct(keys: list[str]) -> list[str]:
+    return list(dict.fromkeys(keys))
+
+
+def _by_key(rows: list[tuple[int, str, str, str]]) -> dict[str, list[tuple[int, str, str, str]]]:
+    grouped: dict[str, list[tuple[int, str, str, str]]] = {}
+    for row in rows:
+        grouped.setdefault(name_key(row[1]), []).append(row)
+    return grouped
 
 
 def _tier(segments: tuple[str, ...], name: str, qualified: str) -> int:

@@ -8,7 +8,7 @@ weight); this module reads them once and answers which words a query's words bri
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -41,17 +41,20 @@ def _weighted(item: str) -> tuple[str, float]:
     return word.lower(), float(weight) if weight else 1.0
 
 
-def with_concepts(plan: QueryPlan, min_words: int = 1, units_with: Callable[[str], int] | None = None) -> QueryPlan:
+def with_concepts(
+    plan: QueryPlan, min_words: int = 1, units_with: Callable[[Sequence[str]], Sequence[int]] | None = None
+) -> QueryPlan:
     """The plan with the words its words bring in (`plan.related`) when it has at least `min_words`
     words; a name, a name-like query or a phrase short enough to spell one is taken as written.
-    With `units_with` (how many units of the index hold a word, counted up to RARE), only a word the
+    With `units_with` (how many units of the index hold each word, counted up to RARE), only a word the
     project hardly says brings others in: a word the code uses is answered by the code's own use."""
     if plan.identifier_like or len(plan.words) < min_words:
         return plan
     own = {light_stem(w) for w in plan.words}
     related: list[tuple[str, str, float]] = []
-    for word in plan.words:
-        if units_with is not None and units_with(word) >= RARE:
+    counts = units_with(plan.words) if units_with is not None else [0] * len(plan.words)
+    for word, count in zip(plan.words, counts, strict=True):
+        if count >= RARE:
             continue
         found = [(other, weight) for other, weight in related_words(word)
                  if other not in STOPWORDS and light_stem(other) not in own]

@@ -311,7 +311,8 @@ class Store(Protocol):
 
     def definition_units(self, kinds: Sequence[str]) -> list[tuple[int, str, str, int, int, str, str]]: ...
 
-    def term_units(self, term: str, cap: int) -> int: ...
+    def term_units(self, terms: Sequence[str], cap: int) -> list[int]:
+        """How many units hold each of `terms` (as the index cuts and stems it), counted up to `cap`."""
 
     def fts_candidates(
         self, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int

@@ -429,17 +429,27 @@ def directory_candidates(
     return _best(*_ranked(conn, project, _DIRECTORIES, terms, weights), limit)
 
 
-def term_units(conn: Conn, project: int, term: str, cap: int) -> int:
-    """How many units hold `term` (as FTS5 cuts and stems it), counted up to `cap`."""
-    phrase = tokens_of(term)
-    if len(phrase) == 1:
-        row = conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM unit_terms WHERE project_id = %s AND term = %s LIMIT %s) AS hits",
-            (project, phrase[0], cap),
-        ).fetchone()
-        return int(row[0]) if row else 0
-    hits, _ = _phrase_hits(conn, project, _UNITS, [phrase])
-    return min(len(hits[0]), cap)
+def term_units(conn: Conn, project: int, terms: Sequence[str], cap: int) -> list[int]:
+    """How many units hold each of `terms` (as FTS5 cuts and stems it), counted up to `cap`: the
+    one-token terms in one statement (each call is a round trip), a phrase on its own."""
+    phrases = [tokens_of(term) for term in terms]
+    single = sorted({phrase[0] for phrase in phrases if len(phrase) == 1})
+    counts: dict[str, int] = {}
+    if single:
+        rows = conn.execute(
+            "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM unit_terms WHERE project_id = %s AND term = t.term"
+            " LIMIT %s) AS hits) FROM unnest(%s::text[]) AS t(term)",
+            (project, cap, single),
+        )
+        counts = {str(term): int(count) for term, count in rows}
+    found = []
+    for phrase in phrases:
+        if len(phrase) == 1:
+            found.append(counts.get(phrase[0], 0))
+        else:
+            hits, _ = _phrase_hits(conn, project, _UNITS, [phrase])
+            found.append(min(len(hits[0]), cap))
+    return found
 
 
 def units_holding(conn: Conn, project: int, word: str, ids: Sequence[int]) -> list[int]:
@@ -493,25 +503,24 @@ def files_holding(conn: Conn, project: int, words: Sequence[str], texts: Sequenc
 def name_candidates(
     conn: Conn, project: int, keys: Iterable[str], scope: Scope, limit: int, prefix: bool = False
 ) -> list[tuple[int, str, str, str]]:
-    """(id, name, qualified_name, path) of units whose name key equals (or starts with) a key, in
-    the order SQLite's name-key index gives them: by key, then by id."""
-    found: list[tuple[int, str, str, str]] = []
-    for key in keys:
-        if not key:
-            continue
-        if prefix:
-            cond, args = "u.name_key >= %s AND u.name_key < %s", [key, key + "\uffff"]
-        else:
-            cond, args = "u.name_key = %s", [key]
-        sql = (
-            "SELECT u.id, u.name, u.qualified_name, f.path FROM units u JOIN files f ON f.id = u.file_id"
-            f" WHERE u.project_id = %s AND {cond}"
-        )
-        params: list[object] = [project, *args]
-        for column, values in (("file_id", scope.file_ids), ("language", scope.languages), ("kind", scope.kinds)):
-            if values is not None:
-                sql += f" AND u.{column} = ANY(%s)"
-                params.append(sorted(values))
-        rows = conn.execute(sql + " ORDER BY u.name_key, u.id LIMIT %s", [*params, limit])
-        found.extend((int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows)
-    return found
+    """(id, name, qualified_name, path) of units whose name key equals (or starts with) a key, up to
+    `limit` a key, in the order SQLite's name-key index gives them: by key, then by id. One
+    statement for every key: each call is a round trip."""
+    wanted = [key for key in keys if key]
+    if not wanted:
+        return []
+    # A prefix is the range [key, key + U+FFFF), as SQLite's index reads it.
+    cond = "u.name_key >= k.key AND u.name_key < k.upper" if prefix else "u.name_key = k.key"
+    sql = (
+        "SELECT x.id, x.name, x.qualified_name, x.path FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY"
+        " AS k(key, upper, n) CROSS JOIN LATERAL (SELECT u.id, u.name, u.qualified_name, u.name_key, f.path"
+        f" FROM units u JOIN files f ON f.id = u.file_id WHERE u.project_id = %s AND {cond}"
+    )
+    params: list[object] = [wanted, [key + "\uffff" for key in wanted], project]
+    for column, values in (("file_id", scope.file_ids), ("language", scope.languages), ("kind", scope.kinds)):
+        if values is not None:
+            sql += f" AND u.{column} = ANY(%s)"
+            params.append(sorted(values))
+    sql += " ORDER BY u.name_key, u.id LIMIT %s) AS x ORDER BY k.n, x.name_key, x.id"
+    rows = conn.execute(sql, [*params, limit])
+    return [(int(r[0]), str(r[1]), str(r[2]), str(r[3])) for r in rows]

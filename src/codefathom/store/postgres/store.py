@@ -373,9 +373,9 @@ class PostgresStore:
         )
         return [(int(r[0]), r[1], r[2], int(r[3]), int(r[4]), r[5], r[6]) for r in rows]
 
-    def term_units(self, term: str, cap: int) -> int:
+    def term_units(self, terms: Sequence[str], cap: int) -> list[int]:
         with self._reading():
-            return search.term_units(self._reader, self.project_id, term, cap)
+            return search.term_units(self._reader, self.project_id, terms, cap)
 
     def fts_candidates(
         self, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int

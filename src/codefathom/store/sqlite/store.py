@@ -209,9 +209,9 @@ class SQLiteStore:
         with self._locked():
             return reads.definition_units(self._conn, kinds)
 
-    def term_units(self, term: str, cap: int) -> int:
+    def term_units(self, terms: Sequence[str], cap: int) -> list[int]:
         with self._locked():
-            return reads.term_units(self._conn, term, cap)
+            return [reads.term_units(self._conn, term, cap) for term in terms]
 
     def fts_candidates(
         self, terms: Sequence[MatchTerm], weights: Sequence[float], scope: Scope, limit: int
