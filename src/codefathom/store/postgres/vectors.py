@@ -228,18 +228,30 @@ def ann_wanted(conn: Conn, project: int, dims: int) -> bool:
 
 
 def nearest_sql(dims: int, *, ann: bool, scope: Scope = _ALL) -> str:
-    """`nearest`'s statement: (query, project, *scope, query, k, project, *scope), the scope's
-    parameters as `_scope_sql` lists them. The dimension count is written in, not a parameter: the
-    planner must see that the query implies the partial index's WHERE, which a generic plan of a
-    prepared statement could not."""
+    """`nearest`'s statement: (query, project, [*scope,] query, k, project, *scope), the scope's
+    parameters as `_scope_sql` lists them (inside only for the exact scan).
+
+    The exact scan orders by `vector <=> query`, which no index serves, over the vectors units of
+    the scope link to. The ANN read orders by the index's own expression and takes the first k rows
+    straight from HNSW, so that the walk stops there (a join inside would have the planner drain
+    the index and sort); units and the scope are joined to those k after. The dimension count is
+    written in, not a parameter: the planner must see that the query implies the partial index's
+    WHERE, which a generic plan of a prepared statement could not."""
     dims = int(dims)
     order = f"e.vector::vector({dims}) <=> %s::vector({dims})" if ann else "e.vector <=> %s::vector"
+    linked = "" if ann else (
+        " AND EXISTS (SELECT 1 FROM units x WHERE x.project_id = e.project_id AND x.embed_key = e.key"
+        f"{_scope_sql('x', scope)[0]})"
+    )
+    # The units of each of those k vectors by the index on embed_key (OFFSET 0 keeps the planner from
+    # flattening the lateral read into a hash join over every unit of the project; the keys compared
+    # in units' collation, the index's, not the cache's "C").
     return (
         f"SELECT u.id, n.distance FROM (SELECT e.key, {order} AS distance FROM embeddings e"
-        f" WHERE e.project_id = %s AND vector_dims(e.vector) = {dims} AND EXISTS (SELECT 1 FROM units x"
-        f" WHERE x.project_id = e.project_id AND x.embed_key = e.key{_scope_sql('x', scope)[0]})"
-        f" ORDER BY {order} LIMIT %s) AS n JOIN units u ON u.project_id = %s AND u.embed_key = n.key"
-        f"{_scope_sql('u', scope)[0]}"
+        f" WHERE e.project_id = %s AND vector_dims(e.vector) = {dims}{linked}"
+        f" ORDER BY {order} LIMIT %s) AS n CROSS JOIN LATERAL (SELECT u.id FROM units u"
+        f" WHERE u.project_id = %s AND u.embed_key = n.key COLLATE \"default\"{_scope_sql('u', scope)[0]}"
+        " OFFSET 0) AS u"
     )
 
 
@@ -253,27 +265,40 @@ def _scope_sql(alias: str, scope: Scope) -> tuple[str, list[object]]:
     return sql, params
 
 
+# Through HNSW, the nearest vectors are read this many times k at first (some are linked to no unit,
+# or to units outside the scope), four times as many again while too few units come of them.
+ANN_OVERFETCH = 2
+ANN_MAX_FETCH = 4_000
+
+
 def nearest(
     conn: Conn, project: int, query: npt.NDArray[Any], k: int, *, ann: bool, ef_search: int = EF_SEARCH,
     scope: Scope = _ALL,
 ) -> list[tuple[int, float]]:
     """The units of `scope` whose vectors are nearest `query`, by cosine, best first: (unit id,
-    cosine), at least the units of the `k` nearest vectors such units link to. `ann`: through the
-    HNSW index (see `ann_wanted`), else an exact scan.
-
-    The exact scan orders by `vector <=> query`, which no index serves; the ANN read orders by the
-    index's own expression, so that the planner walks the graph. Rows a filter drops (another
-    project's, an unlinked vector's, one outside the scope) are made up by pgvector's iterative scan."""
+    cosine), at least k of them when the scope has k with a vector (through HNSW: as many as its
+    nearest ANN_MAX_FETCH vectors give). `ann`: through the HNSW index (see `ann_wanted`), else an
+    exact scan (see `nearest_sql`). Rows the project filter drops are made up by pgvector's
+    iterative scan."""
     dims = int(query.shape[0])
     text = _text(query)
-    if ann:
-        conn.execute(f"SET hnsw.ef_search = {max(int(ef_search), int(k))}")
-        conn.execute("SET hnsw.iterative_scan = relaxed_order")
-    scoped = _scope_sql("x", scope)[1]
-    rows = conn.execute(
-        nearest_sql(dims, ann=ann, scope=scope), (text, project, *scoped, text, k, project, *scoped)
-    ).fetchall()
-    # (relaxed_order: the index gives rows nearly in order; they are sorted here)
+    scoped = _scope_sql("u", scope)[1]
+    sql = nearest_sql(dims, ann=ann, scope=scope)
+    if not ann:
+        rows = conn.execute(sql, (text, project, *scoped, text, k, project, *scoped)).fetchall()
+        return _best_first(rows)
+    conn.execute(f"SET hnsw.ef_search = {min(1000, max(int(ef_search), int(k)))}")
+    conn.execute("SET hnsw.iterative_scan = relaxed_order")
+    fetch = max(1, ANN_OVERFETCH * int(k))
+    while True:
+        found = _best_first(conn.execute(sql, (text, project, text, fetch, project, *scoped)).fetchall())
+        if len(found) >= k or fetch >= ANN_MAX_FETCH:
+            return found
+        fetch = min(ANN_MAX_FETCH, fetch * 4)
+
+
+def _best_first(rows: Iterable[tuple[Any, Any]]) -> list[tuple[int, float]]:
+    # (relaxed_order: HNSW gives rows nearly in order; they are sorted here)
     return sorted(((int(uid), 1.0 - float(distance)) for uid, distance in rows), key=lambda r: (-r[1], r[0]))
 
 
