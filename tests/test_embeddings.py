@@ -448,3 +448,18 @@ def test_a_unit_sharing_its_name_with_another_is_embedded_once(project: Path) ->
         report = service.embed(lambda done, total: seen.append((done, total)))
     assert report.total == report.embedded + report.reused
     assert seen[-1] == (report.total, report.total), seen
+
+
+def test_the_services_of_one_index_share_one_copy_of_its_vectors(project: Path, run_cli: Callable[..., Result]) -> None:
+    # `serve` opens a project once for writes and up to four times for reads: each held its own
+    # matrix of every vector (142 MB each at 92,000 units).
+    _index(run_cli, project)
+    with Codefathom(project) as one, Codefathom(project) as other:
+        first = one._open(create=False).vector_matrix(384)
+        assert len(first) > 0 and other._open(create=False).vector_matrix(384) is first
+        (project / "net" / "retry.py").write_text('def backoff(attempt):\n    """Wait longer each time."""\n')
+        one.index()
+        one.embed()
+        again = other._open(create=False).vector_matrix(384)
+        assert again is not first and len(again) == len(first) + 1
+        assert one._open(create=False).vector_matrix(384) is again

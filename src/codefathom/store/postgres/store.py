@@ -19,6 +19,7 @@ from typing import Any, Self
 
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
 from codefathom.store.base import WritingLookup
+from codefathom.store.matrices import drop_shared, shared_matrix
 from codefathom.store.postgres import directories, search, summaries, vectors
 from codefathom.store.postgres.db import (
     LOCK_SPACE,
@@ -539,6 +540,7 @@ class PostgresStore:
             vectors.forget_vectors(self._conn, self.project_id)
         self._matrix = None
         self._vector_index = None
+        drop_shared(self.location)
 
     def prune_vectors(self, keep_unlinked: int) -> int:
         with self.transaction():
@@ -555,7 +557,9 @@ class PostgresStore:
         with self._reading():
             epoch = vectors.vector_epoch(self._reader, self.project_id)
             if self._matrix is None or self._matrix.epoch != epoch or self._matrix.vectors.shape[1] != dims:
-                self._matrix = vectors.load_matrix(self._reader, self.project_id, dims)
+                self._matrix = shared_matrix(
+                    self.location, dims, epoch, lambda: vectors.load_matrix(self._reader, self.project_id, dims)
+                )
             return self._matrix
 
     def vector_index(self, dims: int) -> vectors.PostgresVectorIndex | None:
@@ -589,6 +593,7 @@ class PostgresStore:
         if refreshed or taken:
             self._matrix = None
             self._vector_index = None
+            drop_shared(self.location)
         return taken
 
     def definition_summary(self, file_id: int, qualified_name: str, start_line: int) -> str:

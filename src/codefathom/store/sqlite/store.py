@@ -17,6 +17,7 @@ from typing import Any, Self
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
 from codefathom.store.base import WritingLookup
 from codefathom.store.errors import StoreError
+from codefathom.store.matrices import drop_shared, shared_matrix
 from codefathom.store.records import (
     DirectoryRow,
     FileRecord,
@@ -324,6 +325,7 @@ class SQLiteStore:
         with self.transaction():
             vectors.forget_vectors(self._conn)
         self._matrix = None
+        drop_shared(str(self.path))
 
     def prune_vectors(self, keep_unlinked: int) -> int:
         with self.transaction():
@@ -339,7 +341,7 @@ class SQLiteStore:
         with self._locked():
             epoch = vectors.vector_epoch(self._conn)
             if self._matrix is None or self._matrix.epoch != epoch or self._matrix.vectors.shape[1] != dims:
-                self._matrix = vectors.load_matrix(self._conn, dims)
+                self._matrix = shared_matrix(str(self.path), dims, epoch, lambda: vectors.load_matrix(self._conn, dims))
             return self._matrix
 
     def vector_index(self, dims: int) -> None:
@@ -358,6 +360,7 @@ class SQLiteStore:
             taken = summaries.store_summaries(self._conn, model, new)
         if refreshed or taken:
             self._matrix = None
+            drop_shared(str(self.path))
         return taken
 
     def definition_summary(self, file_id: int, qualified_name: str, start_line: int) -> str:
