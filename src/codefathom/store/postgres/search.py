@@ -281,6 +281,9 @@ def _frequency(counts: Counts, weights: Sequence[float]) -> float:
     return f
 
 
+_Array = npt.NDArray[np.generic]
+
+
 @dataclass(frozen=True)
 class _Weighed:
     """The rows holding one phrase, ids ascending, with its weighted frequency and their lengths."""
@@ -290,7 +293,7 @@ class _Weighed:
     lengths: npt.NDArray[np.float64]
 
 
-def _weighed(ids: Sequence[int], freqs: Sequence[float], lengths: Sequence[int]) -> _Weighed:
+def _weighed(ids: Sequence[int] | _Array, freqs: Sequence[float] | _Array, lengths: Sequence[int] | _Array) -> _Weighed:
     rows = np.asarray(ids, dtype=np.int64)
     order = np.argsort(rows, kind="stable")
     return _Weighed(
@@ -313,24 +316,32 @@ def _weighted_hits(
         ], None
     weighed = " + ".join(f"n{c} * {w!r}::float8" for c, w in enumerate(padded))
     wanted = sorted({p[0] for p in phrases})
-    # fetchall and numpy rather than a loop over rows: a sentence's words hold thousands of
-    # postings. The statistics' row has no term.
+    # A sentence's words hold thousands of postings: each term's come back as three packed arrays
+    # (int8send/float8send, concatenated in one scan order), read by numpy without a Python object
+    # a posting. The statistics' row has no term.
     rows = conn.execute(
-        f"SELECT term, {table.key}, {weighed}, size FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
-        f" UNION ALL SELECT NULL, count(*), 0.0, coalesce(sum(size), 0) FROM {table.sizes} WHERE project_id = %s",
+        f"SELECT term, string_agg(int8send({table.key}::int8), ''::bytea),"
+        f" string_agg(float8send({weighed}), ''::bytea), string_agg(int8send(size::int8), ''::bytea)"
+        f" FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
+        " GROUP BY term UNION ALL SELECT NULL, int8send(count(*)), NULL, int8send(coalesce(sum(size), 0)::int8)"
+        f" FROM {table.sizes} WHERE project_id = %s",
         (project, wanted, project),
     ).fetchall()
-    terms, ids, freqs, lengths = zip(*rows, strict=True)
-    place = {term: i for i, term in enumerate(wanted)}
-    places = np.fromiter((place.get(t, -1) for t in terms), dtype=np.int64, count=len(terms))
-    ids_, freqs_, lengths_ = np.asarray(ids), np.asarray(freqs), np.asarray(lengths)
-    stats_at = int(np.flatnonzero(places < 0)[0])
-    stats = (int(ids_[stats_at]), int(lengths_[stats_at]))
-    by_term = {}
-    for term, i in place.items():
-        mask = places == i
-        by_term[term] = _weighed(ids_[mask], freqs_[mask], lengths_[mask])
-    return [by_term[p[0]] for p in phrases], stats
+    empty = _weighed([], [], [])
+    by_term: dict[str, _Weighed] = {}
+    stats = (0, 0)
+    for term, ids, freqs, lengths in rows:
+        if term is None:
+            stats = (_int8(ids), _int8(lengths))
+        else:
+            by_term[term] = _weighed(
+                np.frombuffer(ids, dtype=">i8"), np.frombuffer(freqs, dtype=">f8"), np.frombuffer(lengths, dtype=">i8")
+            )
+    return [by_term.get(p[0], empty) for p in phrases], stats
+
+
+def _int8(packed: bytes) -> int:
+    return int.from_bytes(packed, "big", signed=True)
 
 
 _NOTHING = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float64))
