@@ -468,6 +468,10 @@ def test_store_read_on_a_streaming_standby_answers_once_the_standby_has_replayed
         monkeypatch.setenv("CODEFATHOM_STORE", primary)
         monkeypatch.setenv("CODEFATHOM_STORE_READ", replica)
         assert run_cli("index", str(repo)).exit_code == 0
+        # The sync waited for the standby to replay it (its own summary is read there): at once, the
+        # standby holds the new database's tables and rows.
+        with psycopg.connect(replica, autocommit=True) as conn:
+            assert conn.execute("SELECT count(*) FROM codefathom.files").fetchone()[0] == len(FILES)
         added = repo / "billing" / "refunds.py"
         added.write_text("def zanzibar_refund(order):\n    return order\n", encoding="utf-8")
         assert run_cli("index", str(repo)).exit_code == 0

@@ -58,6 +58,8 @@ FILES_PER_S = 500.0
 BYTES_PER_S = 3_000_000.0
 # Meta keys: the progress of the sync running now (JSON), and the end of the last complete one.
 PROGRESS_KEY = "progress"
+# How long a sync waits for a replica (`store_read`) to replay it, so that its own answers follow it.
+REPLICA_WAIT_S = 10.0
 LAST_SYNC_KEY = "last_sync"
 # The watcher's word is trusted this long after a sync; then a sweep runs anyway, in case it
 # missed something (an inotify queue overflow is not reported to us).
@@ -245,6 +247,11 @@ class Freshness:
             store.rebuilt_reason = None
         store.set_meta("root", str(self.root))
         store.set_meta(PROGRESS_KEY, "")
+        if not store.caught_up(REPLICA_WAIT_S):
+            report.notices.append(
+                f"the replica answering reads has not replayed this sync after {REPLICA_WAIT_S:.0f}s;"
+                " answers may come from before it until it does"
+            )
         if token is not None and self.watch is not None:
             self.watch.done(token)
         self._synced(report)

@@ -259,6 +259,10 @@ class Store(Protocol):
     def sync_holder(self) -> str:
         """Who holds the sync lock now (a client's address and process), "" when nobody or not known."""
 
+    def caught_up(self, timeout: float) -> bool:
+        """Wait at most `timeout` seconds until the reads see what this store wrote (a replica answering
+        them has replayed it); whether they do. One database, SQLite's file included: always True."""
+
     def delete_project(self) -> None:
         """Delete the project's rows from a database many projects share (`clear`); the handle is
         closed. A SQLite index is deleted as its files instead, and refuses."""

@@ -56,6 +56,7 @@ from codefathom.store.records import (
 __all__ = ["PostgresStore"]
 
 _SYNC_POLL_S = 0.2
+REPLAY_POLL_S = 0.05  # how often `caught_up` asks the standby how far it has replayed
 
 _UNIT_COLUMNS = (
     "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
@@ -203,6 +204,27 @@ class PostgresStore:
         if row is None:
             return ""
         return f"server process {row[0]}, a client at {row[1]}" + (f" ({row[2]})" if row[2] else "")
+
+    def caught_up(self, timeout: float) -> bool:
+        """With `store_read`, wait until the standby has replayed the primary's WAL as it is now, so
+        that this process reads what it just wrote (a new database's tables included). A read side
+        that is not a standby (a copy) has nothing to replay."""
+        if self._replica is None:
+            return True
+        with self._locked():
+            row = self._conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()
+        written = str(row[0]) if row else None
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._reading():
+                row = self._reader.execute(
+                    "SELECT pg_is_in_recovery(), pg_last_wal_replay_lsn() >= %s::pg_lsn", (written,)
+                ).fetchone()
+            if row is None or not row[0] or row[1]:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(REPLAY_POLL_S)
 
     # -- writes: inside transaction() -----------------------------------------------------------
 

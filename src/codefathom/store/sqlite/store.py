@@ -107,6 +107,9 @@ class SQLiteStore:
     def sync_holder(self) -> str:
         return ""
 
+    def caught_up(self, timeout: float) -> bool:
+        return True
+
     def delete_project(self) -> None:
         raise StoreError("a SQLite index is deleted as its files, not row by row", damaged=False)
 
