@@ -99,23 +99,22 @@ def _fill(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]], f
 
 def term_counts(
     rows: Sequence[tuple[int, Sequence[str]]], fields: int
-) -> tuple[dict[int, dict[str, Counts]], dict[int, int]]:
-    """For rows (id, field texts): each row's terms with their occurrences per field, and each
-    row's length in tokens over every field."""
-    counts: dict[int, dict[str, Counts]] = {rid: {} for rid, _ in rows}
-    sizes = dict.fromkeys(counts, 0)
+) -> tuple[list[tuple[int, str, tuple[int, ...]]], dict[int, int]]:
+    """For rows (id, field texts): each (row, term) with the term's occurrences per field, and each
+    row's length in tokens over every field. FTS5 in memory counts them, a row per pair."""
+    sizes = dict.fromkeys((rid for rid, _ in rows), 0)
     if not rows:
-        return counts, sizes
+        return [], sizes
+    per_field = ", ".join(f"sum(col = 'c{c}')" for c in range(fields))
     with closing(_fts5(fields)) as conn:
         _fill(conn, rows, fields)
-        for doc, term, col, n in conn.execute("SELECT doc, term, col, count(*) FROM v GROUP BY doc, term, col"):
-            terms = counts[doc]
-            tf = terms.get(term)
-            if tf is None:
-                tf = terms[term] = [0] * fields
-            tf[int(col[1:])] = n
-            sizes[doc] += n
-    return counts, sizes
+        found = [
+            (int(doc), str(term), tuple(counts))
+            for doc, term, *counts in conn.execute(f"SELECT doc, term, {per_field} FROM v GROUP BY doc, term")
+        ]
+    for doc, _, counts in found:
+        sizes[doc] += sum(counts)
+    return found, sizes
 
 
 _words = threading.local()  # each thread's FTS5 table for query words (a connection is one thread's)
@@ -145,12 +144,12 @@ _COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\
 
 
 def _write(conn: Conn, project: int, table: _Table, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
-    counts, sizes = term_counts(rows, table.fields)
+    postings, sizes = term_counts(rows, table.fields)
     # COPY's text made here in one string: psycopg's row by row writing (an array dumped per
     # posting) cost more than the server's work, for a hundred thousand postings a repository.
     lines = [
         f"{project}\t{term.translate(_COPY_ESCAPES)}\t{rid}\t{_TAB.join(map(str, tf))}\t{sizes[rid]}\n"
-        for rid, terms in counts.items() for term, tf in terms.items()
+        for rid, term, tf in postings
     ]
     with conn.cursor() as cursor:
         if lines:
