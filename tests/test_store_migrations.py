@@ -4,6 +4,7 @@ differs), and answers as a fresh one would; a newer index is refused with a clea
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from importlib import resources
 from pathlib import Path
@@ -112,3 +113,21 @@ def _open_together(path: Path, creates: list[bool]) -> list[tuple[bool, object]]
         thread.join()
     assert len(seen) == len(creates), seen  # none failed otherwise
     return seen
+
+
+def test_what_a_creator_killed_before_linking_left_is_cleared(tmp_path: Path, run_cli) -> None:
+    # A new index is made as `.index.db.PID.THREAD.new` and linked into place: a creator killed in
+    # between leaves that file, which the next creation (its process gone) and `clear` delete.
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "app.py").write_text("def handler():\n    return 1\n")
+    index_dir = tmp_path / "index"
+    index_dir.mkdir()
+    gone = index_dir / ".index.db.999999999.1.new"
+    alive = index_dir / f".index.db.{os.getpid()}.1.new"  # this process: still creating, kept
+    gone.write_bytes(b"partial")
+    alive.write_bytes(b"partial")
+    assert run_cli("index", str(repo), "--index-dir", str(index_dir), "-q", "--no-embed").exit_code == 0
+    assert not gone.exists() and alive.exists() and (index_dir / "index.db").exists()
+    assert run_cli("clear", str(repo), "--index-dir", str(index_dir)).exit_code == 0
+    assert not index_dir.exists()

@@ -616,6 +616,8 @@ def remove_index_files(index_dir: Path) -> None:
     """Delete an index's files (and its lock and log), then its directory when empty."""
     for name in (*INDEX_FILES, LOCK_NAME, "index.log"):
         (index_dir / name).unlink(missing_ok=True)
+    for made in index_dir.glob(".index.db.*.new*"):  # a new index's file, left by a creator killed early
+        made.unlink(missing_ok=True)
     try:
         index_dir.rmdir()
     except OSError:

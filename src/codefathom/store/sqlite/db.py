@@ -177,6 +177,7 @@ def _create_whole(db_path: Path, fingerprint: str) -> None:
     """Make a new index file with its schema under a name of its own, then link it into place unless
     another process got there first: a reader never finds the file empty, and a second creator never
     replaces the first one's file under its connections."""
+    _remove_leftovers(db_path)
     made = db_path.with_name(f".{db_path.name}.{os.getpid()}.{threading.get_ident()}.new")
     try:
         conn = _open(made)
@@ -193,6 +194,24 @@ def _create_whole(db_path: Path, fingerprint: str) -> None:
                 os.replace(made, db_path)
     finally:
         _remove_database(made)
+
+
+def _remove_leftovers(db_path: Path) -> None:
+    """Files a creator killed before linking its new index left (`.index.db.PID.THREAD.new`)."""
+    for made in db_path.parent.glob(f".{db_path.name}.*.new"):
+        pid = made.name.split(".")[-3]
+        if pid.isdigit() and not _running(int(pid)):
+            _remove_database(made)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: alive
+    return True
 
 
 def _create(conn: sqlite3.Connection, fingerprint: str) -> bool:
