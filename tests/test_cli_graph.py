@@ -126,7 +126,7 @@ def test_refs_lists_up_to_a_limit_and_counts_them_all(graph_shop: Path, graph, r
 def test_refs_of_a_language_without_references_say_so(shop_repo: Path, graph) -> None:
     # Every language with a grammar extracts references now (Scala was the last one this test used), so
     # the note is checked where it still applies, a Markdown path, and its absence on a Scala answer.
-    from codefathom.service.render import _without_references
+    from codefathom.service.render.graph import _without_references
 
     assert "only for" in _without_references(["docs/guide.md"]) and "markdown" in _without_references(["a.md"])
     (shop_repo / "web" / "Legacy.scala").write_text(
