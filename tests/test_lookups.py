@@ -7,8 +7,10 @@ the channel choice, comma-separated languages and case-insensitive name globs.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -125,6 +127,36 @@ def test_grep_finds_every_line_a_scan_of_the_indexed_files_finds(
     literal = _json(run_cli("search", "needle_at_the_end", "-m", "literal", "-p", str(real_repo), "--json"))
     needle = {"path": "codefathom/long_unit.py", "line": 57, "text": '        "needle_at_the_end",'}
     assert literal["matches"] == [needle]
+
+
+def test_literal_search_finds_every_line_ripgrep_finds_in_the_indexed_files(
+    real_repo: Path, run_cli: Callable[..., Result]
+) -> None:
+    # ripgrep itself as the oracle on a real repository (this project's source): every line `rg -F`
+    # finds in a file the index holds, a literal search finds, and no other.
+    rg = shutil.which("rg")
+    if rg is None:
+        if os.environ.get("CI"):
+            pytest.fail("ripgrep is not installed; .ci/run installs it")
+        pytest.skip("ripgrep is not installed (apt-get install ripgrep)")
+    assert run_cli("index", str(real_repo), "-q", "--no-embed").exit_code == 0
+    indexed = set(_indexed(real_repo))
+    for mode, pattern in PATTERNS:
+        if mode != "literal":
+            continue
+        found = subprocess.run(
+            [rg, "--fixed-strings", "--line-number", "--no-heading", "--with-filename", "--no-config", "-e", pattern],
+            cwd=real_repo, capture_output=True, text=True, errors="replace",
+        )
+        assert found.returncode in (0, 1), found.stderr
+        expected = sorted(
+            (path, int(line)) for path, line, _ in (row.split(":", 2) for row in found.stdout.splitlines())
+            if path in indexed
+        )
+        result = run_cli("search", pattern, "-m", "literal", "-p", str(real_repo), "-n", "1000", "--json", "--no-sync")
+        data = _json(result, 0 if expected else 1)
+        assert sorted((m["path"], m["line"]) for m in data["matches"]) == expected[:1000], pattern
+        assert data["total"] == len(expected), pattern
 
 
 def test_grep_shows_path_line_text_with_a_limit_and_context(shop_repo: Path, run_cli: Callable[..., Result]) -> None:
