@@ -58,6 +58,8 @@ FILES_PER_S = 500.0
 BYTES_PER_S = 3_000_000.0
 # Meta keys: the progress of the sync running now (JSON), and the end of the last complete one.
 PROGRESS_KEY = "progress"
+# A sync adding this many files lets the database settle after it (`Store.settle`).
+SETTLE_MIN_FILES = 200
 # How long a sync waits for a replica (`store_read`) to replay it, so that its own answers follow it.
 REPLICA_WAIT_S = 10.0
 LAST_SYNC_KEY = "last_sync"
@@ -247,6 +249,8 @@ class Freshness:
             store.rebuilt_reason = None
         store.set_meta("root", str(self.root))
         store.set_meta(PROGRESS_KEY, "")
+        if report.added >= SETTLE_MIN_FILES:
+            store.settle()
         if not store.caught_up(REPLICA_WAIT_S):
             report.notices.append(
                 f"the replica answering reads has not replayed this sync after {REPLICA_WAIT_S:.0f}s;"

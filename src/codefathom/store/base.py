@@ -259,6 +259,11 @@ class Store(Protocol):
     def sync_holder(self) -> str:
         """Who holds the sync lock now (a client's address and process), "" when nobody or not known."""
 
+    def settle(self) -> None:
+        """After a sync that added many files: bring the database's statistics and visibility up to
+        date for the tables a search reads (PostgreSQL: VACUUM ANALYZE, so the postings' reads are
+        index-only at once, not once autovacuum comes by). SQLite: nothing to do."""
+
     def caught_up(self, timeout: float) -> bool:
         """Wait at most `timeout` seconds until the reads see what this store wrote (a replica answering
         them has replayed it); whether they do. One database, SQLite's file included: always True."""

@@ -57,6 +57,8 @@ __all__ = ["PostgresStore"]
 
 _SYNC_POLL_S = 0.2
 REPLAY_POLL_S = 0.05  # how often `caught_up` asks the standby how far it has replayed
+# What a search reads, vacuumed after a sync that added many files (`settle`).
+SEARCHED_TABLES = ("unit_terms", "unit_sizes", "directory_terms", "directory_sizes", "units", "files")
 
 _UNIT_COLUMNS = (
     "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
@@ -204,6 +206,13 @@ class PostgresStore:
         if row is None:
             return ""
         return f"server process {row[0]}, a client at {row[1]}" + (f" ({row[2]})" if row[2] else "")
+
+    def settle(self) -> None:
+        """VACUUM (ANALYZE) the tables a search reads: a bulk insert leaves their pages not yet
+        all-visible, and until a vacuum marks them the postings' index-only reads visit the heap
+        (gson: a search's p50 24.4 ms right after its first index, 18.8 ms after this 0.2 s)."""
+        with self._locked():
+            self._conn.execute(f"VACUUM (ANALYZE) {', '.join(SEARCHED_TABLES)}")
 
     def caught_up(self, timeout: float) -> bool:
         """With `store_read`, wait until the standby has replayed the primary's WAL as it is now, so

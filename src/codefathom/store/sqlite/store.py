@@ -107,6 +107,9 @@ class SQLiteStore:
     def sync_holder(self) -> str:
         return ""
 
+    def settle(self) -> None:
+        return None
+
     def caught_up(self, timeout: float) -> bool:
         return True
 
