@@ -205,15 +205,15 @@ def _vacuums(store: Any) -> int:
 
 
 @pytest.mark.parametrize("settles", [False, True])
-def test_a_sync_adding_many_files_vacuums_what_a_search_reads(
+def test_a_sync_writing_many_units_vacuums_what_a_search_reads(
     tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch, settles: bool
 ) -> None:
     # Right after a bulk insert the postings' pages are not all-visible, and an index-only read
     # visits the heap for every row until a vacuum marks them (gson: a search's p50 24.4 ms right
-    # after its first index, 18.8 after): a sync that added many files vacuums (`Store.settle`).
+    # after its first index, 18.8 after): a sync that wrote many units vacuums (`Store.settle`).
     from codefathom.service import freshness
 
-    monkeypatch.setattr(freshness, "SETTLE_MIN_FILES", 8 if settles else 9)  # the shop has 8 files
+    monkeypatch.setattr(freshness, "SETTLE_MIN_UNITS", 1 if settles else 10**9)
     repo = tmp_path / "shop"
     shutil.copytree(REPOS / "shop", repo)
     with Codefathom(repo) as service:

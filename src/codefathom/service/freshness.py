@@ -58,8 +58,8 @@ FILES_PER_S = 500.0
 BYTES_PER_S = 3_000_000.0
 # Meta keys: the progress of the sync running now (JSON), and the end of the last complete one.
 PROGRESS_KEY = "progress"
-# A sync adding this many files lets the database settle after it (`Store.settle`).
-SETTLE_MIN_FILES = 200
+# A sync writing this many units lets the database settle after it (`Store.settle`).
+SETTLE_MIN_UNITS = 500
 # How long a sync waits for a replica (`store_read`) to replay it, so that its own answers follow it.
 REPLICA_WAIT_S = 10.0
 LAST_SYNC_KEY = "last_sync"
@@ -249,7 +249,7 @@ class Freshness:
             store.rebuilt_reason = None
         store.set_meta("root", str(self.root))
         store.set_meta(PROGRESS_KEY, "")
-        if report.added >= SETTLE_MIN_FILES:
+        if report.units_written >= SETTLE_MIN_UNITS:
             store.settle()
         if not store.caught_up(REPLICA_WAIT_S):
             report.notices.append(

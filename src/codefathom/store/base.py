@@ -260,7 +260,7 @@ class Store(Protocol):
         """Who holds the sync lock now (a client's address and process), "" when nobody or not known."""
 
     def settle(self) -> None:
-        """After a sync that added many files: bring the database's statistics and visibility up to
+        """After a sync that wrote many units: bring the database's statistics and visibility up to
         date for the tables a search reads (PostgreSQL: VACUUM ANALYZE, so the postings' reads are
         index-only at once, not once autovacuum comes by). SQLite: nothing to do."""
 
