@@ -209,3 +209,38 @@ def test_search_code_detail_unit_over_mcp(project: Path, tmp_path: Path, search_
     assert "    128:     total += quartz_marker(total)  # the rare step" in text.text
     window = by_name(compact.structured_content, "pkg.steps.accumulate")
     assert (window["start_line"], window["end_line"]) == (121, 180) and "content" not in window
+
+
+def test_a_unit_matching_several_definitions_takes_the_best_of_their_ranks(tmp_path: Path, run_cli) -> None:
+    # Overloads share a file, a qualified name and a kind: a unit joined to its definitions got a row
+    # per definition, and its rank was whichever row came last (PostgreSQL, once analysed, read them
+    # in another order than SQLite and a search's top 10 changed). The first definition is made the
+    # best ranked here, so that the last row is not the best.
+    from conftest import project_rows
+
+    from codefathom.service import Codefathom
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "wrap.py").write_text(
+        "from typing import overload\n\n\n@overload\ndef wrap(sock: int) -> int: ...\n\n\n"
+        "@overload\ndef wrap(sock: str) -> str: ...\n\n\ndef wrap(sock):\n    return sock\n"
+    )
+    assert run_cli("index", str(repo), "-q", "--no-embed").exit_code == 0
+    with Codefathom(repo) as service:
+        store = service._open(create=False)
+        symbols = sorted(int(r[0]) for r in project_rows(
+            service, "SELECT id FROM symbols WHERE qualified_name = 'wrap.wrap'",
+            "SELECT id FROM symbols WHERE project_id = %s AND qualified_name = 'wrap.wrap'",
+        ))
+        assert len(symbols) == 3
+        mark = "?" if service.settings.store is None else "%s"
+        with store.transaction():
+            for symbol, rank in zip(symbols, (5.0, 1.0, 2.0), strict=True):
+                store._conn.execute(f"UPDATE symbols SET rank = {mark} WHERE id = {mark}", (rank, symbol))
+        ids = [int(r[0]) for r in project_rows(
+            service, "SELECT id FROM units WHERE qualified_name = 'wrap.wrap'",
+            "SELECT id FROM units WHERE project_id = %s AND qualified_name = 'wrap.wrap'",
+        )]
+        ranks = [u.rank for u in store.units_by_id(ids, with_rank=True).values()]
+    assert ranks == [5.0] * 3, ranks

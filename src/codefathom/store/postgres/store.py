@@ -429,14 +429,11 @@ class PostgresStore:
         wanted = sorted(set(ids))
         if not wanted:
             return {}
-        rank, join = ("0.0", "")
-        if with_rank:  # a unit's rank: its definition's, else its file's (as SQLite's UNIT_RANK)
-            rank = "coalesce(s.rank, f.rank)"
-            join = (" LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name"
-                    " AND s.kind = u.kind")
+        # A unit's rank: its definition's (the best of several), else its file's.
+        rank = summaries.UNIT_RANK_OF_ONE if with_rank else "0.0"
         columns = _UNIT_COLUMNS if with_content else _UNIT_COLUMNS.replace("u.content", "''")
         rows = self._read_all(
-            f"SELECT {columns}, {rank} FROM units u JOIN files f ON f.id = u.file_id{join}"
+            f"SELECT {columns}, {rank} FROM units u JOIN files f ON f.id = u.file_id"
             " WHERE u.project_id = %s AND u.id = ANY(%s)",
             wanted,
         )

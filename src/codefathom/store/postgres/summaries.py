@@ -15,7 +15,8 @@ from codefathom.store.postgres.db import Conn
 from codefathom.store.records import NewSummary, SummaryCandidate, SummaryCoverage
 
 __all__ = [
-    "SUMMARY_OF_UNIT", "UNIT_RANK", "UNIT_RANK_JOIN", "summary_model", "summary_candidates", "use_summary_model",
+    "SUMMARY_OF_UNIT", "UNIT_RANK", "UNIT_RANK_JOIN", "UNIT_RANK_OF_ONE", "summary_model", "summary_candidates",
+    "use_summary_model",
     "store_summaries", "take_cached_summaries", "unit_summaries", "definition_summary", "summary_coverage",
 ]
 
@@ -23,6 +24,12 @@ __all__ = [
 UNIT_RANK = "coalesce(s.rank, f.rank)"
 UNIT_RANK_JOIN = (
     " LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
+)
+# The same for one row a unit, without the join (as SQLite's UNIT_RANK_OF_ONE: overloads of a name
+# would otherwise leave the rank to the plan's row order).
+UNIT_RANK_OF_ONE = (
+    "coalesce((SELECT max(coalesce(s.rank, f.rank)) FROM symbols s WHERE s.file_id = u.file_id"
+    " AND s.qualified_name = u.qualified_name AND s.kind = u.kind), f.rank)"
 )
 # The summary a unit `u` shows ('' without one): its text's, by the model its project shows.
 SUMMARY_OF_UNIT = (

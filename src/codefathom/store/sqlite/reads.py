@@ -28,6 +28,12 @@ UNIT_RANK = "coalesce(s.rank, f.rank)"
 UNIT_RANK_JOIN = (
     " LEFT JOIN symbols s ON s.file_id = u.file_id AND s.qualified_name = u.qualified_name AND s.kind = u.kind"
 )
+# The same for one row a unit, without the join: a unit may match several definitions (overloads of
+# a name), and a row per match would leave the rank to the order the plan reads them in.
+UNIT_RANK_OF_ONE = (
+    "coalesce((SELECT max(coalesce(s.rank, f.rank)) FROM symbols s WHERE s.file_id = u.file_id"
+    " AND s.qualified_name = u.qualified_name AND s.kind = u.kind), f.rank)"
+)
 
 
 def scope_sql(scope: Scope, alias: str = "u") -> tuple[str, list[object]]:
@@ -129,10 +135,10 @@ def units_by_id(
     if not wanted:
         return {}
     # The join is only made when a ranking asks for the rank.
-    rank, join = (UNIT_RANK, UNIT_RANK_JOIN) if with_rank else ("0.0", "")
+    rank = UNIT_RANK_OF_ONE if with_rank else "0.0"
     columns = _UNIT_COLUMNS if with_content else _UNIT_COLUMNS.replace("u.content", "''")
     sql = (
-        f"SELECT {columns}, {rank} FROM units u JOIN files f ON f.id = u.file_id{join}"
+        f"SELECT {columns}, {rank} FROM units u JOIN files f ON f.id = u.file_id"
         " WHERE u.id IN (SELECT value FROM json_each(?))"
     )
     result = {}
