@@ -271,27 +271,25 @@ class Codefathom(
             status.store, status.store_source = redacted_uri(self.settings.store), self.settings.store_source
             status.store_read = redacted_uri(self.settings.store_read) if self.settings.store_read else ""
         status.running = self.running()
-        if not self.indexed:
-            extra = self._status_extra()
-            status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
-            return status
-        with self._lock:
-            store = self._open(create=False)
-            counts = store.counts()
-            last = store.get_meta("last_sync")
-            status.files, status.units = counts.files, counts.units
-            status.languages, status.parse_health = counts.by_language, counts.by_status
-            status.problems = [{"path": p, "status": s, "error": e} for p, s, e in counts.problems]
-            status.last_sync = float(last) if last else None
-            status.notices = self._state_notices()
-            # Complete: a first index ran to its end, and no sync since stopped before binding.
-            status.complete = bool(last) and not status.notices
-            status.index_bytes = store.size_bytes()
+        if status.indexed:
+            with self._lock:
+                store = self._open(create=False)
+                counts = store.counts()
+                last = store.get_meta("last_sync")
+                status.files, status.units = counts.files, counts.units
+                status.languages, status.parse_health = counts.by_language, counts.by_status
+                status.problems = [{"path": p, "status": s, "error": e} for p, s, e in counts.problems]
+                status.last_sync = float(last) if last else None
+                status.notices = self._state_notices()
+                # Complete: a first index ran to its end, and no sync since stopped before binding.
+                status.complete = bool(last) and not status.notices
+                status.index_bytes = store.size_bytes()
         # After the sync state: a run that committed in between is seen done, not both at once.
         extra = self._status_extra()
         status.indexing, status.watch = extra.get("indexing"), extra.get("watch")
-        status.vectors = self.vector_status()
-        status.summaries = self.summary_status()
+        if status.indexed:
+            status.vectors = self.vector_status()
+            status.summaries = self.summary_status()
         return status
 
     def digest(self, parts: tuple[str, ...] | None = None) -> dict[str, str]:
