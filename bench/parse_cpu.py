@@ -49,7 +49,7 @@ def _jobs(root: Path) -> list[Any]:
     for file in files:
         stat = file.stat()
         path = file.relative_to(root).as_posix()
-        jobs.append((path, str(file), stat.st_mtime_ns, stat.st_size, "", False, str(root)))
+        jobs.append((path, str(file), stat.st_mtime_ns, stat.st_size, "", False, str(root), False))
     return jobs
 
 

@@ -382,6 +382,53 @@ def test_summaries_are_cached_shown_and_taken_again_as_on_sqlite(tmp_path: Path,
         assert found_by_summary()
 
 
+def _postings(service: Codefathom, uri: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """Every unit's postings as stored, and as FTS5 makes them of the unit's stored texts."""
+    import psycopg
+
+    from codefathom.store.postings import UNIT_FIELDS, term_counts
+
+    project = service._open(create=False).project_id  # type: ignore[attr-defined]
+    with psycopg.connect(uri) as conn:
+        where = " FROM codefathom.units u JOIN codefathom.files f ON f.id = u.file_id"
+        stored = conn.execute(
+            "SELECT f.path, u.start_line, u.part, t.term, t.size, t.n0, t.n1, t.n2, t.n3, t.n4, t.n5, t.n6"
+            f"{where} JOIN codefathom.unit_terms t ON t.unit_id = u.id WHERE u.project_id = %s", (project,)
+        ).fetchall()
+        texts = conn.execute(
+            "SELECT u.id, f.path, u.start_line, u.part, x.name, x.qualified_name, x.signature, x.doc, x.path,"
+            f" x.body, x.summary{where} JOIN codefathom.unit_texts x ON x.unit_id = u.id WHERE u.project_id = %s",
+            (project,),
+        ).fetchall()
+    found, sizes = term_counts([(row[0], row[4:]) for row in texts], UNIT_FIELDS)
+    where_unit = {row[0]: row[1:4] for row in texts}
+    made = [(*where_unit[unit], term, sizes[unit], *counts) for unit, term, counts in found]
+    return sorted(stored), sorted(made)
+
+
+def test_postings_made_by_parse_workers_are_those_the_writer_makes(
+    tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_indexer_workers import _many_files
+
+    from codefathom.service.indexer import PARALLEL_MIN_FILES
+
+    repo = tmp_path / "repo"
+    _many_files(repo, PARALLEL_MIN_FILES + 20)
+    (repo / "pkg0" / "accents.py").write_text('def café(naïve):\n    """Über die Straße: ÀÉÎ ǅ İstanbul."""\n')
+    answers = []
+    for workers in ("0", "2"):
+        monkeypatch.setenv("CODEFATHOM_WORKERS", workers)
+        with Codefathom(repo) as service:
+            service._store = _open(pg_uri, _project(), repo)
+            service.index()
+            stored, made = _postings(service, pg_uri)
+            assert len(stored) > 5000 and stored == made
+            answers.append((service._store.digest(), stored, [h.path for h in service.search("uber").results]))
+    assert answers[0] == answers[1]
+    assert answers[0][2] == ["pkg0/accents.py"]
+
+
 # -- lexical search: the same units, order and scores as SQLite's FTS5 --------------------------
 
 _EDGE_QUERIES = [

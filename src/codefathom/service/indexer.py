@@ -98,7 +98,7 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
             changed_names |= store.symbol_names_of(store.file_ids(gone).values())
             report.removed = store.remove_files(gone)
     root = real_root(settings.root)
-    jobs = [_job(f, known.get(f.path), full, root) for f in todo]
+    jobs = [_job(f, known.get(f.path), full, root, store.keeps_postings) for f in todo]
     deferred = not check_keys and len(jobs) >= DEFER_INDEXES_MIN_FILES
     if deferred:
         with store.transaction(check_keys=False):
@@ -203,18 +203,19 @@ class _Outcome:
 
 
 # What a parse worker needs to know of a file: path, absolute path, mtime_ns, size, the content
-# hash the index has for it ("" when none), whether every file is re-parsed, and the project's
-# real root, outside which nothing is read. Plain data.
-_Job = tuple[str, str, int, int, str, bool, str]
+# hash the index has for it ("" when none), whether every file is re-parsed, the project's real
+# root, outside which nothing is read, and whether the store wants postings. Plain data.
+_Job = tuple[str, str, int, int, str, bool, str, bool]
 
 
-def _job(file: SourceFile, state: FileState | None, full: bool, root: str) -> _Job:
-    return (file.path, str(file.abs_path), file.mtime_ns, file.size, state.content_hash if state else "", full, root)
+def _job(file: SourceFile, state: FileState | None, full: bool, root: str, postings: bool) -> _Job:
+    known = state.content_hash if state else ""
+    return (file.path, str(file.abs_path), file.mtime_ns, file.size, known, full, root, postings)
 
 
 def _prepare(job: _Job) -> _Outcome:
     """Read, hash and parse one file into rows ready to write; runs in a worker process or here."""
-    path, abs_path, mtime_ns, size, known_hash, full, root = job
+    path, abs_path, mtime_ns, size, known_hash, full, root, postings = job
     file = SourceFile(path, Path(abs_path), size, mtime_ns)
     language = language_name(path)
     try:
@@ -232,7 +233,7 @@ def _prepare(job: _Job) -> _Outcome:
     if source.replaced_bytes:
         error = "; ".join(filter(None, [error, "not valid UTF-8: undecodable bytes were replaced"]))
     record = FileRecord(path, digest, mtime_ns, size, parsed.language, parsed.status, error)
-    return _Outcome(record, prepare_units(path, parsed.units), facts=prepare_facts(parsed.facts))
+    return _Outcome(record, prepare_units(path, parsed.units, postings=postings), facts=prepare_facts(parsed.facts))
 
 
 def _write(

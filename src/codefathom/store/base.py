@@ -226,6 +226,9 @@ class Store(Protocol):
 
     path: Path  # where it lives (a file, for SQLite)
     rebuilt_reason: str | None  # set when the index had to be recreated or re-parsed
+    # Whether `replace_file` wants units prepared with their postings (store/postings.py): a store
+    # without FTS5 keeps its own, and parse workers make them in parallel rather than the writer.
+    keeps_postings: bool
 
     @property
     def graph(self) -> GraphReads:

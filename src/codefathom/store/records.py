@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from codefathom.model import FileFacts, Unit
+from codefathom.store.postings import UNIT_FIELDS, RowPostings, count_postings
 from codefathom.tokens import name_key, searchable_text
 
 __all__ = [
@@ -62,13 +63,16 @@ class PreparedUnits:
 
     units: tuple[tuple[object, ...], ...]  # the last column is the summary key
     fts: tuple[tuple[str, ...], ...]
+    # Each unit's postings of its `fts` fields, for a store that keeps its own (see postings.py).
+    postings: tuple[RowPostings, ...] = ()
 
     def __len__(self) -> int:
         return len(self.units)
 
 
-def prepare_units(path: str, units: Sequence[Unit]) -> PreparedUnits:
-    """The rows `replace_file` inserts for `units` of the file at `path`."""
+def prepare_units(path: str, units: Sequence[Unit], *, postings: bool = False) -> PreparedUnits:
+    """The rows `replace_file` inserts for `units` of the file at `path`, with their postings
+    when asked (a parse worker makes them then, in parallel, rather than the writer)."""
     path_text = searchable_text(path.replace("/", " ").replace(".", " "))
     unit_rows = []
     fts_rows = []
@@ -86,6 +90,8 @@ def prepare_units(path: str, units: Sequence[Unit]) -> PreparedUnits:
                 searchable_text(unit.doc), path_text, searchable_text(unit.content),
             )
         )
+    if postings:
+        return PreparedUnits(tuple(unit_rows), tuple(fts_rows), tuple(count_postings(fts_rows, UNIT_FIELDS)))
     return PreparedUnits(tuple(unit_rows), tuple(fts_rows))
 
 

@@ -1,5 +1,5 @@
-"""Graph rows in PostgreSQL: a file's symbols, references, imports and hints written with ids from
-reserved blocks, and the binder's source (`PostgresGraphLookup`), every read kept to one project.
+"""Graph rows in PostgreSQL: the binder's source and the binding's writes (`PostgresGraphLookup`),
+every read kept to one project. A file's own rows are written with the rest of its batch (pending.py).
 
 The lookup mirrors the SQLite one (store/sqlite/graph.py) query for query, in the same row orders.
 """
@@ -23,14 +23,11 @@ from codefathom.graphsource import (
     RefSpan,
     SymbolRow,
 )
-from codefathom.model import FileFacts
 from codefathom.store import graph_cache
-from codefathom.store.base import WritingLookup
 from codefathom.store.graph_cache import GraphRowCache
 from codefathom.store.postgres.db import Conn, backend_errors, connect
-from codefathom.store.records import PreparedFacts, prepare_facts
 
-__all__ = ["replace_facts", "PostgresGraphLookup", "reserve", "copy_rows"]
+__all__ = ["PostgresGraphLookup"]
 
 BOUND_LABELS = ["exact", "high", "likely", "possible"]
 
@@ -40,69 +37,6 @@ _IMPORT_COLUMNS = (
 )
 _REF_COLUMNS_TO_BIND = "id, file_id, name, kind, receiver, line, scope, arity, arguments"
 _HINT_ROWS = "SELECT file_id, scope, variable, type_name, kind, line FROM hints"
-
-
-def reserve(conn: Conn, **counts: int) -> dict[str, int]:
-    """The first id of an unbroken block of `count` ids of each table (0 for an empty block)."""
-    names = list(counts)
-    calls = ", ".join(f"reserve_ids('{name}_id_seq', %s)" for name in names)
-    row = conn.execute(f"SELECT {calls}", [counts[name] for name in names]).fetchone()
-    assert row is not None
-    return {name: int(value or 0) for name, value in zip(names, row, strict=True)}
-
-
-def copy_rows(conn: Conn, table: str, columns: str, rows: Iterable[Sequence[object]]) -> None:
-    """Rows into `table` by COPY: a file's rows in one round trip, not one per row."""
-    with conn.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
-
-
-def replace_facts(
-    conn: Conn, project: int, file_id: int, facts: FileFacts | PreparedFacts, lookup: WritingLookup | None = None
-) -> None:
-    """The file's graph rows become `facts` (its old symbols go, so refs to them lose their target).
-    A `lookup` that follows the writes takes the rows, with their ids."""
-    rows = facts if isinstance(facts, PreparedFacts) else prepare_facts(facts)
-    following = lookup is not None and lookup.following
-    ranks: dict[tuple[str, str], float] = {}
-    if not following:
-        # A definition keeps its rank through an edit of its file (as in the SQLite store).
-        ranks = {
-            (str(q), str(k)): float(r) for q, k, r in conn.execute(
-                "SELECT qualified_name, kind, rank FROM symbols WHERE file_id = %s", (file_id,)
-            )
-        }
-        for table in ("refs", "imports", "hints", "symbols"):
-            conn.execute(f"DELETE FROM {table} WHERE file_id = %s", (file_id,))
-    first = reserve(conn, symbols=len(rows.symbols), refs=len(rows.refs), imports=len(rows.imports))
-    symbol, ref, imported = first["symbols"], first["refs"], first["imports"]
-    if rows.symbols:
-        copy_rows(
-            conn, "symbols",
-            "id, project_id, file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc, rank",
-            (
-                (symbol + i, project, file_id, *row, ranks.get((row[2], row[0]), 0.0))
-                for i, row in enumerate(rows.symbols)
-            ),
-        )
-    if rows.refs:
-        copy_rows(
-            conn, "refs", "id, project_id, file_id, name, kind, receiver, line, col, scope, arity, arguments",
-            ((ref + i, project, file_id, *row) for i, row in enumerate(rows.refs)),
-        )
-    if rows.imports:
-        copy_rows(
-            conn, "imports", "id, project_id, file_id, module, name, alias, line, level",
-            ((imported + i, project, file_id, *row) for i, row in enumerate(rows.imports)),
-        )
-    if rows.hints:
-        copy_rows(
-            conn, "hints", "project_id, file_id, scope, variable, type_name, line, kind",
-            ((project, file_id, *row) for row in rows.hints),
-        )
-    if lookup is not None and following:
-        lookup.take(file_id, rows, symbol, ref, imported)
 
 
 def _import_row(row: Sequence[Any]) -> ImportRow:

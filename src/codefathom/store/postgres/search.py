@@ -13,12 +13,8 @@ belongs to matches that row, as FTS5's expression nodes leave it.
 
 from __future__ import annotations
 
-import functools
 import math
-import sqlite3
-import threading
 from collections.abc import Iterable, Sequence
-from contextlib import closing
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,21 +23,26 @@ import numpy.typing as npt
 from codefathom.model import MatchTerm
 from codefathom.parse.windows import MAX_UNIT_CHARS
 from codefathom.store.postgres.db import Conn
+from codefathom.store.postings import (
+    ID_MARK,
+    TOKENIZER,
+    UNIT_FIELDS,
+    RowPostings,
+    count_postings,
+    token_positions,
+    tokens_of,
+)
 from codefathom.store.records import Scope
 
 __all__ = [
-    "TOKENIZER", "UNIT_FIELDS", "DIRECTORY_FIELDS", "tokens_of", "term_counts", "write_unit_postings",
+    "TOKENIZER", "UNIT_FIELDS", "DIRECTORY_FIELDS", "tokens_of", "write_unit_postings",
     "rewrite_unit_postings", "write_directory_postings", "unit_candidates", "directory_candidates", "term_units",
     "units_holding", "directories_holding", "files_holding", "name_candidates",
 ]
 
-# units_fts's tokenizer (store/sqlite/schema.sql, migrations 0006 and 0009): SQLite cuts the text
-# here too, so every token and stem is the one FTS5 stores.
-TOKENIZER = "porter unicode61 remove_diacritics 2 tokenchars '_'"
 K1 = 1.2
 B = 0.75
 IDF_FLOOR = 1e-6
-UNIT_FIELDS = 7  # name, qualified_name, signature, doc, path, body, summary
 DIRECTORY_FIELDS = 5  # name, path, files, definitions, doc
 
 Counts = list[int]  # occurrences per field
@@ -75,95 +76,24 @@ _DIRECTORIES = _Table(
 )
 
 
-# -- tokenizing, by SQLite ------------------------------------------------------------------------
-
-
-def _fts5(fields: int) -> sqlite3.Connection:
-    """An FTS5 table in memory with units_fts's tokenizer, and its `instance` vocabulary: every
-    token of a row with its field and offset, exactly as FTS5 indexes it."""
-    conn = sqlite3.connect(":memory:")
-    columns = ", ".join(f"c{i}" for i in range(fields))
-    conn.execute(f'CREATE VIRTUAL TABLE t USING fts5({columns}, tokenize = "{TOKENIZER}")')
-    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
-    return conn
-
-
-def _fill(conn: sqlite3.Connection, rows: Sequence[tuple[int, Sequence[str]]], fields: int) -> None:
-    columns = ", ".join(f"c{i}" for i in range(fields))
-    marks = ", ".join("?" * (fields + 1))
-    conn.executemany(
-        f"INSERT INTO t(rowid, {columns}) VALUES ({marks})",
-        ((rid, *texts, *[""] * (fields - len(texts))) for rid, texts in rows),
-    )
-
-
-def term_counts(
-    rows: Sequence[tuple[int, Sequence[str]]], fields: int
-) -> tuple[list[tuple[int, str, tuple[int, ...]]], dict[int, int]]:
-    """For rows (id, field texts): each (row, term) with the term's occurrences per field, and each
-    row's length in tokens over every field. FTS5 in memory counts them, a row per pair."""
-    sizes = dict.fromkeys((rid for rid, _ in rows), 0)
-    if not rows:
-        return [], sizes
-    per_field = ", ".join(f"sum(col = 'c{c}')" for c in range(fields))
-    with closing(_fts5(fields)) as conn:
-        _fill(conn, rows, fields)
-        found = [
-            (int(doc), str(term), tuple(counts))
-            for doc, term, *counts in conn.execute(f"SELECT doc, term, {per_field} FROM v GROUP BY doc, term")
-        ]
-    for doc, _, counts in found:
-        sizes[doc] += sum(counts)
-    return found, sizes
-
-
-_words = threading.local()  # each thread's FTS5 table for query words (a connection is one thread's)
-
-
-@functools.lru_cache(maxsize=8192)
-def tokens_of(word: str) -> tuple[str, ...]:
-    """The tokens FTS5 makes of a quoted query word, in order: one for a plain word, several for
-    a phrase (`a$b`), none for a word of separators only."""
-    conn = getattr(_words, "conn", None)
-    if conn is None:
-        conn = _words.conn = _fts5(1)
-    conn.execute("INSERT INTO t(rowid, c0) VALUES (1, ?)", (word,))
-    try:
-        return tuple(str(r[0]) for r in conn.execute("SELECT term FROM v ORDER BY offset"))
-    finally:
-        conn.execute("DELETE FROM t WHERE rowid = 1")
-
-
 # -- writing --------------------------------------------------------------------------------------
 
 
-# COPY's text format escapes these; FTS5's tokens are letters, digits and `_`, but a tokenizer
-# change must not be able to break a COPY.
-_TAB = "\t"
-_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
-
-
-def _write(conn: Conn, project: int, table: _Table, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
-    postings, sizes = term_counts(rows, table.fields)
-    # COPY's text made here in one string: psycopg's row by row writing (an array dumped per
-    # posting) cost more than the server's work, for a hundred thousand postings a repository.
-    lines = [
-        f"{project}\t{term.translate(_COPY_ESCAPES)}\t{rid}\t{_TAB.join(map(str, tf))}\t{sizes[rid]}\n"
-        for rid, term, tf in postings
-    ]
+def _write(conn: Conn, project: int, table: _Table, postings: Sequence[tuple[int, RowPostings]]) -> None:
+    """Rows' postings and lengths: (row id, what `postings.count_postings` made of its fields)."""
+    if not postings:
+        return
     with conn.cursor() as cursor:
-        if lines:
-            columns = f"project_id, term, {table.key}, {table.counts}, size"
-            with cursor.copy(f"COPY {table.terms} ({columns}) FROM STDIN") as copy:
-                copy.write("".join(lines))
-        if sizes:
-            with cursor.copy(f"COPY {table.sizes} ({table.key}, project_id, size) FROM STDIN") as copy:
-                copy.write("".join(f"{rid}\t{project}\t{n}\n" for rid, n in sizes.items()))
+        columns = f"term, {table.counts}, size, project_id, {table.key}"
+        with cursor.copy(f"COPY {table.terms} ({columns}) FROM STDIN") as copy:
+            copy.write("".join(lines.replace(ID_MARK, f"{project}\t{rid}") for rid, (lines, _) in postings))
+        with cursor.copy(f"COPY {table.sizes} ({table.key}, project_id, size) FROM STDIN") as copy:
+            copy.write("".join(f"{rid}\t{project}\t{size}\n" for rid, (_, size) in postings))
 
 
-def write_unit_postings(conn: Conn, project: int, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
-    """Postings and lengths of new units: (unit id, its unit_texts fields in column order)."""
-    _write(conn, project, _UNITS, rows)
+def write_unit_postings(conn: Conn, project: int, postings: Sequence[tuple[int, RowPostings]]) -> None:
+    """Postings and lengths of new units: (unit id, its postings as `count_postings` made them)."""
+    _write(conn, project, _UNITS, postings)
 
 
 def rewrite_unit_postings(conn: Conn, project: int, unit_ids: Sequence[int]) -> None:
@@ -174,12 +104,14 @@ def rewrite_unit_postings(conn: Conn, project: int, unit_ids: Sequence[int]) -> 
     conn.execute("DELETE FROM unit_terms WHERE unit_id = ANY(%s)", (ids,))
     conn.execute("DELETE FROM unit_sizes WHERE unit_id = ANY(%s)", (ids,))
     rows = [(int(r[0]), tuple(str(t) for t in r[1:])) for r in conn.execute(_UNITS.texts, (ids,))]
-    _write(conn, project, _UNITS, rows)
+    postings = count_postings([texts for _, texts in rows], _UNITS.fields)
+    _write(conn, project, _UNITS, [(rid, p) for (rid, _), p in zip(rows, postings, strict=True)])
 
 
 def write_directory_postings(conn: Conn, project: int, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
     """Postings and lengths of new directory nodes: (directory id, its five *_text fields)."""
-    _write(conn, project, _DIRECTORIES, rows)
+    postings = count_postings([texts for _, texts in rows], _DIRECTORIES.fields)
+    _write(conn, project, _DIRECTORIES, [(rid, p) for (rid, _), p in zip(rows, postings, strict=True)])
 
 
 # -- matching -------------------------------------------------------------------------------------
@@ -231,11 +163,7 @@ def _phrase_runs(
     every token's offset."""
     ids = sorted({rid for rows in long.values() for rid in rows})
     rows = [(int(r[0]), tuple(str(t) for t in r[1:])) for r in conn.execute(table.texts, (ids,))]
-    at: dict[tuple[int, int], dict[int, str]] = {}
-    with closing(_fts5(table.fields)) as memory:
-        _fill(memory, rows, table.fields)
-        for doc, col, offset, term in memory.execute("SELECT doc, col, offset, term FROM v"):
-            at.setdefault((doc, int(col[1:])), {})[offset] = term
+    at = token_positions(rows, table.fields)
     for i, candidates in long.items():
         phrase = phrases[i]
         for rid in candidates:

@@ -35,8 +35,9 @@ from codefathom.store.postgres.db import (
     psycopg,
 )
 from codefathom.store.postgres.digest import DIGEST_PARTS, index_digest
-from codefathom.store.postgres.graph import PostgresGraphLookup, copy_rows, replace_facts, reserve
+from codefathom.store.postgres.graph import PostgresGraphLookup
 from codefathom.store.postgres.graph_reads import PostgresGraphReads
+from codefathom.store.postgres.pending import FLUSH_ROWS, IdBlocks, PendingWrites
 from codefathom.store.records import (
     DirectoryRow,
     FileRecord,
@@ -50,6 +51,7 @@ from codefathom.store.records import (
     SummaryCandidate,
     SummaryCoverage,
     VectorMatrix,
+    prepare_facts,
     prepare_units,
 )
 
@@ -90,9 +92,12 @@ class PostgresStore:
         self.location = f"{describe(uri)}#{name}"
         self.path = Path(self.location)  # (no file: where it lives, as a name)
         self.rebuilt_reason = rebuilt
+        self.keeps_postings = True
         self._graph = PostgresGraphReads(self._reader, project, self._reading)
         self._matrix: VectorMatrix | None = None
         self._vector_index: tuple[tuple[str, int], vectors.PostgresVectorIndex | None] | None = None
+        self._pending = PendingWrites()
+        self._ids = IdBlocks()
 
     @classmethod
     def open(
@@ -120,14 +125,35 @@ class PostgresStore:
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
+        """Around every use of the connection but the writes held back: those reach it first."""
         with self._lock, backend_errors():
+            self._flush()
             yield
 
     @contextmanager
     def _reading(self) -> Iterator[None]:
         """Around a read that answers a question (`self._reader`): the replica's lock, or the store's."""
         with self._read_lock, backend_errors():
+            if self._replica is None:
+                self._flush()
             yield
+
+    @contextmanager
+    def _buffering(self, file_id: int | None, *, facts: bool = False) -> Iterator[None]:
+        """Around a write held back (see pending.py): sent at once outside a transaction, or when
+        the rows held grow past FLUSH_ROWS."""
+        with self._lock, backend_errors():
+            if self._pending.holds(file_id, facts=facts):
+                self._flush()
+            yield
+            if not self._in_transaction() or self._pending.rows >= FLUSH_ROWS:
+                self._flush()
+
+    def _flush(self) -> None:
+        if not self._pending:
+            return
+        with self._conn.transaction():  # (a savepoint inside a transaction)
+            self._pending.flush(self._conn, self.project_id)
 
     @property
     def graph(self) -> PostgresGraphReads:
@@ -156,7 +182,12 @@ class PostgresStore:
         (`check_keys` is SQLite's: PostgreSQL's foreign keys cost little, and stay on.)"""
         with self._locked(), self._conn.transaction():
             self._conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, self.project_id))
-            yield
+            try:
+                yield
+                self._flush()
+            except BaseException:
+                self._pending = PendingWrites()  # (its rows were this transaction's: rolled back)
+                raise
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
@@ -240,47 +271,16 @@ class PostgresStore:
     def replace_file(
         self, record: FileRecord, units: Sequence[Unit] | PreparedUnits, file_id: int | None | EllipsisType = ...
     ) -> int:
+        """Held with the rest of the batch until a read or the transaction's end (see pending.py)."""
         prepared = units if isinstance(units, PreparedUnits) else prepare_units(record.path, units)
-        with self._locked():
-            conn = self._conn
-            if file_id is ...:
-                file_id = self.file_ids([record.path]).get(record.path)
-            values = (
-                record.content_hash, record.mtime_ns, record.size, record.language, record.status,
-                record.error, len(prepared), time.time(),
-            )
+        if file_id is ...:
+            file_id = self.file_ids([record.path]).get(record.path)
+        with self._buffering(file_id):
+            new = file_id is None
             if file_id is None:
-                row = conn.execute(
-                    "INSERT INTO files(content_hash, mtime_ns, size, language, status, error, unit_count, indexed_at,"
-                    " project_id, path) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
-                    (*values, self.project_id, record.path),
-                ).fetchone()
-                assert row is not None
-                file_id = int(row[0])
-            else:
-                conn.execute("DELETE FROM units WHERE file_id = %s", (file_id,))
-                conn.execute(
-                    "UPDATE files SET content_hash = %s, mtime_ns = %s, size = %s, language = %s, status = %s,"
-                    " error = %s, unit_count = %s, indexed_at = %s WHERE id = %s",
-                    (*values, file_id),
-                )
-            if prepared.units:
-                first = reserve(conn, units=len(prepared.units))["units"]
-                ids = range(first, first + len(prepared.units))
-                copy_rows(
-                    conn, "units",
-                    "id, project_id, file_id, kind, name, name_key, qualified_name, parent, signature, doc,"
-                    " language, start_line, end_line, part, content, summary_key",
-                    ((uid, self.project_id, file_id, *row) for uid, row in zip(ids, prepared.units, strict=True)),
-                )
-                copy_rows(
-                    conn, "unit_texts", "unit_id, name, qualified_name, signature, doc, path, body",
-                    ((uid, *row) for uid, row in zip(ids, prepared.fts, strict=True)),
-                )
-                search.write_unit_postings(conn, self.project_id, list(zip(ids, prepared.fts, strict=True)))
-                # Units whose text has a cached summary take it as a search field: their postings again.
-                summarised = summaries.take_cached_summaries(conn, self.project_id, file_id)
-                search.rewrite_unit_postings(conn, self.project_id, summarised)
+                file_id = self._ids.take(self._conn, "files", 1)
+            first = self._ids.take(self._conn, "units", len(prepared.units))
+            self._pending.add_file(self.project_id, record, prepared, file_id, first, new=new)
             return file_id
 
     def file_ids(self, paths: Iterable[str]) -> dict[str, int]:
@@ -296,8 +296,18 @@ class PostgresStore:
     def replace_facts(
         self, file_id: int, facts: FileFacts | PreparedFacts, lookup: WritingLookup | None = None
     ) -> None:
-        with self._locked():
-            replace_facts(self._conn, self.project_id, file_id, facts, lookup)
+        """The file's graph rows become `facts` (its old symbols go, so refs to them lose their
+        target). A `lookup` that follows the writes takes the rows, with their ids."""
+        rows = facts if isinstance(facts, PreparedFacts) else prepare_facts(facts)
+        following = lookup is not None and lookup.following
+        with self._buffering(file_id, facts=True):
+            first = {
+                table: self._ids.take(self._conn, table, len(getattr(rows, table)))
+                for table in ("symbols", "refs", "imports")
+            }
+            self._pending.add_facts(self.project_id, file_id, rows, first, replacing=not following)
+            if lookup is not None and following:
+                lookup.take(file_id, rows, first["symbols"], first["refs"], first["imports"])
 
     def symbol_names_of(self, file_ids: Iterable[int]) -> set[str]:
         with self._locked():

@@ -17,7 +17,7 @@ from codefathom.store.records import NewSummary, SummaryCandidate, SummaryCovera
 __all__ = [
     "SUMMARY_OF_UNIT", "UNIT_RANK", "UNIT_RANK_JOIN", "UNIT_RANK_OF_ONE", "summary_model", "summary_candidates",
     "use_summary_model",
-    "store_summaries", "take_cached_summaries", "unit_summaries", "definition_summary", "summary_coverage",
+    "store_summaries", "unit_summaries", "definition_summary", "summary_coverage",
 ]
 
 # A unit's rank: its definition's, else its file's (as SQLite's UNIT_RANK).
@@ -105,19 +105,6 @@ def store_summaries(conn: Conn, project: int, model: str, new: Sequence[NewSumma
     )]
     _refresh(conn, project, ids)
     return len(ids)
-
-
-def take_cached_summaries(conn: Conn, project: int, file_id: int) -> list[int]:
-    """A file's units just written take their texts' cached summaries as their search field (as the
-    SQLite store's insert does), once the project shows a model's; the ids of those that did."""
-    rows = conn.execute(
-        "UPDATE unit_texts t SET summary = x.searchable FROM units u"
-        " JOIN meta m ON m.project_id = u.project_id AND m.key = 'summary_model'"
-        " JOIN summaries x ON x.project_id = u.project_id AND x.key = u.summary_key AND x.model = m.value"
-        " WHERE t.unit_id = u.id AND u.file_id = %s AND u.project_id = %s RETURNING t.unit_id",
-        (file_id, project),
-    )
-    return [int(row[0]) for row in rows]
 
 
 def _refresh(conn: Conn, project: int, ids: list[int]) -> None:

