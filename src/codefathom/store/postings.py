@@ -27,11 +27,6 @@ ID_MARK = "\x00"  # in a posting line, where the row's ids go; FTS5's tokens hol
 # A row's postings: its COPY lines (term, counts per field, length, ID_MARK), and its length in tokens.
 RowPostings = tuple[str, int]
 
-_TAB = "\t"
-# COPY's text format escapes these; FTS5's tokens are letters, digits and `_`, but a tokenizer
-# change must not be able to break a COPY.
-_COPY_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r", ID_MARK: "\\000"})
-
 
 def _fts5(fields: int) -> sqlite3.Connection:
     """An FTS5 table in memory with units_fts's tokenizer, and its `instance` vocabulary: every
@@ -73,13 +68,48 @@ def term_counts(
 
 
 def count_postings(rows: Sequence[Sequence[str]], fields: int) -> list[RowPostings]:
-    """Each row's postings (its field texts, fewer than `fields` meaning empty ones after)."""
-    found, sizes = term_counts(list(enumerate(rows)), fields)
-    lines: list[list[str]] = [[] for _ in rows]
-    for row, term, counts in found:
-        size = sizes[row]
-        lines[row].append(f"{term.translate(_COPY_ESCAPES)}\t{_TAB.join(map(str, counts))}\t{size}\t{ID_MARK}\n")
-    return [("".join(row_lines), sizes[row]) for row, row_lines in enumerate(lines)]
+    """Each row's postings (its field texts, fewer than `fields` meaning empty ones after).
+
+    A row at a time in an FTS5 table holding only it, whose `col` vocabulary then gives the row's
+    own counts, is twice as fast as all rows at once grouped by row and term (`term_counts`)."""
+    conn, insert, lines = _counter(fields)
+    made: list[RowPostings] = []
+    for texts in rows:
+        conn.execute(insert, (*texts, *[""] * (fields - len(texts))))
+        size = int(conn.execute("SELECT coalesce(sum(cnt), 0) FROM v").fetchone()[0])
+        block = conn.execute(lines, (size,)).fetchone()[0]
+        conn.execute("INSERT INTO t(t) VALUES ('delete-all')")
+        made.append((block or "", size))
+    return made
+
+
+_counters = threading.local()  # each thread's FTS5 tables for count_postings, by number of fields
+
+
+def _counter(fields: int) -> tuple[sqlite3.Connection, str, str]:
+    """A contentless FTS5 table of `fields` columns with its `col` vocabulary, the statement that
+    inserts a row, and the query that writes its postings' lines (given the row's length)."""
+    made: dict[int, tuple[sqlite3.Connection, str, str]] | None = getattr(_counters, "made", None)
+    if made is None:
+        made = _counters.made = {}
+    if fields not in made:
+        conn = sqlite3.connect(":memory:")
+        columns = ", ".join(f"c{i}" for i in range(fields))
+        conn.execute(
+            f'CREATE VIRTUAL TABLE t USING fts5({columns}, tokenize = "{TOKENIZER}", content = "", columnsize = 0)'
+        )
+        conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'col')")
+        insert = f"INSERT INTO t(rowid, {columns}) VALUES (1, {', '.join('?' * fields)})"
+        counts = " || char(9) || ".join(f"sum(iif(col = 'c{i}', cnt, 0))" for i in range(fields))
+        # COPY's text format escapes these; FTS5's tokens are letters, digits and `_`, but a
+        # tokenizer change must not be able to break a COPY.
+        term = (
+            "replace(replace(replace(replace(term, '\\', '\\\\'), char(9), '\\t'), char(10), '\\n'), char(13), '\\r')"
+        )
+        line = f"{term} || char(9) || {counts} || char(9) || ? || char(9) || char(0) || char(10)"
+        lines = f"SELECT group_concat(line, '') FROM (SELECT {line} AS line FROM v GROUP BY term)"
+        made[fields] = (conn, insert, lines)
+    return made[fields]
 
 
 def token_positions(rows: Sequence[tuple[int, Sequence[str]]], fields: int) -> dict[tuple[int, int], dict[int, str]]:
