@@ -357,3 +357,31 @@ def test_a_reply_never_cites_a_file_that_changed_after_the_sync(tmp_path: Path, 
         (repo / "keep.py").write_text("x = 1\n")  # shorter than the lines the index cites
         stale = service.search("keep_going", fresh=False)
         assert stale.results == [] and any("--no-sync" in notice for notice in stale.notices)
+
+
+def test_a_sync_waiting_for_another_says_whose_it_waits_for(tmp_path: Path, store: str) -> None:
+    import threading
+
+    from codefathom.service.fingerprint import index_fingerprint
+    from codefathom.service.locking import IndexLock
+    from codefathom.store import open_store
+
+    repo = tmp_path / "repo"
+    write(repo, {"a.py": "def a():\n    return 1\n"})
+    seen: list[str] = []
+    with Codefathom(repo) as service:
+        service.index()
+        other = IndexLock(service.settings.index_dir)  # another process of this machine syncing
+        assert other.acquire(0)
+        threading.Timer(0.3, other.release).start()
+        service.index(lambda done, total, path: seen.append(path))
+        assert seen[0].startswith(f"waiting for pid {os.getpid()}, ")
+        if store == "postgresql":  # and another machine's sync, which only the database knows of
+            name = service._open(create=False).name  # type: ignore[attr-defined]
+            elsewhere = open_store(os.environ["CODEFATHOM_STORE"], index_fingerprint(), project=name, create=False)
+            assert elsewhere.hold("sync", 0)
+            threading.Timer(0.3, elsewhere.let_go, ("sync",)).start()
+            seen.clear()
+            service.index(lambda done, total, path: seen.append(path))
+            elsewhere.close()
+            assert seen[0].startswith("waiting for server process ") and "codefathom pid" in seen[0]

@@ -606,17 +606,41 @@ def test_without_the_postgres_extra_the_cli_says_so_in_one_line(
     ]
 
 
+def test_embedding_and_summarising_hold_the_project_against_other_machines(
+    tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("onnxruntime")
+    from codefathom.embed import DEFAULT_SPEC
+
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
+    repo, name = _copy("shop", tmp_path), _project()
+    (repo / ".codefathom.toml").write_text('[summaries]\nprovider = "ollama"\nmodel = "tiny"\nurl = "http://127.0.0.1:9"\n')
+    # This machine's index folder has no lock file held: only the database knows of the other.
+    with Codefathom(repo, index_dir=tmp_path / "here") as here, _open(pg_uri, name, repo) as elsewhere:
+        here._store = _open(pg_uri, name, repo)
+        here.index()
+        assert elsewhere.hold("embed", 0) and elsewhere.hold("summarize", 0)
+        busy = here.embed(budget_s=0)
+        assert busy.embedded == 0 and [n for n in busy.notices if "another process is embedding this index now" in n]
+        assert "(server process " in busy.notices[-1] and "codefathom pid" in busy.notices[-1]
+        with pytest.raises(CodefathomError, match=r"another process is summarising this index now \(server process"):
+            here.summarize()
+        elsewhere.let_go("embed")
+        assert not [n for n in here.embed(budget_s=0).notices if "another process" in n]
+        assert here._store.holder("embed") == ""  # (let go of when the pass ended)
+
+
 def test_a_sync_holds_its_projects_lock_against_other_machines(pg_uri: str) -> None:
     name = _project()
     with _open(pg_uri, name) as first, _open(pg_uri, name) as second, _open(pg_uri, _project()) as other:
-        assert first.hold_sync(0)
+        assert first.hold("sync", 0)
         started = time.monotonic()
-        assert not second.hold_sync(0.3) and time.monotonic() - started >= 0.3
-        assert "codefathom pid" in second.sync_holder()
-        assert other.hold_sync(0)  # another project syncs meanwhile
+        assert not second.hold("sync", 0.3) and time.monotonic() - started >= 0.3
+        assert "codefathom pid" in second.holder("sync")
+        assert other.hold("sync", 0)  # another project syncs meanwhile
         with second.transaction():  # writes of another process (vectors, summaries) do not wait for a sync
             second.set_meta("written", "meanwhile")
-        first.release_sync()
-        assert second.hold_sync(0) and first.sync_holder() != ""
-        second.release_sync()
-        other.release_sync()
+        first.let_go("sync")
+        assert second.hold("sync", 0) and first.holder("sync") != ""
+        second.let_go("sync")
+        other.let_go("sync")

@@ -325,8 +325,8 @@ class Codefathom(
             lock = self._writer()
             lock.acquire(timeout=10)  # as for SQLite: let an indexer here finish a batch
             try:
-                if not store.hold_sync(10):
-                    by = store.sync_holder()
+                if not store.hold("sync", 10):
+                    by = store.holder("sync")
                     raise IndexUnusable(
                         f"another indexer is syncing this project{f' ({by})' if by else ''}; clear it once that is done"
                     )
@@ -446,8 +446,8 @@ def clear_database_project(store: str, name: str) -> bool:
     except ProjectMissing:
         return False
     with index:
-        if not index.hold_sync(10):
-            by = index.sync_holder()
+        if not index.hold("sync", 10):
+            by = index.holder("sync")
             raise IndexUnusable(
                 f"another indexer is syncing the project {name}{f' ({by})' if by else ''}; clear it once that is done"
             )

@@ -22,7 +22,7 @@ from codefathom.embed import Embedder, EmbedderUnavailable, load_embedder, parse
 from codefathom.embed.base import EmbedderSpec
 from codefathom.errors import CodefathomError, EmbedderMismatch, NotIndexed, UsageError
 from codefathom.search.rank import path_role
-from codefathom.service.locking import EMBED_LOCK_NAME, IndexLock
+from codefathom.service.locking import EMBED_LOCK_NAME, WorkLock
 
 if TYPE_CHECKING:
     from codefathom.config import Settings
@@ -127,9 +127,9 @@ class Embedding:
         report.embedder = embedder.id
         with self._lock:  # not while a sync (or a search's sync) is creating or rebuilding the file
             store = self._open(create=False)
-        lock = IndexLock(self.settings.index_dir, EMBED_LOCK_NAME)
-        if not lock.acquire(timeout=0):
-            report.notices.append("another process is embedding this index now (`codefathom serve`?); it goes on there")
+        lock = WorkLock(self.settings.index_dir, EMBED_LOCK_NAME, store, "embed")
+        if not lock.acquire():
+            report.notices.append(f"another process is embedding this index now ({lock.elsewhere}); it goes on there")
             with_vectors, report.total = store.vector_coverage()
             report.remaining = report.total - with_vectors
             return report
@@ -200,8 +200,8 @@ class Embedding:
         stamp = store.get_meta("embedder")
         if stamp is None:
             return
-        lock = IndexLock(self.settings.index_dir, EMBED_LOCK_NAME)
-        if not lock.acquire(timeout=0):
+        lock = WorkLock(self.settings.index_dir, EMBED_LOCK_NAME, store, "embed")
+        if not lock.acquire():
             return  # an embedding pass is running: it links them
         try:
             ids = store.pending_in_files(file_ids)

@@ -210,8 +210,11 @@ class Freshness:
         """Sync under the index's write lock; None when another process held it past `wait` s."""
         lock = self._writer()
         started = time.monotonic()
-        if not lock.acquire(wait):
-            return None
+        if not lock.acquire(0):
+            holder = lock.holder()
+            _waiting(progress, f"pid {holder.pid}, {holder.role}" if holder else "another process")
+            if not lock.acquire(wait):
+                return None
         held: Store | None = None
         try:
             self._reload_settings()
@@ -219,9 +222,11 @@ class Freshness:
                 # The file lock keeps out this machine's other processes; the database's lock those
                 # of every machine, held by this sync's own connection from its first read to its last write.
                 held = self._open(create=True)
-                left = None if wait is None else max(0.0, wait - (time.monotonic() - started))
-                if not held.hold_sync(left):
-                    return None
+                if not held.hold("sync", 0):
+                    _waiting(progress, held.holder("sync") or "another machine")
+                    left = None if wait is None else max(0.0, wait - (time.monotonic() - started))
+                    if not held.hold("sync", left):
+                        return None
             waited = time.monotonic() - started
             try:
                 report = self._sync_once(progress, full)
@@ -236,7 +241,7 @@ class Freshness:
             return report
         finally:
             if held is not None:
-                held.release_sync()
+                held.let_go("sync")
             lock.release()
 
     def _sync_once(self, progress: Progress | None, full: bool) -> SyncReport:
@@ -626,3 +631,9 @@ def remove_index_files(index_dir: Path) -> None:
         index_dir.rmdir()
     except OSError:
         pass
+
+
+def _waiting(progress: Progress | None, holder: str) -> None:
+    """Say, where the progress shows, whose sync this one waits for (it may be a while)."""
+    if progress is not None:
+        progress(0, 0, f"waiting for {holder}")

@@ -23,15 +23,19 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 from codefathom.errors import IndexUnusable
+
+if TYPE_CHECKING:
+    from codefathom.store import Store, Work
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not POSIX
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["IndexLock", "Holder", "LOCK_NAME", "EMBED_LOCK_NAME", "set_holder_role"]
+__all__ = ["IndexLock", "WorkLock", "Holder", "LOCK_NAME", "EMBED_LOCK_NAME", "set_holder_role"]
 
 LOCK_NAME = "index.lock"
 EMBED_LOCK_NAME = "embed.lock"  # one embedding pass per index: passes are long and would duplicate work
@@ -168,3 +172,31 @@ def _forget_in_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_in_child)
+
+
+class WorkLock:
+    """The lock of a long work that must not run twice at once on an index (an embedding pass, a
+    summarising run): this machine's file lock, then the store's, which keeps out the other
+    machines of a shared database. Taken without waiting: the work is going on elsewhere."""
+
+    def __init__(self, index_dir: Path, name: str, store: Store, work: Work) -> None:
+        self._file = IndexLock(index_dir, name)
+        self._store = store
+        self._work: Work = work
+        self.elsewhere = ""  # who has it, when `acquire` said no: "pid 123, codefathom serve"
+
+    def acquire(self) -> bool:
+        if not self._file.acquire(timeout=0):
+            holder = self._file.holder()
+            self.elsewhere = f"pid {holder.pid}, {holder.role}" if holder else "another process"
+            return False
+        if not self._store.hold(self._work, 0):
+            self._file.release()
+            self.elsewhere = self._store.holder(self._work) or "another machine"
+            return False
+        return True
+
+    def release(self) -> None:
+        if self._file.held:
+            self._store.let_go(self._work)
+            self._file.release()

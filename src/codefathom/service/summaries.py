@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from codefathom.errors import CodefathomError, SummarizerUnavailable, UsageError
 from codefathom.search.roles import path_role
-from codefathom.service.locking import IndexLock
+from codefathom.service.locking import WorkLock
 from codefathom.store import NewSummary, SummaryCandidate, SummaryCoverage
 from codefathom.summarize import (
     MAX_OUTPUT_TOKENS_ESTIMATE,
@@ -183,9 +183,9 @@ class SummaryVerbs:
             report.coverage = store.summary_coverage(SUMMARISED_KINDS)
             report.seconds = time.perf_counter() - started
             return report
-        lock = IndexLock(self.settings.index_dir, SUMMARY_LOCK_NAME)
-        if not lock.acquire(timeout=0):
-            raise CodefathomError("another process is summarising this index now; it goes on there")
+        lock = WorkLock(self.settings.index_dir, SUMMARY_LOCK_NAME, store, "summarize")
+        if not lock.acquire():
+            raise CodefathomError(f"another process is summarising this index now ({lock.elsewhere}); it goes on there")
         try:
             if todo:
                 _run(store, load_summarizer(config), todo, prompts, config, report, progress, stop)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codefathom.errors import UsageError
-from codefathom.store.base import GraphReads, Store, VectorIndex, WritingLookup
+from codefathom.store.base import GraphReads, Store, VectorIndex, Work, WritingLookup
 from codefathom.store.errors import ProjectMissing, StoreError
 from codefathom.store.records import (
     BaseRef,
@@ -41,7 +41,7 @@ from codefathom.store.sqlite.db import SCHEMA_VERSION, fingerprint_of, schema_sq
 from codefathom.store.sqlite.fts import match_expression
 
 __all__ = [
-    "Store", "GraphReads", "WritingLookup", "VectorIndex", "open_store", "StoreError", "ProjectMissing",
+    "Store", "GraphReads", "WritingLookup", "VectorIndex", "Work", "open_store", "StoreError", "ProjectMissing",
     "Scope", "FileRecord", "PreparedUnits",
     "prepare_units", "PreparedFacts", "prepare_facts", "IndexCounts", "PendingUnit", "VectorMatrix", "NewSummary",
     "SummaryCandidate", "SummaryCoverage", "DirectoryRow", "IsTest", "Neighbour", "SymbolInfo", "RefInfo",

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from types import EllipsisType
-from typing import Any, Protocol, Self
+from typing import Any, Literal, Protocol, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -41,7 +41,7 @@ from codefathom.store.records import (
     VectorMatrix,
 )
 
-__all__ = ["Store", "GraphReads", "WritingLookup", "VectorIndex"]
+__all__ = ["Store", "GraphReads", "WritingLookup", "VectorIndex", "Work"]
 
 
 class WritingLookup(GraphLookup, Protocol):
@@ -220,6 +220,10 @@ class VectorIndex(Protocol):
         """Those of `unit_ids` without a vector of this index's dimensions."""
 
 
+# Work on an index that runs long and must not run twice at once, even from two machines.
+Work = Literal["sync", "embed", "summarize"]
+
+
 class Store(Protocol):
     """An open index: every read and write the service and search make of it. Safe to share
     between threads."""
@@ -251,16 +255,17 @@ class Store(Protocol):
         """Read through a bounded cache while inside, not memory the process keeps (SQLite: its page
         cache, not the memory map): a sync reads most of a large index (binding, directory nodes)."""
 
-    def hold_sync(self, timeout: float | None) -> bool:
-        """Take the lock a sync holds as a whole against syncs of this index from other machines,
-        waiting at most `timeout` seconds (None: as long as it takes); False when it was not free.
-        SQLite's file has one machine, whose file lock (service/locking.py) suffices: always True."""
+    def hold(self, work: Work, timeout: float | None) -> bool:
+        """Take the lock a long `work` holds as a whole against the same work on this index from
+        other machines (a sync, an embedding pass, a summarising run), waiting at most `timeout`
+        seconds (None: as long as it takes); False when it was not free. SQLite's file has one
+        machine, whose file locks (service/locking.py) suffice: always True."""
 
-    def release_sync(self) -> None:
-        """Let go of what `hold_sync` took."""
+    def let_go(self, work: Work) -> None:
+        """Let go of what `hold(work)` took."""
 
-    def sync_holder(self) -> str:
-        """Who holds the sync lock now (a client's address and process), "" when nobody or not known."""
+    def holder(self, work: Work) -> str:
+        """Who holds `work`'s lock now (a client's address and process), "" when nobody or not known."""
 
     def settle(self) -> None:
         """After a sync that wrote many units: bring the database's statistics and visibility up to

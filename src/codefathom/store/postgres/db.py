@@ -24,7 +24,7 @@ except ImportError as exc:  # the default install has no driver
     ) from exc
 
 __all__ = [
-    "Conn", "SCHEMA", "SCHEMA_VERSION", "LOCK_SPACE", "SYNC_SPACE", "project_names",
+    "Conn", "SCHEMA", "SCHEMA_VERSION", "LOCK_SPACE", "SYNC_SPACE", "WORK_SPACES", "project_names",
     "REPARSE_HASH", "connect", "migrate", "open_project",
     "backend_errors", "describe", "psycopg",
 ]
@@ -43,6 +43,8 @@ LOCK_SPACE = 1667657831  # 'cfpg'
 # writes of another process (vectors, summaries) still take turns per transaction and do not wait
 # for a whole sync.
 SYNC_SPACE = 1667658611  # 'cfs' + 's'
+# Each long work on a project holds (its space, project id) on its session, from any machine.
+WORK_SPACES = {"sync": SYNC_SPACE, "embed": SYNC_SPACE + 1, "summarize": SYNC_SPACE + 2}
 _MIGRATING = -1
 _HOST = socket.gethostname()[:32]
 
@@ -73,7 +75,7 @@ def backend_errors() -> Iterator[None]:
 def connect(uri: str, *, read_only: bool = False, replica: bool = False) -> Conn:
     """A connection in autocommit (transactions are explicit), reading the codefathom schema;
     `replica`: the read side of a store whose reads go to another server (`store_read`)."""
-    # Named for `sync_holder` (who holds a project's sync lock, seen from another machine) and so
+    # Named for `holder` (who holds a project's sync or embedding lock, seen from another machine) and so
     # that pg_stat_activity tells the connections answering reads on a replica apart.
     name = f"codefathom {'reader ' if replica else ''}pid {os.getpid()} on {_HOST}"
     try:

@@ -18,13 +18,13 @@ from types import EllipsisType
 from typing import Any, Self
 
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
-from codefathom.store.base import WritingLookup
+from codefathom.store.base import Work, WritingLookup
 from codefathom.store.matrices import drop_shared, shared_matrix
 from codefathom.store.postgres import directories, search, summaries, vectors
 from codefathom.store.postgres.db import (
     LOCK_SPACE,
     REPARSE_HASH,
-    SYNC_SPACE,
+    WORK_SPACES,
     Conn,
     backend_errors,
     connect,
@@ -204,14 +204,15 @@ class PostgresStore:
         """Nothing to do: the server's cache is not this process's memory."""
         yield
 
-    def hold_sync(self, timeout: float | None) -> bool:
-        """A session-level advisory lock on the project, polled (`pg_try_advisory_lock`) so that a
-        wait can end; the server drops it when this connection ends, however the process ends."""
+    def hold(self, work: Work, timeout: float | None) -> bool:
+        """A session-level advisory lock on the project, in `work`'s space, polled
+        (`pg_try_advisory_lock`) so that a wait can end; the server drops it when this connection
+        ends, however the process ends."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             with self._locked():
                 row = self._conn.execute(
-                    "SELECT pg_try_advisory_lock(%s, %s)", (SYNC_SPACE, self.project_id)
+                    "SELECT pg_try_advisory_lock(%s, %s)", (WORK_SPACES[work], self.project_id)
                 ).fetchone()
             if row is not None and row[0]:
                 return True
@@ -219,20 +220,20 @@ class PostgresStore:
                 return False
             time.sleep(_SYNC_POLL_S)
 
-    def release_sync(self) -> None:
+    def let_go(self, work: Work) -> None:
         if self._conn.closed:
             return  # (the server let go with the connection)
         with self._locked():
-            self._conn.execute("SELECT pg_advisory_unlock(%s, %s)", (SYNC_SPACE, self.project_id))
+            self._conn.execute("SELECT pg_advisory_unlock(%s, %s)", (WORK_SPACES[work], self.project_id))
 
-    def sync_holder(self) -> str:
+    def holder(self, work: Work) -> str:
         with self._locked():
             row = self._conn.execute(
                 "SELECT a.pid, coalesce(host(a.client_addr), 'a local socket'), a.application_name"
                 " FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
                 " WHERE l.locktype = 'advisory' AND l.granted AND l.classid::bigint = %s AND l.objid::bigint = %s"
                 " AND l.objsubid = 2 AND l.pid != pg_backend_pid() LIMIT 1",
-                (SYNC_SPACE, self.project_id),
+                (WORK_SPACES[work], self.project_id),
             ).fetchone()
         if row is None:
             return ""

@@ -15,7 +15,7 @@ from types import EllipsisType
 from typing import Any, Self
 
 from codefathom.model import FileFacts, FileState, MatchTerm, StoredUnit, Unit
-from codefathom.store.base import WritingLookup
+from codefathom.store.base import Work, WritingLookup
 from codefathom.store.errors import StoreError
 from codefathom.store.matrices import drop_shared, shared_matrix
 from codefathom.store.records import (
@@ -99,13 +99,13 @@ class SQLiteStore:
                 if not check_keys:
                     self._conn.execute("PRAGMA foreign_keys = ON")
 
-    def hold_sync(self, timeout: float | None) -> bool:
-        return True  # one machine: the service's file lock serialises syncs
+    def hold(self, work: Work, timeout: float | None) -> bool:
+        return True  # one machine: the service's file locks serialise the work
 
-    def release_sync(self) -> None:
+    def let_go(self, work: Work) -> None:
         pass
 
-    def sync_holder(self) -> str:
+    def holder(self, work: Work) -> str:
         return ""
 
     def settle(self) -> None:
