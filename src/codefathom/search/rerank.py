@@ -40,20 +40,26 @@ __all__ = [
 #   lexical_score    its BM25F score over the best candidate's
 #   container        it is a class or other container of definitions
 #   length           ln(1 + its lines) / 5
-# and, for the model of an index whose units are not all embedded yet:
+# and, for the model with vectors,
+#   similarity_cut,  similarity and vector_rank times the share of the unit its vector does not read:
+#   vector_rank_cut  a long unit's vector is of its first lines (EMBEDDED_LINES), not of what follows
+# and, for the model of an index whose units are not all embedded yet (without the two above):
 #   vectorless       it has no vector yet (its similarity and vector rank are taken as middling)
-FEATURES = (
+_BOTH = (
     "similarity", "vector_rank", "lexical_rank", "in_lexical", "name_words", "signature_words", "owner_words",
     "path_words", "name_match", "test", "example", "module_or_chunk", "file_support", "lexical_score", "container",
     "length",
 )
-PARTIAL_FEATURES = (*FEATURES, "vectorless")
+FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut")
+PARTIAL_FEATURES = (*_BOTH, "vectorless")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
     "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length",
 )
 
 LEXICAL_DEPTH = 100
+# About the lines of a unit's body its vector reads: embed/text.py cuts the text at 600 characters.
+EMBEDDED_LINES = 20
 _NAME_GRADES = 6
 
 
@@ -106,10 +112,14 @@ def features(
             continue
         unit, role = stored.unit, path_role(stored.path)
         lexical_at, vector_at, tier = lexical_rank.get(uid), vector_rank.get(uid), grade.get(uid)
+        lines = unit.end_line - unit.start_line + 1
+        unread = 0.0 if uid in without_vectors else max(0.0, 1.0 - EMBEDDED_LINES / lines)
+        # Relative to the best candidate: only differences within one query matter to a ranking.
+        near = similarity.get(uid, floor) - top
+        ranked = 10 / (10 + vector_at) if vector_at else 0.0
         found[uid] = {
-            # Relative to the best candidate: only differences within one query matter to a ranking.
-            "similarity": similarity.get(uid, floor) - top,
-            "vector_rank": 10 / (10 + vector_at) if vector_at else 0.0,
+            "similarity": near,
+            "vector_rank": ranked,
             "lexical_rank": 10 / (10 + lexical_at) if lexical_at else 0.0,
             "in_lexical": 1.0 if lexical_at and lexical_at <= LEXICAL_DEPTH else 0.0,
             "name_words": _share(query, _words(unit.name)),
@@ -123,7 +133,9 @@ def features(
             "file_support": math.log1p(per_file[stored.path] - 1),
             "lexical_score": lexical_score.get(uid, 0.0),
             "container": 1.0 if unit.kind == "class" else 0.0,
-            "length": math.log1p(unit.end_line - unit.start_line + 1) / 5,
+            "length": math.log1p(lines) / 5,
+            "similarity_cut": near * unread,
+            "vector_rank_cut": ranked * unread,
             "vectorless": 1.0 if uid in without_vectors else 0.0,
         }
     return found
