@@ -613,13 +613,19 @@ def test_embedding_and_summarising_hold_the_project_against_other_machines(
     from codefathom.embed import DEFAULT_SPEC
 
     monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
-    repo, name = _copy("shop", tmp_path), _project()
+    monkeypatch.setenv("CODEFATHOM_STORE", pg_uri)
+    repo = _copy("shop", tmp_path)
     (repo / ".codefathom.toml").write_text('[summaries]\nprovider = "ollama"\nmodel = "tiny"\nurl = "http://127.0.0.1:9"\n')
     # This machine's index folder has no lock file held: only the database knows of the other.
-    with Codefathom(repo, index_dir=tmp_path / "here") as here, _open(pg_uri, name, repo) as elsewhere:
-        here._store = _open(pg_uri, name, repo)
+    with Codefathom(repo, index_dir=tmp_path / "here") as here:
         here.index()
+        elsewhere = _open(pg_uri, here._open(create=False).name, repo)  # type: ignore[attr-defined]
         assert elsewhere.hold("embed", 0) and elsewhere.hold("summarize", 0)
+        from codefathom.service import render
+
+        status = here.status()
+        assert [(e["pid"], e["doing"]) for e in status.running] == [(0, "embedding")]
+        assert "embedding now: elsewhere, server process " in render.status_text(status)
         busy = here.embed(budget_s=0)
         assert busy.embedded == 0 and [n for n in busy.notices if "another process is embedding this index now" in n]
         assert "(server process " in busy.notices[-1] and "codefathom pid" in busy.notices[-1]
@@ -627,7 +633,8 @@ def test_embedding_and_summarising_hold_the_project_against_other_machines(
             here.summarize()
         elsewhere.let_go("embed")
         assert not [n for n in here.embed(budget_s=0).notices if "another process" in n]
-        assert here._store.holder("embed") == ""  # (let go of when the pass ended)
+        assert here._open(create=False).holder("embed") == "" and not here.status().running  # (let go of)
+        elsewhere.close()
 
 
 def test_a_sync_holds_its_projects_lock_against_other_machines(pg_uri: str) -> None:

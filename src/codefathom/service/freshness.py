@@ -541,12 +541,18 @@ class Freshness:
 
     def running(self) -> list[dict[str, Any]]:
         """The processes at work on this index now: pid, what they do (indexing, embedding) and what
-        they are (`codefathom index`, a background index, a server)."""
+        they are (`codefathom index`, a background index, a server). On a shared database, also the
+        work another machine holds (pid 0: nothing here to stop; `by` names the database client)."""
         found = []
-        for name, doing in ((LOCK_NAME, "indexing"), (EMBED_LOCK_NAME, "embedding")):
+        for name, doing, work in ((LOCK_NAME, "indexing", "sync"), (EMBED_LOCK_NAME, "embedding", "embed")):
             holder = IndexLock(self.settings.index_dir, name).holder()
             if holder is not None:
                 found.append({"pid": holder.pid, "doing": doing, "by": holder.role})
+            elif self.indexed:  # (SQLite's file has one machine: no holder elsewhere)
+                with self._lock:
+                    elsewhere = self._open(create=False).holder(work)  # type: ignore[arg-type]
+                if elsewhere:
+                    found.append({"pid": 0, "doing": doing, "by": elsewhere})
         return found
 
     def stop_indexers(self, patience: float = STOP_PATIENCE_S) -> list[dict[str, Any]]:

@@ -114,7 +114,8 @@ def status_text(status: IndexStatus) -> str:
             + (f", about {eta:.0f}s left" if isinstance(eta, (int, float)) else "")
         )
     running = [
-        f"{entry['doing']} now: pid {entry['pid']} ({entry['by'] or 'codefathom'})"
+        f"{entry['doing']} now: " + (f"pid {entry['pid']} ({entry['by'] or 'codefathom'})" if entry["pid"] else
+                                     f"elsewhere, {entry['by']}")
         + ("; `codefathom stop` stops it" if str(entry["by"]).startswith("codefathom index") else "")
         for entry in status.running
     ]
