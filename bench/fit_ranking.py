@@ -239,9 +239,12 @@ def _is_target(q: Query, unit_id: int) -> bool:
 
 
 def write(config: RankingConfig, tune: dict[str, float], check: dict[str, float], baseline: dict[str, float],
-          corpora: list[str], command: str) -> None:
+          corpora: list[str], command: str, earlier: list[str] | None = None) -> None:
+    """ranking.toml from `config`, its header saying how it was fitted; `earlier`: the header lines
+    of the fit this one refits part of, kept before its own."""
     lines = [
         "# The shipped ranking's weights, fitted on the quality lab's tune split. Do not edit by hand:",
+        *(earlier or []),
         f"#   {command}",
         *(f"# corpora {line}" for line in corpora),
         "# mean MRR@10 over the queries, before -> after fitting (and per query set after):",
@@ -269,6 +272,13 @@ def write(config: RankingConfig, tune: dict[str, float], check: dict[str, float]
     print(f"wrote {RANKING_FILE}", file=sys.stderr)
 
 
+def _header_so_far() -> list[str]:
+    """The shipped ranking.toml's header after its first line: how its weights were fitted."""
+    lines = RANKING_FILE.read_text().split("\n")
+    end = lines.index("") if "" in lines else len(lines)
+    return lines[1:end]
+
+
 def _toml(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -290,6 +300,9 @@ def main() -> None:
     parser.add_argument("--l2", type=float, default=1e-3, help="the reranker's L2 penalty")
     parser.add_argument("--set-weight", action="append", default=[], metavar="SET=W",
                         help="a query set's weight in the model with vectors (default 1 each; e.g. question=2)")
+    parser.add_argument("--models", default="vectors,lexical",
+                        help="which rerankers to fit: vectors (with a query vector), lexical (without), or both;"
+                        " a model left out keeps its shipped weights, and ranking.toml's header gains a line")
     parser.add_argument("--partial", default="", help="also fit the model for an index being embedded, on copies of"
                         " the corpora with vectors at these coverages (e.g. 0.05,0.2,0.5)")
     args = parser.parse_args()
@@ -303,9 +316,12 @@ def main() -> None:
     fused = DEFAULT_RANKING.with_(rerank=False)
     fitted = fused if args.keep_weights else fit(queries, fused, args.rounds)
     set_weights = {name: float(weight) for name, _, weight in (item.partition("=") for item in args.set_weight)}
-    if any(q.with_vectors for q in queries):
+    models = set(args.models.split(","))
+    if models - {"vectors", "lexical"}:
+        raise SystemExit(f"--models: vectors, lexical or both, not {args.models!r}")
+    if "vectors" in models and any(q.with_vectors for q in queries):
         fitted = fit_reranker(queries, fitted, args.l2, set_weights=set_weights)
-    if any(not q.with_vectors for q in queries):
+    if "lexical" in models and any(not q.with_vectors for q in queries):
         fitted = fit_reranker(queries, fitted, args.l2, lexical=True)
     if partial:
         fitted = fit_reranker(queries, fitted, args.l2, partial=True)
@@ -328,11 +344,14 @@ def main() -> None:
     if not args.dry_run:
         with_vectors = sorted({q.id.split(":")[0] for q in queries if q.with_vectors})
         without = sorted({q.id.split(":")[0] for q in queries if not q.with_vectors})
-        corpora = [f"with vectors: {', '.join(with_vectors) or '-'}", f"without: {', '.join(without) or '-'}"]
+        corpora = [f"with vectors: {', '.join(with_vectors) or '-'}"] if "vectors" in models else []
+        corpora += [f"without: {', '.join(without) or '-'}"] if "lexical" in models else []
         if not with_vectors:
             corpora.append("with vectors: none here, so [rerank_weights] stay as they were fitted before")
-        command = "python bench/fit_ranking.py " + " ".join(sys.argv[1:])
-        write(fitted, tune, check, baseline, corpora, command.strip())
+        command = ("python bench/fit_ranking.py " + " ".join(sys.argv[1:])).strip()
+        # A part refitted: the header of the fit it refits stays, this one's follows.
+        earlier = _header_so_far() + ["# then:"] if models != {"vectors", "lexical"} else None
+        write(fitted, tune, check, baseline, corpora, command, earlier)
 
 
 if __name__ == "__main__":
