@@ -39,6 +39,8 @@ PARALLEL_MIN_FILES_POSTINGS = 100
 # indexes and builds them at the end (see store/sqlite/graph.py: REF_INDEXES): on the 28k-file monorepo,
 # keeping them up row by row cost the writer and the binder more than building them.
 DEFER_INDEXES_MIN_FILES = 256
+# Files written that make the graph tables' statistics worth refreshing before binding (Store.analyze).
+ANALYZE_MIN_FILES = 200
 # A parse worker helps bind (graph.rebind) only with this many CPUs. It needs a core of its own:
 # on 2 vCPUs shared with other work it made Django's binding 0.45 s slower, not faster.
 HELPER_MIN_CPUS = 4
@@ -144,6 +146,8 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 # A first index binds everything at once, as does a sync after one that was stopped
                 # before binding (which files it wrote is not known); others only what changed.
                 everything = (report.unchanged == 0 and not known) or stopped
+                if len(changed_ids) >= ANALYZE_MIN_FILES:
+                    store.analyze()  # (the statistics the binding's reads are planned with)
                 helper = pool.helper() if pool.alive else None
                 # A second process binds part of a large binding from 2 CPUs on: forked, so it
                 # shares what this one read, where there is no other thread to fork in the middle of.

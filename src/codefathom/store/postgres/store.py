@@ -61,6 +61,7 @@ _SYNC_POLL_S = 0.2
 REPLAY_POLL_S = 0.05  # how often `caught_up` asks the standby how far it has replayed
 # What a search reads, vacuumed after a sync that wrote many units (`settle`).
 SEARCHED_TABLES = ("unit_terms", "unit_sizes", "directory_terms", "directory_sizes", "units", "files")
+GRAPH_TABLES = ("files", "symbols", "refs", "imports", "hints")  # what the binding reads (`analyze`)
 
 _UNIT_COLUMNS = (
     "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
@@ -245,6 +246,10 @@ class PostgresStore:
         (gson: a search's p50 24.4 ms right after its first index, 18.8 ms after this 0.2 s)."""
         with self._locked():
             self._conn.execute(f"VACUUM (ANALYZE) {', '.join(SEARCHED_TABLES)}")
+
+    def analyze(self) -> None:
+        with self._locked():
+            self._conn.execute(f"ANALYZE {', '.join(GRAPH_TABLES)}")
 
     def caught_up(self, timeout: float) -> bool:
         """With `store_read`, wait until the standby has replayed the primary's WAL as it is now, so

@@ -111,6 +111,9 @@ class SQLiteStore:
     def settle(self) -> None:
         return None
 
+    def analyze(self) -> None:
+        return None
+
     def caught_up(self, timeout: float) -> bool:
         return True
 
