@@ -105,6 +105,11 @@ class GraphLookup(Protocol):
 
     def by_name(self, name: str) -> list[SymbolRow]: ...
 
+    def prefetch_names(self, names: Iterable[str], *, qualified: bool = False) -> None:
+        """Read the symbols of all these names (qualified names) at once, before `by_name`
+        (`by_qualified`) asks for each: a binding of a few files asks for hundreds, on a database
+        server a round trip each."""
+
     def by_qualified(self, qualified: str) -> list[SymbolRow]: ...
 
     def members(self, parent: str, name: str) -> list[SymbolRow]: ...

@@ -109,17 +109,23 @@ def rebind(
     if ids is not None and configs:
         seen = {row.id for row in imports}
         imports += [row for row in governed_imports(lookup, configs) if row.id not in seen]
+    if ids is not None:  # (a few files: what their imports may name, in one read)
+        lookup.prefetch_names(_imported_names(imports), qualified=True)
     targets: list[ImportResolution] = []
     for row in imports:
         target = resolve_import(lookup, row, spec_for(lookup.language_of(row.file_id)).module_system)
         targets.append((row.id, target.file_id, target.symbol_id, target.external, target.module))
-    lookup.save_import_targets(targets)
+    # Only what changed is written: the imports of every file may need resolving again (a new file
+    # may resolve an external one), and most lead where they did.
+    lookup.save_import_targets([target for row, target in zip(imports, targets, strict=True) if _moves(row, target)])
     lookup.resolved(targets)  # the binder reads the resolutions just stored, for every file it visits
     if ids is not None:
         moved = _moved(lookup, imports, targets, ids)
         if moved:  # their references may now mean something else: bind them all again
             ids = sorted(set(ids) | moved)
             refs = _Refs(lookup, lookup.refs_to_rebind(ids, wanted))
+    if refs.held is not None and not lookup.following:  # (a few files: their names in one read)
+        lookup.prefetch_names({ref.name for ref in refs.held})
     binder = Binder(lookup)
     # PageRank's edges are summed as the references are bound when all of them are.
     edges = RankEdges(lookup) if ids is None else None
@@ -157,6 +163,26 @@ class _Refs:
         if self.held is None:  # through the lookup's connection: a forked child's is its own
             return self.lookup.refs_between(first, last)
         return self.held[bisect.bisect_left(self.ids, first) : bisect.bisect_right(self.ids, last)]
+
+
+def _moves(row: ImportRow, target: ImportResolution) -> bool:
+    """Whether resolving `row` gave another answer than the one it holds."""
+    _, file_id, symbol_id, external, module = target
+    return (row.target_file_id, row.target_symbol_id, bool(row.external), bool(row.binds_module)) != (
+        file_id, symbol_id, bool(external), bool(module)
+    )
+
+
+def _imported_names(imports: Sequence[ImportRow]) -> set[str]:
+    """The qualified names resolving these imports may look up: each module, each of its dotted
+    prefixes, and the module's member an import names."""
+    names: set[str] = set()
+    for row in imports:
+        parts = row.module.split(".")
+        names.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+        if row.name:
+            names.add(f"{row.module}.{row.name}")
+    return names
 
 
 def _spans(refs: Sequence[RefRow]) -> list[RefSpan]:

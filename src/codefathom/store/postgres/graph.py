@@ -122,6 +122,9 @@ class PostgresGraphLookup(GraphRowCache):
     def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
         return self._symbols(f"s.{column} = %s", value)
 
+    def _symbols_named(self, column: str, names: Sequence[str]) -> list[SymbolRow]:
+        return self._symbols(f"s.{column} = ANY(%s)", list(names))
+
     # -- the binder's reads --------------------------------------------------------------------
 
     def signature(self, symbol_id: int) -> str:

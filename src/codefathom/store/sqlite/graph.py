@@ -290,6 +290,10 @@ class SQLiteGraphLookup(GraphRowCache):
     def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
         return self._symbols(f"s.{column} = ?", (value,))
 
+    def _symbols_named(self, column: str, names: Sequence[str]) -> list[SymbolRow]:
+        marks = ", ".join("?" * len(names))
+        return self._symbols(f"s.{column} IN ({marks}) ORDER BY s.{column}, s.id", tuple(names))
+
     def signature(self, symbol_id: int) -> str:
         """A definition's signature as written (read when asked: few are ever needed)."""
         if symbol_id not in self._signatures:
