@@ -133,24 +133,22 @@ class PendingWrites:
         self.hints.extend((project, file_id, *row) for row in facts.hints)
 
     def flush(self, conn: Conn, project: int) -> None:
-        """Every pending row to the server, inside the connection's transaction; then empty."""
-        try:
-            self._clear_replaced(conn)
-            ranks = self._kept_ranks(conn)
-            for table in _FACT_TABLES if self.facts_replaced else ():
-                conn.execute(f"DELETE FROM {table} WHERE file_id = ANY(%s)", (self.facts_replaced,))
-            copy_rows(conn, "files", _FILE_COLUMNS, self.new_files)
-            copy_rows(conn, "units", _UNIT_COLUMNS, self.units)
-            self._write_texts(conn, project)
-            copy_rows(
-                conn, "symbols", _SYMBOL_COLUMNS,
-                [(*row, ranks.get((row[2], row[5], row[3]), 0.0)) for row in self.symbols],
-            )
-            copy_rows(conn, "refs", _REF_COLUMNS, self.refs)
-            copy_rows(conn, "imports", _IMPORT_COLUMNS, self.imports)
-            copy_rows(conn, "hints", _HINT_COLUMNS, self.hints)
-        finally:
-            self.__init__()  # type: ignore[misc]
+        """Every row held to the server, inside the connection's transaction (the caller then
+        holds a new, empty PendingWrites)."""
+        self._clear_replaced(conn)
+        ranks = self._kept_ranks(conn)
+        for table in _FACT_TABLES if self.facts_replaced else ():
+            conn.execute(f"DELETE FROM {table} WHERE file_id = ANY(%s)", (self.facts_replaced,))
+        copy_rows(conn, "files", _FILE_COLUMNS, self.new_files)
+        copy_rows(conn, "units", _UNIT_COLUMNS, self.units)
+        self._write_texts(conn, project)
+        copy_rows(
+            conn, "symbols", _SYMBOL_COLUMNS,
+            [(*row, ranks.get((row[2], row[5], row[3]), 0.0)) for row in self.symbols],
+        )
+        copy_rows(conn, "refs", _REF_COLUMNS, self.refs)
+        copy_rows(conn, "imports", _IMPORT_COLUMNS, self.imports)
+        copy_rows(conn, "hints", _HINT_COLUMNS, self.hints)
 
     def _clear_replaced(self, conn: Conn) -> None:
         if self.units_replaced:

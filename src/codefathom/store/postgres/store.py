@@ -153,8 +153,10 @@ class PostgresStore:
     def _flush(self) -> None:
         if not self._pending:
             return
-        with self._conn.transaction():  # (a savepoint inside a transaction)
-            self._pending.flush(self._conn, self.project_id)
+        # Taken first: rows a failed flush held are gone with the transaction (a savepoint in one).
+        pending, self._pending = self._pending, PendingWrites()
+        with self._conn.transaction():
+            pending.flush(self._conn, self.project_id)
 
     @property
     def graph(self) -> PostgresGraphReads:
