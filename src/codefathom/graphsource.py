@@ -105,6 +105,10 @@ class GraphLookup(Protocol):
 
     def by_name(self, name: str) -> list[SymbolRow]: ...
 
+    def prefetch_files(self, file_ids: Iterable[int]) -> None:
+        """Read the imports, hints and base classes of all these files at once, before the binder
+        asks for each file's (a database server's round trips; nothing to gain in SQLite's file)."""
+
     def prefetch_names(self, names: Iterable[str], *, qualified: bool = False) -> None:
         """Read the symbols of all these names (qualified names) at once, before `by_name`
         (`by_qualified`) asks for each: a binding of a few files asks for hundreds, on a database

@@ -124,8 +124,10 @@ def rebind(
         if moved:  # their references may now mean something else: bind them all again
             ids = sorted(set(ids) | moved)
             refs = _Refs(lookup, lookup.refs_to_rebind(ids, wanted))
-    if refs.held is not None and not lookup.following:  # (a few files: their names in one read)
+    if refs.held is not None and not lookup.following:  # (some files: what they name, in a few reads)
+        lookup.prefetch_files({ref.file_id for ref in refs.held})
         lookup.prefetch_names({ref.name for ref in refs.held})
+        lookup.prefetch_names(_dotted_prefixes(ref.scope for ref in refs.held if ref.scope), qualified=True)
     binder = Binder(lookup)
     # PageRank's edges are summed as the references are bound when all of them are.
     edges = RankEdges(lookup) if ids is None else None
@@ -176,13 +178,18 @@ def _moves(row: ImportRow, target: ImportResolution) -> bool:
 def _imported_names(imports: Sequence[ImportRow]) -> set[str]:
     """The qualified names resolving these imports may look up: each module, each of its dotted
     prefixes, and the module's member an import names."""
-    names: set[str] = set()
-    for row in imports:
-        parts = row.module.split(".")
-        names.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
-        if row.name:
-            names.add(f"{row.module}.{row.name}")
+    names = _dotted_prefixes(row.module for row in imports)
+    names.update(f"{row.module}.{row.name}" for row in imports if row.name)
     return names
+
+
+def _dotted_prefixes(names: Iterable[str]) -> set[str]:
+    """Each name and each of its dotted prefixes (`a.b.c`: `a`, `a.b`, `a.b.c`)."""
+    found: set[str] = set()
+    for name in names:
+        parts = name.split(".")
+        found.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+    return found
 
 
 def _spans(refs: Sequence[RefRow]) -> list[RefSpan]:

@@ -71,6 +71,10 @@ class GraphRowCache(ABC):
         """The symbols whose `column` (name, qualified_name) is any of `names`, each name's in the
         order `_symbols_with` gives them."""
 
+    @abstractmethod
+    def prefetch_files(self, file_ids: Iterable[int]) -> None:
+        """(A backend whose reads are round trips reads them in bulk: see GraphLookup.)"""
+
     def prefetch_names(self, names: Iterable[str], *, qualified: bool = False) -> None:
         if self._complete:
             return

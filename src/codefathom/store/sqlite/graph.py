@@ -290,6 +290,9 @@ class SQLiteGraphLookup(GraphRowCache):
     def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
         return self._symbols(f"s.{column} = ?", (value,))
 
+    def prefetch_files(self, file_ids: Iterable[int]) -> None:
+        return None  # a read of one file's rows costs no round trip here
+
     def _symbols_named(self, column: str, names: Sequence[str]) -> list[SymbolRow]:
         marks = ", ".join("?" * len(names))
         return self._symbols(f"s.{column} IN ({marks}) ORDER BY s.{column}, s.id", tuple(names))
