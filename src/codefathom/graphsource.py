@@ -203,9 +203,9 @@ class GraphLookup(Protocol):
 
     def save_import_targets(self, targets: Iterable[ImportResolution]) -> None: ...
 
-    def drop_local_reads(self) -> None:
+    def drop_local_reads(self, file_ids: Sequence[int] | None = None) -> None:
         """Drop the reads of names no definition has (parameters and locals): they answer no
-        graph question."""
+        graph question. `file_ids`: only those files' references were bound (all when None)."""
 
     def rank_inputs(self) -> RankInputs:
         """Nodes and weighted edges of the file and symbol graphs, read from the bound references."""

@@ -137,7 +137,8 @@ def rebind(
         _share(binder, refs, helper, prepared, (run, targets, [], ids, wanted), edges)
     else:
         _bind(binder, refs, _batches(refs.spans, BIND_BATCH), edges)
-    lookup.drop_local_reads()
+    # (Only a binding labels reads local: after one of some files, only theirs can be there.)
+    lookup.drop_local_reads(None if ids is None or refs.held is None else sorted({r.file_id for r in refs.held}))
     _BOUND.pop(lookup, None)
     if edges is not None:
         _BOUND[lookup] = edges

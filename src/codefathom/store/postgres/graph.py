@@ -328,9 +328,13 @@ class PostgresGraphLookup(GraphRowCache):
             (ids, files, symbols, [int(e) for e in external], [int(m) for m in module]),
         )
 
-    def drop_local_reads(self) -> None:
-        self._conn.execute("DELETE FROM refs WHERE project_id = %s AND kind = 'read' AND label = 'local'",
-                           (self._project,))
+    def drop_local_reads(self, file_ids: Sequence[int] | None = None) -> None:
+        if file_ids is None:
+            self._conn.execute("DELETE FROM refs WHERE project_id = %s AND kind = 'read' AND label = 'local'",
+                               (self._project,))
+        else:
+            self._conn.execute("DELETE FROM refs WHERE file_id = ANY(%s) AND kind = 'read' AND label = 'local'",
+                               (list(file_ids),))
 
     def rank_inputs(self) -> RankInputs:
         """Nodes and weighted edges of the file and symbol graphs, in the order SQLite gives them

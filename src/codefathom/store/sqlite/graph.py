@@ -137,10 +137,19 @@ def create_ref_indexes(conn: sqlite3.Connection) -> None:
         conn.execute(f"CREATE INDEX IF NOT EXISTS {name} ON refs({column})")
 
 
-def drop_local_reads(conn: sqlite3.Connection) -> None:
+def drop_local_reads(conn: sqlite3.Connection, file_ids: Sequence[int] | None = None) -> None:
     """Reads of names no definition has are parameters and locals: they answer no graph question,
-    and are a third of all references, so they are not kept."""
-    conn.execute("DELETE FROM refs WHERE kind = 'read' AND label = 'local'")
+    and are a third of all references, so they are not kept. Only a binding labels them, so after
+    one of some files (`file_ids`) only theirs can be there."""
+    if file_ids is None:
+        conn.execute("DELETE FROM refs WHERE kind = 'read' AND label = 'local'")
+        return
+    for start in range(0, len(file_ids), 500):
+        chunk = file_ids[start : start + 500]
+        conn.execute(
+            f"DELETE FROM refs WHERE file_id IN ({', '.join('?' * len(chunk))}) AND kind = 'read' AND label = 'local'",
+            tuple(chunk),
+        )
 
 
 def symbol_names_of(conn: sqlite3.Connection, file_ids: Iterable[int]) -> set[str]:
@@ -455,9 +464,9 @@ class SQLiteGraphLookup(GraphRowCache):
     def save_import_targets(self, targets: Iterable[ImportResolution]) -> None:
         save_import_targets(self._conn, targets)
 
-    def drop_local_reads(self) -> None:
+    def drop_local_reads(self, file_ids: Sequence[int] | None = None) -> None:
         """See the function drop_local_reads."""
-        drop_local_reads(self._conn)
+        drop_local_reads(self._conn, file_ids)
 
     def rank_inputs(self) -> RankInputs:
         """Nodes and weighted edges of the file and symbol graphs, read from the bound references."""
