@@ -548,7 +548,7 @@ class Freshness:
             holder = IndexLock(self.settings.index_dir, name).holder()
             if holder is not None:
                 found.append({"pid": holder.pid, "doing": doing, "by": holder.role})
-            elif self.indexed:  # (SQLite's file has one machine: no holder elsewhere)
+            elif self.settings.store is not None and self.indexed:  # (SQLite's file has one machine)
                 with self._lock:
                     elsewhere = self._open(create=False).holder(work)  # type: ignore[arg-type]
                 if elsewhere:

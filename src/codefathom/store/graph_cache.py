@@ -4,7 +4,6 @@ lookup answers from, filled as a first index writes its rows (`take`) or read at
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
 
 from codefathom.graphsource import HintTable, ImportResolution, ImportRow, RefRow, RefSpan, SymbolRow
 from codefathom.store.records import PreparedFacts
@@ -19,7 +18,6 @@ HELD_REFS = 100_000
 # files' are kept, oldest let go first: binding visits files in order, and few others' hints.
 HELD_HINTS = 200_000
 HINT_FILES = 1000
-PREFETCH_CHUNK = 500  # names a query of `prefetch_names` asks for (SQLite's limit of variables is far)
 
 
 class GraphRowCache(ABC):
@@ -65,26 +63,6 @@ class GraphRowCache(ABC):
     @abstractmethod
     def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
         """The symbols whose `column` (name, qualified_name, id) holds `value`, read from the index."""
-
-    @abstractmethod
-    def _symbols_named(self, column: str, names: Sequence[str]) -> list[SymbolRow]:
-        """The symbols whose `column` (name, qualified_name) is any of `names`, each name's in the
-        order `_symbols_with` gives them."""
-
-    @abstractmethod
-    def prefetch_files(self, file_ids: Iterable[int]) -> None:
-        """(A backend whose reads are round trips reads them in bulk: see GraphLookup.)"""
-
-    def prefetch_names(self, names: Iterable[str], *, qualified: bool = False) -> None:
-        if self._complete:
-            return
-        cache, column = (self._by_qualified, "qualified_name") if qualified else (self._by_name, "name")
-        wanted = sorted({name for name in names if name not in cache})
-        found: dict[str, list[SymbolRow]] = {name: [] for name in wanted}
-        for start in range(0, len(wanted), PREFETCH_CHUNK):
-            for row in self._symbols_named(column, wanted[start : start + PREFETCH_CHUNK]):
-                found[row.qualified_name if qualified else row.name].append(row)
-        cache.update(found)
 
     # A complete lookup (see preload) keeps no entry for a name nothing has: binding asks for far
     # more of those than there are symbols (Django's sdist: 187,000 pairs of class and member name).

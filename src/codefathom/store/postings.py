@@ -51,7 +51,8 @@ def term_counts(
     rows: Sequence[tuple[int, Sequence[str]]], fields: int
 ) -> tuple[list[tuple[int, str, tuple[int, ...]]], dict[int, int]]:
     """For rows (id, field texts): each (row, term) with the term's occurrences per field, and each
-    row's length in tokens over every field. FTS5 in memory counts them, a row per pair."""
+    row's length in tokens over every field. FTS5 in memory counts them, a row per pair: the count
+    `count_postings` is checked against (tests/test_store_postgres.py, bench/pg_index.py)."""
     sizes = dict.fromkeys((rid for rid, _ in rows), 0)
     if not rows:
         return [], sizes

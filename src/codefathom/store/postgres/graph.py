@@ -125,8 +125,19 @@ class PostgresGraphLookup(GraphRowCache):
     def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
         return self._symbols(f"s.{column} = %s", value)
 
-    def _symbols_named(self, column: str, names: Sequence[str]) -> list[SymbolRow]:
-        return self._symbols(f"s.{column} = ANY(%s)", list(names))
+    def prefetch_names(self, names: Iterable[str], *, qualified: bool = False) -> None:
+        """The symbols of these names (qualified names) in one read, each name's in id order as
+        `_symbols_with` gives them; a name with none is remembered as such."""
+        if self._complete:
+            return
+        cache, column = (self._by_qualified, "qualified_name") if qualified else (self._by_name, "name")
+        wanted = sorted({name for name in names if name not in cache})
+        if not wanted:
+            return
+        found: dict[str, list[SymbolRow]] = {name: [] for name in wanted}
+        for row in self._symbols(f"s.{column} = ANY(%s)", wanted):
+            found[row.qualified_name if qualified else row.name].append(row)
+        cache.update(found)
 
     # -- the binder's reads --------------------------------------------------------------------
 

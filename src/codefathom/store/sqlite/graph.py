@@ -299,12 +299,12 @@ class SQLiteGraphLookup(GraphRowCache):
     def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
         return self._symbols(f"s.{column} = ?", (value,))
 
+    # A read of one file's rows or one name's symbols costs no round trip here: nothing to read ahead.
     def prefetch_files(self, file_ids: Iterable[int]) -> None:
-        return None  # a read of one file's rows costs no round trip here
+        return None
 
-    def _symbols_named(self, column: str, names: Sequence[str]) -> list[SymbolRow]:
-        marks = ", ".join("?" * len(names))
-        return self._symbols(f"s.{column} IN ({marks}) ORDER BY s.{column}, s.id", tuple(names))
+    def prefetch_names(self, names: Iterable[str], *, qualified: bool = False) -> None:
+        return None
 
     def signature(self, symbol_id: int) -> str:
         """A definition's signature as written (read when asked: few are ever needed)."""
