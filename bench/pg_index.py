@@ -74,6 +74,7 @@ def _index_postgres(
 def _postings_check(store: Any) -> str:
     """"same" when every unit's postings and length are what FTS5 makes of its stored text, else
     how many units differ (the sqlite side of the comparison is this check)."""
+    from codefathom.store.postgres.search import stored_postings
     from codefathom.store.postings import UNIT_FIELDS, term_counts
 
     with store._locked():
@@ -83,10 +84,7 @@ def _postings_check(store: Any) -> str:
             " FROM unit_texts t JOIN units u ON u.id = t.unit_id WHERE u.project_id = %s", (store.project_id,)
         ).fetchall()
         stored: dict[int, set[tuple[object, ...]]] = {}
-        for unit, term, size, *counts in conn.execute(
-            "SELECT unit_id, term, size, n0, n1, n2, n3, n4, n5, n6 FROM unit_terms WHERE project_id = %s",
-            (store.project_id,),
-        ):
+        for unit, term, size, counts in stored_postings(conn, store.project_id):
             stored.setdefault(unit, set()).add((term, size, *counts))
     found, sizes = term_counts([(int(r[0]), tuple(r[1:])) for r in texts], UNIT_FIELDS)
     expected: dict[int, set[tuple[object, ...]]] = {}

@@ -386,22 +386,22 @@ def _postings(service: Codefathom, uri: str) -> tuple[list[tuple[object, ...]], 
     """Every unit's postings as stored, and as FTS5 makes them of the unit's stored texts."""
     import psycopg
 
+    from codefathom.store.postgres.search import stored_postings
     from codefathom.store.postings import UNIT_FIELDS, term_counts
 
     project = service._open(create=False).project_id  # type: ignore[attr-defined]
     with psycopg.connect(uri) as conn:
+        conn.execute("SET search_path TO codefathom")
         where = " FROM codefathom.units u JOIN codefathom.files f ON f.id = u.file_id"
-        stored = conn.execute(
-            "SELECT f.path, u.start_line, u.part, t.term, t.size, t.n0, t.n1, t.n2, t.n3, t.n4, t.n5, t.n6"
-            f"{where} JOIN codefathom.unit_terms t ON t.unit_id = u.id WHERE u.project_id = %s", (project,)
-        ).fetchall()
         texts = conn.execute(
             "SELECT u.id, f.path, u.start_line, u.part, x.name, x.qualified_name, x.signature, x.doc, x.path,"
             f" x.body, x.summary{where} JOIN codefathom.unit_texts x ON x.unit_id = u.id WHERE u.project_id = %s",
             (project,),
         ).fetchall()
+        kept = stored_postings(conn, project)
     found, sizes = term_counts([(row[0], row[4:]) for row in texts], UNIT_FIELDS)
     where_unit = {row[0]: row[1:4] for row in texts}
+    stored = [(*where_unit[unit], term, size, *counts) for unit, term, size, counts in kept]
     made = [(*where_unit[unit], term, sizes[unit], *counts) for unit, term, counts in found]
     return sorted(stored), sorted(made)
 
@@ -515,6 +515,68 @@ def test_postings_follow_the_units_through_an_edit_and_a_removal(tmp_path: Path,
     with _open(pg_uri, name) as store:
         assert store.term_units(["zanzibar"], 10) == [0]
         assert _lexical_answers(store, queries) == lite
+
+
+_V4_POSTINGS = """
+CREATE TABLE unit_terms (project_id bigint NOT NULL, term text COLLATE "C" NOT NULL, unit_id bigint NOT NULL,
+    size integer NOT NULL, n0 integer NOT NULL, n1 integer NOT NULL, n2 integer NOT NULL, n3 integer NOT NULL,
+    n4 integer NOT NULL, n5 integer NOT NULL, n6 integer NOT NULL,
+    PRIMARY KEY (project_id, term, unit_id) INCLUDE (size, n0, n1, n2, n3, n4, n5, n6));
+CREATE TABLE directory_terms (project_id bigint NOT NULL, term text COLLATE "C" NOT NULL,
+    directory_id bigint NOT NULL REFERENCES directories(id) ON DELETE CASCADE, size integer NOT NULL,
+    n0 integer NOT NULL, n1 integer NOT NULL, n2 integer NOT NULL, n3 integer NOT NULL, n4 integer NOT NULL,
+    PRIMARY KEY (project_id, term, directory_id) INCLUDE (size, n0, n1, n2, n3, n4));
+INSERT INTO directory_terms SELECT project_id, term, directory_id, get_byte(packed, 7) + 256 * get_byte(packed, 6),
+    get_byte(packed, 11), get_byte(packed, 15), get_byte(packed, 19), get_byte(packed, 23), get_byte(packed, 27)
+    FROM directory_postings;
+DROP TRIGGER units_drop_postings ON units;
+DROP FUNCTION drop_unit_postings();
+DROP TABLE unit_postings, directory_postings;
+CREATE FUNCTION drop_unit_postings() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM codefathom.unit_terms t USING gone WHERE t.unit_id = gone.id;
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER units_drop_postings AFTER DELETE ON units
+    REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION drop_unit_postings();
+DELETE FROM schema_migrations WHERE version = 5;
+"""
+
+
+def test_an_index_written_a_posting_a_row_is_packed_by_its_migration_and_answers_the_same(
+    tmp_path: Path, pg_uri: str
+) -> None:
+    import psycopg
+
+    from codefathom.store.postgres.search import stored_postings
+
+    repo, name = _copy("shop", tmp_path), _project()
+    queries = ["cart total", "user password reset", "stack push pop", "refund"]
+    assert _postgres_digest(repo, pg_uri, name) == _sqlite_digest(repo)
+    with _open(pg_uri, name) as store:
+        before = _lexical_answers(store, queries)
+        project = store.project_id  # type: ignore[attr-defined]
+    # The index as schema 4 held it: a row per posting (directory counts are small: two bytes read).
+    with psycopg.connect(pg_uri) as conn:
+        conn.execute("SET search_path TO codefathom")
+        postings = stored_postings(conn, project)
+        assert max(max(counts) for *_, counts in postings) < 256
+        conn.execute(_V4_POSTINGS.encode())
+        with conn.cursor() as cursor:
+            cursor.executemany(
+                "INSERT INTO unit_terms VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                [(project, term, unit, size, *counts) for unit, term, size, counts in postings],
+            )
+    with _open(pg_uri, name) as store:  # migrated on opening
+        assert _lexical_answers(store, queries) == before
+        with psycopg.connect(pg_uri) as conn:
+            conn.execute("SET search_path TO codefathom")
+            assert sorted(stored_postings(conn, project)) == sorted(postings)
+            assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (5,)
+    edited = next(p for p in sorted(repo.rglob("*.py")) if p.stat().st_size > 200)
+    edited.write_text("def only_this():\n    return 1\n")
+    assert _postgres_digest(repo, pg_uri, name) == _sqlite_digest(repo)
 
 
 # -- wiring: `store = "postgresql://..."` / $CODEFATHOM_STORE through the CLI -------------------------------

@@ -25,12 +25,11 @@ def _orphans(store: object) -> tuple[int, int]:
     """(postings of the project whose unit is gone, postings of the project)."""
     conn = store._conn  # type: ignore[attr-defined]
     project = store.project_id  # type: ignore[attr-defined]
-    row = conn.execute(
-        "SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.id = t.unit_id)), count(*)"
-        " FROM unit_terms t WHERE t.project_id = %s",
-        (project,),
-    ).fetchone()
-    return int(row[0]), int(row[1])
+    from codefathom.store.postgres.search import stored_postings
+
+    units = {int(r[0]) for r in conn.execute("SELECT id FROM units WHERE project_id = %s", (project,))}
+    postings = stored_postings(conn, project)
+    return sum(1 for unit, *_ in postings if unit not in units), len(postings)
 
 
 def test_postings_go_with_their_units_on_an_edit_a_removal_and_the_projects_deletion(
@@ -55,7 +54,7 @@ def test_postings_go_with_their_units_on_an_edit_a_removal_and_the_projects_dele
     import psycopg
 
     with psycopg.connect(pg_uri) as conn:
-        row = conn.execute("SELECT count(*) FROM codefathom.unit_terms WHERE project_id = %s", (project,)).fetchone()
+        row = conn.execute("SELECT count(*) FROM codefathom.unit_postings WHERE project_id = %s", (project,)).fetchone()
     assert row is not None and row[0] == 0
 
 
@@ -199,7 +198,7 @@ def test_a_large_projects_search_finds_neighbours_through_hnsw_as_the_matrix_doe
 def _vacuums(store: Any) -> int:
     """How many times the postings' table was vacuumed by hand (autovacuum counts apart)."""
     row = store._conn.execute(
-        "SELECT vacuum_count FROM pg_stat_user_tables WHERE schemaname = 'codefathom' AND relname = 'unit_terms'"
+        "SELECT vacuum_count FROM pg_stat_user_tables WHERE schemaname = 'codefathom' AND relname = 'unit_postings'"
     ).fetchone()
     return int(row[0]) if row else 0
 

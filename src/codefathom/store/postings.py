@@ -1,9 +1,11 @@
 """Postings made by SQLite's own FTS5 tokenizer, for a store without FTS5 (PostgreSQL), so that
 every token and stem it keeps is the one FTS5 stores; cheap to import, as parse workers make them.
 
-A row's postings are text lines ready for PostgreSQL's COPY: the term, its occurrences per field
-and the row's length, then ID_MARK where the writer puts the project's and the row's ids, which
-a parse worker does not know yet.
+Postings come packed a group of rows at a time (a file's units): a COPY line per term of the
+group, whose bytes hold a record per row with the term. A record is the row's offset from the
+group's first id, the row's length in tokens and the term's occurrences per field, each a
+big-endian int4. The line ends with GROUP_MARK, where the writer puts the project's and the
+group's ids and the first id, which a parse worker does not know yet.
 """
 
 from __future__ import annotations
@@ -13,19 +15,33 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from contextlib import closing
+from dataclasses import dataclass
+
+import numpy as np
 
 __all__ = [
-    "TOKENIZER", "UNIT_FIELDS", "ID_MARK", "RowPostings", "count_postings", "term_counts", "token_positions",
-    "tokens_of",
+    "TOKENIZER", "UNIT_FIELDS", "GROUP_MARK", "Packed", "pack_postings", "records", "record_size", "term_counts",
+    "token_positions", "tokens_of",
 ]
 
 # units_fts's tokenizer (store/sqlite/schema.sql, migrations 0006 and 0009).
 TOKENIZER = "porter unicode61 remove_diacritics 2 tokenchars '_'"
 UNIT_FIELDS = 7  # name, qualified_name, signature, doc, path, body, summary
-ID_MARK = "\x00"  # in a posting line, where the row's ids go; FTS5's tokens hold no control characters
+GROUP_MARK = "\x00"  # in a packed line, where the ids go; FTS5's tokens hold no control characters
 
-# A row's postings: its COPY lines (term, counts per field, length, ID_MARK), and its length in tokens.
-RowPostings = tuple[str, int]
+# A group's postings: its COPY lines (term, packed records, GROUP_MARK), and each row's length in tokens.
+Packed = tuple[str, tuple[int, ...]]
+
+
+def record_size(fields: int) -> int:
+    """Bytes of one row's record in a packed line: offset, length and a count per field."""
+    return 4 * (2 + fields)
+
+
+def records(packed: bytes, fields: int) -> np.ndarray:
+    """The records of packed bytes as a numpy array with `offset`, `size` and `counts` (per field)."""
+    kind = np.dtype([("offset", ">i4"), ("size", ">i4"), ("counts", ">i4", (fields,))])
+    return np.frombuffer(packed, dtype=kind)
 
 
 def _fts5(fields: int) -> sqlite3.Connection:
@@ -52,7 +68,7 @@ def term_counts(
 ) -> tuple[list[tuple[int, str, tuple[int, ...]]], dict[int, int]]:
     """For rows (id, field texts): each (row, term) with the term's occurrences per field, and each
     row's length in tokens over every field. FTS5 in memory counts them, a row per pair: the count
-    `count_postings` is checked against (tests/test_store_postgres.py, bench/pg_index.py)."""
+    `pack_postings` is checked against (tests/test_store_postgres.py, bench/pg_index.py)."""
     sizes = dict.fromkeys((rid for rid, _ in rows), 0)
     if not rows:
         return [], sizes
@@ -68,29 +84,44 @@ def term_counts(
     return found, sizes
 
 
-def count_postings(rows: Sequence[Sequence[str]], fields: int) -> list[RowPostings]:
-    """Each row's postings (its field texts, fewer than `fields` meaning empty ones after).
+def pack_postings(rows: Sequence[Sequence[str]], fields: int, offsets: Sequence[int] | None = None) -> Packed:
+    """The packed postings of a group of rows (each its field texts, fewer than `fields` meaning
+    empty ones after), row i at `offsets[i]` from the group's first id (by default i).
 
     A row at a time in an FTS5 table holding only it, whose `col` vocabulary then gives the row's
-    own counts, is twice as fast as all rows at once grouped by row and term (`term_counts`)."""
-    conn, insert, lines = _counter(fields)
-    made: list[RowPostings] = []
-    for texts in rows:
-        conn.execute(insert, (*texts, *[""] * (fields - len(texts))))
-        size = int(conn.execute("SELECT coalesce(sum(cnt), 0) FROM v").fetchone()[0])
-        block = conn.execute(lines, (size,)).fetchone()[0]
-        conn.execute("INSERT INTO t(t) VALUES ('delete-all')")
-        made.append((block or "", size))
-    return made
+    own counts, is twice as fast as all rows at once grouped by row and term (`term_counts`); its
+    records wait in a plain table until the group's lines are written, a term at a time."""
+    counter = _counter(fields)
+    conn = counter.conn
+    sizes: list[int] = []
+    try:
+        for i, texts in enumerate(rows):
+            conn.execute(counter.insert, (*texts, *[""] * (fields - len(texts))))
+            size = int(conn.execute("SELECT coalesce(sum(cnt), 0) FROM v").fetchone()[0])
+            conn.execute(counter.keep, (offsets[i] if offsets is not None else i, size))
+            conn.execute("INSERT INTO t(t) VALUES ('delete-all')")
+            sizes.append(size)
+        lines = conn.execute(counter.lines).fetchone()[0]
+    finally:
+        conn.execute("DELETE FROM kept")
+    return lines or "", tuple(sizes)
 
 
-_counters = threading.local()  # each thread's FTS5 tables for count_postings, by number of fields
+@dataclass(frozen=True)
+class _Counter:
+    conn: sqlite3.Connection
+    insert: str  # a row into the FTS5 table
+    keep: str  # its records into `kept`, given its offset and length
+    lines: str  # the group's packed lines from `kept`
 
 
-def _counter(fields: int) -> tuple[sqlite3.Connection, str, str]:
-    """A contentless FTS5 table of `fields` columns with its `col` vocabulary, the statement that
-    inserts a row, and the query that writes its postings' lines (given the row's length)."""
-    made: dict[int, tuple[sqlite3.Connection, str, str]] | None = getattr(_counters, "made", None)
+_counters = threading.local()  # each thread's FTS5 tables for pack_postings, by number of fields
+
+
+def _counter(fields: int) -> _Counter:
+    """A contentless FTS5 table of `fields` columns with its `col` vocabulary, a table for a
+    group's records, and the statements that fill them and write the group's lines."""
+    made: dict[int, _Counter] | None = getattr(_counters, "made", None)
     if made is None:
         made = _counters.made = {}
     if fields not in made:
@@ -100,16 +131,21 @@ def _counter(fields: int) -> tuple[sqlite3.Connection, str, str]:
             f'CREATE VIRTUAL TABLE t USING fts5({columns}, tokenize = "{TOKENIZER}", content = "", columnsize = 0)'
         )
         conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'col')")
+        conn.execute("CREATE TABLE kept (term TEXT, record TEXT)")
         insert = f"INSERT INTO t(rowid, {columns}) VALUES (1, {', '.join('?' * fields)})"
-        counts = " || char(9) || ".join(f"sum(iif(col = 'c{i}', cnt, 0))" for i in range(fields))
+        # A record in hex, as bytea's text form takes it: %08x of offset, length and every count.
+        counts = ", ".join(f"sum(iif(col = 'c{i}', cnt, 0))" for i in range(fields))
+        record = f"printf('{'%08x' * (fields + 2)}', ?, ?, {counts})"
+        keep = f"INSERT INTO kept SELECT term, {record} FROM v GROUP BY term"
         # COPY's text format escapes these; FTS5's tokens are letters, digits and `_`, but a
-        # tokenizer change must not be able to break a COPY.
+        # tokenizer change must not be able to break a COPY. `\\x` is bytea's hex prefix, escaped.
         term = (
-            "replace(replace(replace(replace(term, '\\', '\\\\'), char(9), '\\t'), char(10), '\\n'), char(13), '\\r')"
+            "replace(replace(replace(replace(term, '\\', '\\\\'), char(9), '\\t'), char(10), '\\n'),"
+            " char(13), '\\r')"
         )
-        line = f"{term} || char(9) || {counts} || char(9) || ? || char(9) || char(0) || char(10)"
-        lines = f"SELECT group_concat(line, '') FROM (SELECT {line} AS line FROM v GROUP BY term)"
-        made[fields] = (conn, insert, lines)
+        line = f"{term} || char(9) || '\\\\x' || group_concat(record, '') || char(9) || char(0) || char(10)"
+        lines = f"SELECT group_concat(line, '') FROM (SELECT {line} AS line FROM kept GROUP BY term)"
+        made[fields] = _Counter(conn, insert, keep, lines)
     return made[fields]
 
 

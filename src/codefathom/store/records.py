@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from codefathom.model import FileFacts, Unit
-from codefathom.store.postings import UNIT_FIELDS, RowPostings, count_postings
+from codefathom.store.postings import UNIT_FIELDS, Packed, pack_postings
 from codefathom.tokens import name_key, searchable_text
 
 __all__ = [
@@ -63,8 +63,8 @@ class PreparedUnits:
 
     units: tuple[tuple[object, ...], ...]  # the last column is the summary key
     fts: tuple[tuple[str, ...], ...]
-    # Each unit's postings of its `fts` fields, for a store that keeps its own (see postings.py).
-    postings: tuple[RowPostings, ...] = ()
+    # The units' postings of their `fts` fields, packed, for a store that keeps its own (postings.py).
+    postings: Packed | None = None
 
     def __len__(self) -> int:
         return len(self.units)
@@ -91,7 +91,7 @@ def prepare_units(path: str, units: Sequence[Unit], *, postings: bool = False) -
             )
         )
     if postings:
-        return PreparedUnits(tuple(unit_rows), tuple(fts_rows), tuple(count_postings(fts_rows, UNIT_FIELDS)))
+        return PreparedUnits(tuple(unit_rows), tuple(fts_rows), pack_postings(fts_rows, UNIT_FIELDS))
     return PreparedUnits(tuple(unit_rows), tuple(fts_rows))
 
 

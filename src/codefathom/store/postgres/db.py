@@ -32,7 +32,7 @@ __all__ = [
 Conn = psycopg.Connection[TupleRow]
 
 SCHEMA = "codefathom"  # every table lives in this PostgreSQL schema, beside whatever else the database holds
-SCHEMA_VERSION = 4  # `migrations/NNNN_*.sql` brings the schema from version NNNN-1 to NNNN
+SCHEMA_VERSION = 5  # `migrations/NNNN_*.sql` brings the schema from version NNNN-1 to NNNN
 APPLICATION = "codefathom"
 REPARSE_HASH = "reparse"  # as in SQLite: a file's hash while it waits to be parsed again
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from codefathom.store.postgres import search
 from codefathom.store.postgres.db import Conn
-from codefathom.store.postings import UNIT_FIELDS, RowPostings, count_postings
+from codefathom.store.postings import UNIT_FIELDS, Packed, pack_postings
 from codefathom.store.records import FileRecord, PreparedFacts, PreparedUnits
 
 __all__ = ["IdBlocks", "PendingWrites", "FLUSH_ROWS"]
@@ -82,8 +82,9 @@ class PendingWrites:
     updated_files: list[tuple[object, ...]] = field(default_factory=list)
     units_replaced: list[int] = field(default_factory=list)  # existing files whose old units go
     units: list[tuple[object, ...]] = field(default_factory=list)
-    # (unit id, fields, summary key, postings of the fields or None)
-    texts: list[tuple[int, tuple[str, ...], str, RowPostings | None]] = field(default_factory=list)
+    texts: list[tuple[int, tuple[str, ...], str]] = field(default_factory=list)  # (unit id, fields, summary key)
+    # (file id, first unit id, units, the units' postings packed, or None)
+    postings: list[tuple[int, int, int, Packed | None]] = field(default_factory=list)
     facts_replaced: list[int] = field(default_factory=list)  # files whose old graph rows go (ranks kept)
     symbols: list[tuple[object, ...]] = field(default_factory=list)  # without their rank
     refs: list[tuple[object, ...]] = field(default_factory=list)
@@ -115,10 +116,11 @@ class PendingWrites:
         else:
             self.updated_files.append((*values, file_id))
             self.units_replaced.append(file_id)
-        postings = units.postings or (None,) * len(units)
-        for i, (unit, text, made) in enumerate(zip(units.units, units.fts, postings, strict=True)):
+        for i, (unit, text) in enumerate(zip(units.units, units.fts, strict=True)):
             self.units.append((first_unit + i, project, file_id, *unit))
-            self.texts.append((first_unit + i, text, str(unit[_SUMMARY_KEY] or ""), made))
+            self.texts.append((first_unit + i, text, str(unit[_SUMMARY_KEY] or "")))
+        if units.units:
+            self.postings.append((file_id, first_unit, len(units), units.postings))
 
     def add_facts(
         self, project: int, file_id: int, facts: PreparedFacts, first: dict[str, int], *, replacing: bool
@@ -176,17 +178,19 @@ class PendingWrites:
         once the project shows a summary model (as the SQLite store's insert does)."""
         if not self.texts:
             return
-        summaries = _cached_summaries(conn, project, sorted({key for _, _, key, _ in self.texts if key}))
-        rows = [(uid, (*fields, summaries.get(key, ""))) for uid, fields, key, _ in self.texts]
+        summaries = _cached_summaries(conn, project, sorted({key for _, _, key in self.texts if key}))
+        rows = [(uid, (*fields, summaries.get(key, ""))) for uid, fields, key in self.texts]
         copy_rows(conn, "unit_texts", _TEXT_COLUMNS, [(uid, *fields) for uid, fields in rows])
-        # A parse worker's postings hold unless it made none or the unit took a summary: a field more.
-        redo = [i for i, (_, _, key, made) in enumerate(self.texts) if made is None or key in summaries]
-        postings = [made for *_, made in self.texts]
-        for i, made in zip(redo, count_postings([rows[i][1] for i in redo], UNIT_FIELDS), strict=True):
-            postings[i] = made
-        search.write_unit_postings(
-            conn, project, [(uid, made) for (uid, _), made in zip(rows, postings, strict=True) if made is not None]
-        )
+        # A parse worker's postings hold unless it made none or a unit took a summary: a field more.
+        summarised = {uid for uid, _, key in self.texts if key in summaries}
+        fields = dict(rows)
+        files = []
+        for file_id, first, count, made in self.postings:
+            ids = range(first, first + count)
+            if made is None or not summarised.isdisjoint(ids):
+                made = pack_postings([fields[uid] for uid in ids], UNIT_FIELDS)
+            files.append((file_id, first, ids, made))
+        search.write_unit_postings(conn, project, files)
 
 
 def _cached_summaries(conn: Conn, project: int, keys: list[str]) -> dict[str, str]:

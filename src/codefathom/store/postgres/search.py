@@ -1,6 +1,9 @@
 """Lexical search on PostgreSQL, ranked as SQLite's FTS5 ranks it: postings and row lengths written
 beside the searchable text, cut by SQLite's own FTS5 tokenizer, and FTS5's bm25 computed over them.
 
+Postings are packed a group at a time (a file's units, or one directory node): a row per term and
+group whose bytes hold a record per row with the term (store/postings.py), decoded here by numpy.
+
 FTS5's bm25 (ext/fts5/fts5_aux.c), which this module reproduces operation for operation:
 for each phrase i of the query, in the order the expression names them,
   idf_i  = log((N - n_i + 0.5) / (n_i + 0.5)), 1e-6 when not positive (n_i: rows matching phrase i)
@@ -24,11 +27,13 @@ from codefathom.model import MatchTerm
 from codefathom.parse.windows import MAX_UNIT_CHARS
 from codefathom.store.postgres.db import Conn
 from codefathom.store.postings import (
-    ID_MARK,
+    GROUP_MARK,
     TOKENIZER,
     UNIT_FIELDS,
-    RowPostings,
-    count_postings,
+    Packed,
+    pack_postings,
+    record_size,
+    records,
     token_positions,
     tokens_of,
 )
@@ -37,7 +42,7 @@ from codefathom.store.records import Scope
 __all__ = [
     "TOKENIZER", "UNIT_FIELDS", "DIRECTORY_FIELDS", "tokens_of", "write_unit_postings",
     "rewrite_unit_postings", "write_directory_postings", "unit_candidates", "directory_candidates", "term_units",
-    "units_holding", "directories_holding", "files_holding", "name_candidates",
+    "units_holding", "directories_holding", "files_holding", "name_candidates", "stored_postings",
 ]
 
 K1 = 1.2
@@ -52,69 +57,163 @@ Hits = dict[int, Counts]  # row id -> occurrences of a phrase per field
 @dataclass(frozen=True)
 class _Table:
     terms: str
-    key: str
+    group: str  # the column of a row's group: the file of units, the directory itself
     sizes: str
+    key: str  # the sizes' id column
     texts: str  # (id, field...) of the rows = ANY(%s)
+    within: str  # the condition on a posting's group that its rows may be among ANY(%s)
     fields: int
-
-    @property
-    def counts(self) -> str:
-        """The columns of a posting's occurrences per field, in field order."""
-        return ", ".join(f"n{c}" for c in range(self.fields))
 
 
 _UNITS = _Table(
-    "unit_terms", "unit_id", "unit_sizes",
+    "unit_postings", "file_id", "unit_sizes", "unit_id",
     "SELECT unit_id, name, qualified_name, signature, doc, path, body, summary FROM unit_texts"
     " WHERE unit_id = ANY(%s)",
+    "file_id IN (SELECT file_id FROM units WHERE id = ANY(%s))",
     UNIT_FIELDS,
 )
 _DIRECTORIES = _Table(
-    "directory_terms", "directory_id", "directory_sizes",
+    "directory_postings", "directory_id", "directory_sizes", "directory_id",
     "SELECT id, name_text, path_text, files_text, definitions_text, doc_text FROM directories WHERE id = ANY(%s)",
+    "directory_id = ANY(%s)",
     DIRECTORY_FIELDS,
 )
 
 
 # -- writing --------------------------------------------------------------------------------------
 
+# A group's packed postings, where they go: (group id, its first row's id, the rows' ids, packed).
+Group = tuple[int, int, Sequence[int], Packed]
 
-def _write(conn: Conn, project: int, table: _Table, postings: Sequence[tuple[int, RowPostings]]) -> None:
-    """Rows' postings and lengths: (row id, what `postings.count_postings` made of its fields)."""
-    if not postings:
+
+def _write(conn: Conn, project: int, table: _Table, groups: Sequence[Group]) -> None:
+    """Groups' postings and their rows' lengths."""
+    if not groups:
         return
     with conn.cursor() as cursor:
-        columns = f"term, {table.counts}, size, project_id, {table.key}"
+        columns = f"term, packed, project_id, {table.group}, first_id"
         with cursor.copy(f"COPY {table.terms} ({columns}) FROM STDIN") as copy:
-            copy.write("".join(lines.replace(ID_MARK, f"{project}\t{rid}") for rid, (lines, _) in postings))
+            copy.write("".join(
+                lines.replace(GROUP_MARK, f"{project}\t{group}\t{first}") for group, first, _, (lines, _) in groups
+            ))
         with cursor.copy(f"COPY {table.sizes} ({table.key}, project_id, size) FROM STDIN") as copy:
-            copy.write("".join(f"{rid}\t{project}\t{size}\n" for rid, (_, size) in postings))
+            copy.write(
+                "".join(
+                    f"{rid}\t{project}\t{size}\n"
+                    for _, _, ids, (_, sizes) in groups for rid, size in zip(ids, sizes, strict=True)
+                )
+            )
 
 
-def write_unit_postings(conn: Conn, project: int, postings: Sequence[tuple[int, RowPostings]]) -> None:
-    """Postings and lengths of new units: (unit id, its postings as `count_postings` made them)."""
-    _write(conn, project, _UNITS, postings)
+def write_unit_postings(conn: Conn, project: int, files: Sequence[Group]) -> None:
+    """Postings and lengths of new units: per file (its id, its first unit's id, its units' ids,
+    what `postings.pack_postings` made of their fields)."""
+    _write(conn, project, _UNITS, files)
 
 
 def rewrite_unit_postings(conn: Conn, project: int, unit_ids: Sequence[int]) -> None:
-    """Postings and lengths of units whose unit_texts changed (a summary stored), made again."""
-    ids = sorted(set(unit_ids))
-    if not ids:
+    """Postings and lengths of units whose unit_texts changed (a summary stored), made again with
+    those of every other unit of their files: a file's units are packed together."""
+    if not unit_ids:
         return
-    conn.execute("DELETE FROM unit_terms WHERE unit_id = ANY(%s)", (ids,))
+    files = [int(r[0]) for r in conn.execute(
+        "SELECT DISTINCT file_id FROM units WHERE id = ANY(%s) ORDER BY file_id", (sorted(set(unit_ids)),)
+    )]
+    units = conn.execute(
+        "SELECT file_id, id FROM units WHERE file_id = ANY(%s) ORDER BY file_id, id", (files,)
+    ).fetchall()
+    ids = [int(uid) for _, uid in units]
+    conn.execute("DELETE FROM unit_postings WHERE file_id = ANY(%s)", (files,))
     conn.execute("DELETE FROM unit_sizes WHERE unit_id = ANY(%s)", (ids,))
-    rows = [(int(r[0]), tuple(str(t) for t in r[1:])) for r in conn.execute(_UNITS.texts, (ids,))]
-    postings = count_postings([texts for _, texts in rows], _UNITS.fields)
-    _write(conn, project, _UNITS, [(rid, p) for (rid, _), p in zip(rows, postings, strict=True)])
+    texts = {int(r[0]): tuple(str(t) for t in r[1:]) for r in conn.execute(_UNITS.texts, (ids,))}
+    by_file: dict[int, list[int]] = {}
+    for file_id, uid in units:
+        by_file.setdefault(int(file_id), []).append(int(uid))
+    groups: list[Group] = []
+    for file_id, members in by_file.items():
+        first = members[0]
+        offsets = [uid - first for uid in members]
+        groups.append((file_id, first, members, pack_postings([texts[uid] for uid in members], UNIT_FIELDS, offsets)))
+    _write(conn, project, _UNITS, groups)
 
 
 def write_directory_postings(conn: Conn, project: int, rows: Sequence[tuple[int, Sequence[str]]]) -> None:
-    """Postings and lengths of new directory nodes: (directory id, its five *_text fields)."""
-    postings = count_postings([texts for _, texts in rows], _DIRECTORIES.fields)
-    _write(conn, project, _DIRECTORIES, [(rid, p) for (rid, _), p in zip(rows, postings, strict=True)])
+    """Postings and lengths of new directory nodes: (directory id, its five *_text fields), each a
+    group of its own."""
+    _write(
+        conn, project, _DIRECTORIES,
+        [(rid, rid, (rid,), pack_postings([texts], DIRECTORY_FIELDS)) for rid, texts in rows],
+    )
+
+
+def stored_postings(conn: Conn, project: int) -> list[tuple[int, str, int, tuple[int, ...]]]:
+    """Every unit's postings as stored, unpacked: (unit id, term, unit length, counts per field).
+    What the tests and bench/pg_index.py check against what FTS5 makes of the units' texts."""
+    found = []
+    rows = conn.execute("SELECT term, first_id, packed FROM unit_postings WHERE project_id = %s", (project,))
+    for term, first, packed in rows:
+        for record in records(bytes(packed), UNIT_FIELDS):
+            found.append((int(first) + int(record["offset"]), str(term), int(record["size"]),
+                          tuple(int(n) for n in record["counts"])))
+    return found
 
 
 # -- matching -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Postings:
+    """The rows holding one term, ids ascending, with their lengths and the term's counts per field."""
+
+    ids: npt.NDArray[np.int64]
+    sizes: npt.NDArray[np.int64]
+    counts: npt.NDArray[np.int64]  # a row of counts per id
+
+
+def _postings(
+    conn: Conn, project: int, table: _Table, terms: Sequence[str], within: Sequence[int] | None = None,
+    *, stats: bool = False,
+) -> tuple[dict[str, _Postings], tuple[int, int] | None]:
+    """Each of `terms`' postings (of rows among `within`, else of the project) unpacked; and, with
+    `stats`, the table's row count and total length, read in the same round trip.
+
+    A term's rows come back as two byte strings: every group's first id and packed length, and
+    the groups' records in the same order (the aggregates of one GROUP BY see its rows alike)."""
+    sql = (
+        f"SELECT term, string_agg(int8send(first_id) || int4send(length(packed)), ''::bytea),"
+        f" string_agg(packed, ''::bytea) FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
+    )
+    params: list[object] = [project, sorted(set(terms))]
+    if within is not None:
+        sql += f" AND {table.within}"
+        params.append(sorted(set(within)))
+    sql += " GROUP BY term"
+    if stats:
+        sql += (
+            " UNION ALL SELECT NULL, int8send(count(*)) || int8send(coalesce(sum(size), 0)::int8), NULL"
+            f" FROM {table.sizes} WHERE project_id = %s"
+        )
+        params.append(project)
+    found: dict[str, _Postings] = {}
+    totals: tuple[int, int] | None = None
+    heads = np.dtype([("first", ">i8"), ("length", ">i4")])
+    for term, head, packed in conn.execute(sql, params):
+        if term is None:
+            totals = (_int8(bytes(head[:8])), _int8(bytes(head[8:])))
+            continue
+        groups = np.frombuffer(head, dtype=heads)
+        rows = records(bytes(packed), table.fields)
+        ids = np.repeat(groups["first"].astype(np.int64), groups["length"] // record_size(table.fields))
+        ids = ids + rows["offset"].astype(np.int64)
+        order = np.argsort(ids, kind="stable")
+        kept = ids[order]
+        counts = rows["counts"].astype(np.int64)[order]
+        sizes = rows["size"].astype(np.int64)[order]
+        if within is not None:
+            mask = np.isin(kept, np.asarray(sorted(set(within)), dtype=np.int64))
+            kept, counts, sizes = kept[mask], counts[mask], sizes[mask]
+        found[str(term)] = _Postings(kept, sizes, counts)
+    return found, totals
 
 
 def _phrase_hits(
@@ -126,17 +225,11 @@ def _phrase_hits(
     postings: dict[str, Hits] = {t: {} for t in wanted}
     sizes: dict[int, int] = {}
     if wanted:
-        sql = (
-            f"SELECT term, {table.key}, size, {table.counts} FROM {table.terms}"
-            " WHERE project_id = %s AND term = ANY(%s)"
-        )
-        params: list[object] = [project, wanted]
-        if within is not None:
-            sql += f" AND {table.key} = ANY(%s)"
-            params.append(sorted(set(within)))
-        for term, rid, size, *counts in conn.execute(sql, params):
-            postings[term][rid] = counts
-            sizes[rid] = size
+        found, _ = _postings(conn, project, table, wanted, within)
+        for term, held in found.items():
+            ids, lengths = held.ids.tolist(), held.sizes.tolist()
+            postings[term] = dict(zip(ids, held.counts.tolist(), strict=True))
+            sizes.update(zip(ids, lengths, strict=True))
     hits: list[Hits] = []
     long: dict[int, list[int]] = {}  # phrase index -> rows holding all its tokens, to check in order
     for i, phrase in enumerate(phrases):
@@ -232,38 +325,24 @@ def _weighted_hits(
     conn: Conn, project: int, table: _Table, phrases: Sequence[tuple[str, ...]], weights: Sequence[float]
 ) -> tuple[list[_Weighed], tuple[int, int] | None]:
     """Per phrase, the rows holding it with its weighted frequency and their lengths; and, when
-    read on the way, the table's row count and total length. With exact weights and one token a
-    phrase (nearly every query), PostgreSQL weighs the counts, so that a row comes back as a term
-    and three numbers rather than with every count, and the statistics come in the same round trip."""
+    read on the way, the table's row count and total length (one token a phrase: nearly every
+    query, whose statistics then come in the same round trip)."""
     padded = [float(weights[c]) if c < len(weights) else 1.0 for c in range(table.fields)]
-    if not _exact(padded) or any(len(p) != 1 for p in phrases):
+    if any(len(p) != 1 for p in phrases):
         hits, sizes = _phrase_hits(conn, project, table, phrases)
         return [
             _weighed(list(h), [_frequency(c, padded) for c in h.values()], [sizes[rid] for rid in h]) for h in hits
         ], None
-    weighed = " + ".join(f"n{c} * {w!r}::float8" for c, w in enumerate(padded))
-    wanted = sorted({p[0] for p in phrases})
-    # A sentence's words hold thousands of postings: each term's come back as three packed arrays
-    # (int8send/float8send, concatenated in one scan order), read by numpy without a Python object
-    # a posting. The statistics' row has no term.
-    rows = conn.execute(
-        f"SELECT term, string_agg(int8send({table.key}::int8), ''::bytea),"
-        f" string_agg(float8send({weighed}), ''::bytea), string_agg(int8send(size::int8), ''::bytea)"
-        f" FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
-        " GROUP BY term UNION ALL SELECT NULL, int8send(count(*)), NULL, int8send(coalesce(sum(size), 0)::int8)"
-        f" FROM {table.sizes} WHERE project_id = %s",
-        (project, wanted, project),
-    ).fetchall()
-    empty = _weighed([], [], [])
+    found, stats = _postings(conn, project, table, [p[0] for p in phrases], stats=True)
+    exact = _exact(padded)
     by_term: dict[str, _Weighed] = {}
-    stats = (0, 0)
-    for term, ids, freqs, lengths in rows:
-        if term is None:
-            stats = (_int8(ids), _int8(lengths))
+    for term, rows in found.items():
+        if exact:  # every sum is exact in a double, whatever the order of its additions
+            freqs = rows.counts.astype(np.float64) @ np.asarray(padded, dtype=np.float64)
         else:
-            by_term[term] = _weighed(
-                np.frombuffer(ids, dtype=">i8"), np.frombuffer(freqs, dtype=">f8"), np.frombuffer(lengths, dtype=">i8")
-            )
+            freqs = np.asarray([_frequency(c, padded) for c in rows.counts.tolist()], dtype=np.float64)
+        by_term[term] = _Weighed(rows.ids, freqs, rows.sizes.astype(np.float64))
+    empty = _weighed([], [], [])
     return [by_term.get(p[0], empty) for p in phrases], stats
 
 
@@ -374,12 +453,13 @@ def term_units(conn: Conn, project: int, terms: Sequence[str], cap: int) -> list
     single = sorted({phrase[0] for phrase in phrases if len(phrase) == 1})
     counts: dict[str, int] = {}
     if single:
+        # Each row holds a unit or more: `cap` rows hold at least `cap` units.
         rows = conn.execute(
-            "SELECT t.term, (SELECT count(*) FROM (SELECT 1 FROM unit_terms WHERE project_id = %s AND term = t.term"
-            " LIMIT %s) AS hits) FROM unnest(%s::text[]) AS t(term)",
+            "SELECT t.term, (SELECT coalesce(sum(length(packed)), 0) FROM (SELECT packed FROM unit_postings"
+            " WHERE project_id = %s AND term = t.term LIMIT %s) AS hits) FROM unnest(%s::text[]) AS t(term)",
             (project, cap, single),
         )
-        counts = {str(term): int(count) for term, count in rows}
+        counts = {str(term): min(int(size) // record_size(UNIT_FIELDS), cap) for term, size in rows}
     found = []
     for phrase in phrases:
         if len(phrase) == 1:
@@ -410,15 +490,11 @@ def files_holding(conn: Conn, project: int, words: Sequence[str], texts: Sequenc
     line (a unit cut at MAX_UNIT_CHARS, or a file with no unit), which are always read."""
     clauses: list[str] = []
     params: list[object] = [project]
-    phrases = [tokens_of(w) for w in words]
+    phrases = list(dict.fromkeys(tokens_of(w) for w in words))
     if any(not p for p in phrases):
         clauses.append("false")  # a word of separators only matches nothing, as in FTS5
-    for phrase in dict.fromkeys(p for p in phrases if len(p) == 1):
-        clauses.append("u.id IN (SELECT unit_id FROM unit_terms WHERE project_id = %s AND term = %s)")
-        params.extend([project, phrase[0]])
-    longer = [p for p in dict.fromkeys(phrases) if len(p) > 1]
-    if longer and "false" not in clauses:
-        hits, _ = _phrase_hits(conn, project, _UNITS, longer)
+    elif phrases:
+        hits, _ = _phrase_hits(conn, project, _UNITS, phrases)
         holding = set(hits[0])
         for more in hits[1:]:
             holding &= more.keys()

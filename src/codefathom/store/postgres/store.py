@@ -60,7 +60,7 @@ __all__ = ["PostgresStore"]
 _SYNC_POLL_S = 0.2
 REPLAY_POLL_S = 0.05  # how often `caught_up` asks the standby how far it has replayed
 # What a search reads, vacuumed after a sync that wrote many units (`settle`).
-SEARCHED_TABLES = ("unit_terms", "unit_sizes", "directory_terms", "directory_sizes", "units", "files")
+SEARCHED_TABLES = ("unit_postings", "unit_sizes", "directory_postings", "directory_sizes", "units", "files")
 GRAPH_TABLES = ("files", "symbols", "refs", "imports", "hints")  # what the binding reads (`analyze`)
 
 _UNIT_COLUMNS = (
