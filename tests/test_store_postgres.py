@@ -72,6 +72,23 @@ def test_an_incremental_sync_keeps_the_digests_equal(tmp_path: Path, pg_uri: str
     assert _postgres_digest(repo, pg_uri, name) == _sqlite_digest(repo)
 
 
+@pytest.mark.parametrize("name", ["bindings-java", "bindings", "bindings-ts", "bindings-cpp"])
+def test_a_lookup_reading_ahead_of_the_binder_binds_an_edit_as_reading_as_asked_does(
+    name: str, tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Reading ahead (every name, module, symbol, signature or file's bases at once) starts on the
+    # first lazy read here, so every binder question of an edit goes through it.
+    from codefathom.store.postgres import graph as pg_graph
+
+    monkeypatch.setattr(pg_graph, "ONE_BY_ONE", 0)
+    repo, project = _copy(name, tmp_path), _project()
+    assert _postgres_digest(repo, pg_uri, project) == _sqlite_digest(repo)
+    sources = [p for p in sorted(repo.rglob("*")) if p.is_file() and p.suffix not in {".json", ".xml", ".toml"}]
+    for path in sources[::2]:
+        path.write_text(path.read_text() + "\n")
+    assert _postgres_digest(repo, pg_uri, project) == _sqlite_digest(repo)
+
+
 def test_a_forked_binder_reads_the_committed_project_on_a_connection_of_its_own(
     tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

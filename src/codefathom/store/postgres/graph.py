@@ -7,6 +7,7 @@ The lookup mirrors the SQLite one (store/sqlite/graph.py) query for query, in th
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
@@ -32,6 +33,11 @@ __all__ = ["PostgresGraphLookup"]
 BOUND_LABELS = ["exact", "high", "likely", "possible"]
 # At most this many files' imports, hints and bases are read ahead (`prefetch_files`): beyond, as asked.
 PREFETCH_FILES = 5000
+# A lazy lookup reads a kind of row one at a time (a name, a file's module, a symbol, a signature,
+# a class's bases) this many times, then reads more at once: each read is a round trip (a one-file
+# edit of java.base asked 9,193 questions), where SQLite's lookup pays none.
+ONE_BY_ONE = 50
+SIGNATURES_AT_ONCE = 20_000
 
 _SYMBOL_COLUMNS = "s.id, s.file_id, s.kind, s.name, s.qualified_name, s.parent, s.start_line, s.end_line"
 _IMPORT_COLUMNS = (
@@ -66,6 +72,10 @@ class PostgresGraphLookup(GraphRowCache):
         self._project = project
         self._uri = uri
         self._bases_read: set[int] = set()  # files whose base classes are all in the cache (prefetch_files)
+        self._seen: dict[int, SymbolRow] = {}  # every symbol read one query at a time, by id
+        self._names: set[str] | None = None  # every symbol name of the project, once read
+        self._all_modules = False  # every file's module symbol is in the cache
+        self._asked: Counter[str] = Counter()  # reads one at a time, by kind
 
     def _rows(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         """Rows of a query whose first parameter is the project."""
@@ -120,10 +130,36 @@ class PostgresGraphLookup(GraphRowCache):
     def _symbols(self, where: str, *params: object) -> list[SymbolRow]:
         rows = self._rows(f"SELECT {_SYMBOL_COLUMNS} FROM symbols s WHERE s.project_id = %s AND {where} ORDER BY s.id",
                           *params)
-        return [SymbolRow(*row) for row in rows]
+        found = [SymbolRow(*row) for row in rows]
+        self._seen.update((symbol.id, symbol) for symbol in found)
+        return found
+
+    def _many(self, kind: str) -> bool:
+        """Counts a read of `kind` one at a time: whether there have been enough to read more at once."""
+        self._asked[kind] += 1
+        return self._asked[kind] > ONE_BY_ONE
 
     def _symbols_with(self, column: str, value: object) -> list[SymbolRow]:
+        if column == "name":
+            # Most names binding asks for are no symbol's (locals, parameters, the JDK's classes).
+            if self._names is None and self._many("name"):
+                self._names = {str(r[0]) for r in self._rows("SELECT DISTINCT name FROM symbols WHERE project_id = %s")}
+            if self._names is not None and value not in self._names:
+                return []
         return self._symbols(f"s.{column} = %s", value)
+
+    def symbol(self, symbol_id: int) -> SymbolRow | None:
+        if self._complete:
+            return super().symbol(symbol_id)
+        if symbol_id not in self._seen:
+            wanted = {symbol_id}
+            if self._many("symbol"):  # those that imports resolved to, which binding asks for next
+                wanted |= {
+                    row.target_symbol_id for rows in self._imports.values() for row in rows
+                    if row.target_symbol_id is not None and row.target_symbol_id not in self._seen
+                }
+            self._symbols("s.id = ANY(%s)", sorted(wanted))
+        return self._seen.get(symbol_id)
 
     def prefetch_names(self, names: Iterable[str], *, qualified: bool = False) -> None:
         """The symbols of these names (qualified names) in one read, each name's in id order as
@@ -143,8 +179,15 @@ class PostgresGraphLookup(GraphRowCache):
 
     def signature(self, symbol_id: int) -> str:
         if symbol_id not in self._signatures:
-            row = self._conn.execute("SELECT signature FROM symbols WHERE id = %s", (symbol_id,)).fetchone()
-            self._signatures[symbol_id] = str(row[0] or "") if row is not None else ""
+            wanted = [symbol_id]
+            if self._many("signature"):  # every symbol read so far: overloads are compared in turn
+                held = self._by_id if self._complete else self._seen
+                wanted += [i for i in held if i not in self._signatures and i != symbol_id][:SIGNATURES_AT_ONCE]
+            for found, signature in self._conn.execute("SELECT id, signature FROM symbols WHERE id = ANY(%s)",
+                                                       (wanted,)):
+                self._signatures[int(found)] = str(signature or "")
+            for missing in wanted:
+                self._signatures.setdefault(missing, "")
         return self._signatures[symbol_id]
 
     def module_symbols(self, file_id: int) -> list[int]:
@@ -158,6 +201,13 @@ class PostgresGraphLookup(GraphRowCache):
 
     def module_of(self, file_id: int) -> SymbolRow | None:
         if file_id not in self._modules:
+            if self._all_modules:
+                return None
+            if self._many("module"):  # a file's first module symbol by id, as one file's read gives it
+                for symbol in self._symbols("s.kind = 'module'"):
+                    self._modules.setdefault(symbol.file_id, symbol)
+                self._all_modules = True
+                return self._modules.get(file_id)
             found = self._symbols("s.file_id = %s AND s.kind = 'module'", file_id)
             self._modules[file_id] = found[0] if found else None
         return self._modules[file_id]
@@ -221,6 +271,17 @@ class PostgresGraphLookup(GraphRowCache):
         if key not in self._bases:
             if self._complete or cls.file_id in self._bases_read:
                 return []
+            if self._many("bases"):  # every class of the file: its other classes are asked for next
+                by_scope: dict[str, list[tuple[str, str]]] = {}
+                for scope, receiver, name in self._conn.execute(
+                    "SELECT scope, receiver, name FROM refs WHERE file_id = %s AND kind = 'inherit'"
+                    " AND scope IS NOT NULL ORDER BY scope, col, id", (cls.file_id,)
+                ):
+                    by_scope.setdefault(scope, []).append((receiver, name))
+                for scope, bases in by_scope.items():
+                    self._bases.setdefault((cls.file_id, scope), bases)
+                self._bases_read.add(cls.file_id)
+                return self._bases.get(key, [])
             rows = self._conn.execute(
                 "SELECT receiver, name FROM refs WHERE file_id = %s AND kind = 'inherit' AND scope = %s"
                 " ORDER BY col, id",
