@@ -6,6 +6,7 @@ The lookup mirrors the SQLite one (store/sqlite/graph.py) query for query, in th
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -72,7 +73,6 @@ class PostgresGraphLookup(GraphRowCache):
         self._project = project
         self._uri = uri
         self._bases_read: set[int] = set()  # files whose base classes are all in the cache (prefetch_files)
-        self._seen: dict[int, SymbolRow] = {}  # every symbol read one query at a time, by id
         self._names: set[str] | None = None  # every symbol name of the project, once read
         self._all_modules = False  # every file's module symbol is in the cache
         self._asked: Counter[str] = Counter()  # reads one at a time, by kind
@@ -131,7 +131,7 @@ class PostgresGraphLookup(GraphRowCache):
         rows = self._rows(f"SELECT {_SYMBOL_COLUMNS} FROM symbols s WHERE s.project_id = %s AND {where} ORDER BY s.id",
                           *params)
         found = [SymbolRow(*row) for row in rows]
-        self._seen.update((symbol.id, symbol) for symbol in found)
+        self._by_id.update((symbol.id, symbol) for symbol in found)  # (what `symbol` and `signature` know)
         return found
 
     def _many(self, kind: str) -> bool:
@@ -151,15 +151,15 @@ class PostgresGraphLookup(GraphRowCache):
     def symbol(self, symbol_id: int) -> SymbolRow | None:
         if self._complete:
             return super().symbol(symbol_id)
-        if symbol_id not in self._seen:
+        if symbol_id not in self._by_id:
             wanted = {symbol_id}
             if self._many("symbol"):  # those that imports resolved to, which binding asks for next
                 wanted |= {
                     row.target_symbol_id for rows in self._imports.values() for row in rows
-                    if row.target_symbol_id is not None and row.target_symbol_id not in self._seen
+                    if row.target_symbol_id is not None and row.target_symbol_id not in self._by_id
                 }
             self._symbols("s.id = ANY(%s)", sorted(wanted))
-        return self._seen.get(symbol_id)
+        return self._by_id.get(symbol_id)
 
     def prefetch_names(self, names: Iterable[str], *, qualified: bool = False) -> None:
         """The symbols of these names (qualified names) in one read, each name's in id order as
@@ -181,8 +181,8 @@ class PostgresGraphLookup(GraphRowCache):
         if symbol_id not in self._signatures:
             wanted = [symbol_id]
             if self._many("signature"):  # every symbol read so far: overloads are compared in turn
-                held = self._by_id if self._complete else self._seen
-                wanted += [i for i in held if i not in self._signatures and i != symbol_id][:SIGNATURES_AT_ONCE]
+                held = (i for i in self._by_id if i not in self._signatures and i != symbol_id)
+                wanted += list(itertools.islice(held, SIGNATURES_AT_ONCE))
             for found, signature in self._conn.execute("SELECT id, signature FROM symbols WHERE id = ANY(%s)",
                                                        (wanted,)):
                 self._signatures[int(found)] = str(signature or "")
@@ -259,12 +259,19 @@ class PostgresGraphLookup(GraphRowCache):
         ):
             hints[file_id].setdefault((scope, variable), []).append((type_name, kind, line))
         self._hints.update(hints)
+        self._read_bases(wanted)
+
+    def _read_bases(self, file_ids: list[int]) -> None:
+        """Every class's bases in these files, each class's in the order its own read gives them."""
+        found: dict[tuple[int, str], list[tuple[str, str]]] = {}
         for file_id, scope, receiver, name in self._conn.execute(
             "SELECT file_id, scope, receiver, name FROM refs WHERE file_id = ANY(%s) AND kind = 'inherit'"
-            " AND scope IS NOT NULL ORDER BY file_id, scope, col, id", (wanted,)
+            " AND scope IS NOT NULL ORDER BY file_id, scope, col, id", (file_ids,)
         ):
-            self._bases.setdefault((file_id, scope), []).append((receiver, name))
-        self._bases_read.update(wanted)
+            found.setdefault((file_id, scope), []).append((receiver, name))
+        for key, bases in found.items():
+            self._bases.setdefault(key, bases)
+        self._bases_read.update(file_ids)
 
     def bases_of(self, cls: SymbolRow) -> list[tuple[str, str]]:
         key = (cls.file_id, cls.qualified_name)
@@ -272,15 +279,7 @@ class PostgresGraphLookup(GraphRowCache):
             if self._complete or cls.file_id in self._bases_read:
                 return []
             if self._many("bases"):  # every class of the file: its other classes are asked for next
-                by_scope: dict[str, list[tuple[str, str]]] = {}
-                for scope, receiver, name in self._conn.execute(
-                    "SELECT scope, receiver, name FROM refs WHERE file_id = %s AND kind = 'inherit'"
-                    " AND scope IS NOT NULL ORDER BY scope, col, id", (cls.file_id,)
-                ):
-                    by_scope.setdefault(scope, []).append((receiver, name))
-                for scope, bases in by_scope.items():
-                    self._bases.setdefault((cls.file_id, scope), bases)
-                self._bases_read.add(cls.file_id)
+                self._read_bases([cls.file_id])
                 return self._bases.get(key, [])
             rows = self._conn.execute(
                 "SELECT receiver, name FROM refs WHERE file_id = %s AND kind = 'inherit' AND scope = %s"

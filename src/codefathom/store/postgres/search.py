@@ -184,9 +184,10 @@ def _postings(
         f" string_agg(packed, ''::bytea) FROM {table.terms} WHERE project_id = %s AND term = ANY(%s)"
     )
     params: list[object] = [project, sorted(set(terms))]
-    if within is not None:
+    among = None if within is None else np.asarray(sorted(set(within)), dtype=np.int64)
+    if among is not None:
         sql += f" AND {table.within}"
-        params.append(sorted(set(within)))
+        params.append(among.tolist())
     sql += " GROUP BY term"
     if stats:
         sql += (
@@ -209,8 +210,8 @@ def _postings(
         kept = ids[order]
         counts = rows["counts"].astype(np.int64)[order]
         sizes = rows["size"].astype(np.int64)[order]
-        if within is not None:
-            mask = np.isin(kept, np.asarray(sorted(set(within)), dtype=np.int64))
+        if among is not None:
+            mask = np.isin(kept, among)
             kept, counts, sizes = kept[mask], counts[mask], sizes[mask]
         found[str(term)] = _Postings(kept, sizes, counts)
     return found, totals
