@@ -35,14 +35,38 @@ from codefathom.service import Codefathom  # noqa: E402
 from codefathom.service.fingerprint import index_fingerprint  # noqa: E402
 from codefathom.store import open_store  # noqa: E402
 
+_CPU: list[float] = []  # CPU seconds of each index, in the order run (see cpu_seconds)
+
+
+def cpu_seconds(server: bool) -> float:
+    """CPU time of this process, its reaped children (parse workers, a forked binder) and with
+    `server` every postgres process (the postmaster's reaped children are its backends that ended):
+    a measure of the work an index did that load from other work moves far less than the clock."""
+    own = os.times()
+    total = own.user + own.system + own.children_user + own.children_system
+    if not server:
+        return total
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if stat[stat.index("(") + 1 : stat.rindex(")")] == "postgres":
+            total += sum(int(x) for x in stat[stat.rindex(")") + 2 :].split()[11:15]) / tick
+    return total
+
 
 def _index_sqlite(repo: Path, folder: Path) -> tuple[float, dict[str, str]]:
     shutil.rmtree(folder, ignore_errors=True)
     service = Codefathom(repo, index_dir=folder)
     try:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds(False)
         service.index()
         took = time.perf_counter() - started
+        _CPU.append(cpu_seconds(False) - cpu)
         store = service._open(create=False)
         return took, store.digest()
     finally:
@@ -57,9 +81,10 @@ def _index_postgres(
     try:
         if profile is not None:
             profile.enable()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), cpu_seconds(True)
         service.index()
         took = time.perf_counter() - started
+        _CPU.append(cpu_seconds(True) - cpu)
         if profile is not None:
             profile.disable()
         store = service._store
@@ -99,6 +124,7 @@ def run_corpus(corpus: str, source: Path, uri: str, work: Path, rounds: int, pro
     if not repo.exists():
         shutil.copytree(source / corpus, repo, symlinks=True)
     times: dict[str, list[float]] = {"sqlite": [], "postgres": []}
+    cpu: dict[str, list[float]] = {"sqlite": [], "postgres": []}
     differ: set[str] = set()
     loads: list[float] = []
     for round_ in range(rounds):
@@ -110,15 +136,20 @@ def run_corpus(corpus: str, source: Path, uri: str, work: Path, rounds: int, pro
             prof.dump_stats(profile)
         times["sqlite"].append(lite)
         times["postgres"].append(pg)
+        cpu["sqlite"].append(_CPU[-2])
+        cpu["postgres"].append(_CPU[-1])
         differ |= {part for part in lite_digest if lite_digest[part] != pg_digest.get(part)}
         if pg_digest["postings"] != "same":
             differ.add(f"postings ({pg_digest['postings']})")
         loads.append(os.getloadavg()[0])
-        print(f"  {corpus} round {round_ + 1}: sqlite {lite:.2f} s, postgres {pg:.2f} s", file=sys.stderr)
+        print(f"  {corpus} round {round_ + 1}: sqlite {lite:.2f} s ({_CPU[-2]:.2f} CPU), postgres {pg:.2f} s"
+              f" ({_CPU[-1]:.2f} CPU)", file=sys.stderr)
     lite_s, pg_s = statistics.median(times["sqlite"]), statistics.median(times["postgres"])
+    lite_cpu, pg_cpu = statistics.median(cpu["sqlite"]), statistics.median(cpu["postgres"])
     return {
         "corpus": corpus, "rounds": rounds,
         "index_s": {"sqlite": round(lite_s, 2), "postgres": round(pg_s, 2), "ratio": round(pg_s / lite_s, 2)},
+        "cpu_s": {"sqlite": round(lite_cpu, 2), "postgres": round(pg_cpu, 2), "ratio": round(pg_cpu / lite_cpu, 2)},
         "every_round": {k: [round(t, 2) for t in v] for k, v in times.items()},
         "load": [round(min(loads), 1), round(max(loads), 1)],
         "digest_parts_differing": sorted(differ),
@@ -138,13 +169,13 @@ def main() -> int:
     with postgres(args.uri) as uri, tempfile.TemporaryDirectory(prefix="codefathom-pgindex-") as tmp:
         for corpus in args.corpus:
             results.append(run_corpus(corpus, args.corpora, uri, Path(tmp), args.rounds, args.profile))
-    print("| corpus | index s SQLite / PG (ratio) | rounds | load | fingerprints |")
-    print("|---|---|---|---|---|")
+    print("| corpus | index s SQLite / PG (ratio) | CPU s SQLite / PG (ratio) | rounds | load | fingerprints |")
+    print("|---|---|---|---|---|---|")
     for r in results:
-        i = r["index_s"]
+        i, c = r["index_s"], r["cpu_s"]
         same = "same" if not r["digest_parts_differing"] else "differ: " + ", ".join(r["digest_parts_differing"])
-        print(f"| {r['corpus']} | {i['sqlite']} / {i['postgres']} ({i['ratio']}x) | {r['rounds']} | "
-              f"{r['load'][0]}-{r['load'][1]} | {same} |")
+        print(f"| {r['corpus']} | {i['sqlite']} / {i['postgres']} ({i['ratio']}x) | {c['sqlite']} / {c['postgres']}"
+              f" ({c['ratio']}x) | {r['rounds']} | {r['load'][0]}-{r['load'][1]} | {same} |")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 0

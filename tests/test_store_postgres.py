@@ -99,6 +99,38 @@ def test_a_forked_binder_reads_the_committed_project_on_a_connection_of_its_own(
     assert _postgres_digest(repo, pg_uri, _project()) == _sqlite_digest(repo)
 
 
+def test_a_first_index_holding_more_references_than_it_keeps_writes_them_and_binds_by_update(
+    tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from codefathom.store import graph_cache
+
+    monkeypatch.setattr(graph_cache, "HELD_REFS", 40)  # let go after a few files: those held are written then
+    repo = _copy("bindings", tmp_path)
+    assert _postgres_digest(repo, pg_uri, _project()) == _sqlite_digest(repo)
+
+
+def test_a_first_index_stopped_before_binding_its_held_references_reads_every_file_again(
+    tmp_path: Path, pg_uri: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import codefathom.service.indexer as indexer
+
+    repo, name = _copy("bindings", tmp_path), _project()
+
+    def stopped(*args: object, **kwargs: object) -> int:
+        raise KeyboardInterrupt  # Ctrl-C (or a kill) once every file is written, before binding
+
+    with monkeypatch.context() as patch:
+        patch.setattr(indexer, "rebind", stopped)
+        with pytest.raises(KeyboardInterrupt):
+            _postgres_digest(repo, pg_uri, name)
+    with _open(pg_uri, name) as store:  # files written, and none of their references yet
+        assert store.get_meta("refs_held") == "1" and store.counts().files > 3
+        assert not store.graph_lookup().ref_spans()
+    assert _postgres_digest(repo, pg_uri, name) == _sqlite_digest(repo)
+    with _open(pg_uri, name) as store:
+        assert store.get_meta("refs_held") != "1"
+
+
 def test_each_files_references_hold_one_run_of_ids_in_write_order(tmp_path: Path, pg_uri: str) -> None:
     repo, name = _copy("bindings", tmp_path), _project()
     _postgres_digest(repo, pg_uri, name)

@@ -99,6 +99,9 @@ class GraphLookup(Protocol):
     following: bool
     written_spans: list[RefSpan]
     written_refs: list[RefRow] | None
+    # Whether the references held reach the index only as `save_bindings` writes them, bound (a
+    # first index on PostgreSQL): until then no other connection can read them.
+    refs_unwritten: bool
 
     def preload(self) -> None:
         """Read every symbol, import, hint and base class at once, for binding a whole project."""

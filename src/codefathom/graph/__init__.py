@@ -101,7 +101,8 @@ def rebind(
     # references themselves while there are few); otherwise the index says.
     refs = _Refs(lookup, None if ids is None else lookup.refs_to_rebind(ids, wanted))
     run = f"{os.getpid()}-{time.monotonic_ns()}"
-    shared = helper is not None and refs.count >= SHARD_MIN_REFS
+    # (A helper reads the references from the index, where unwritten ones are not yet.)
+    shared = helper is not None and refs.count >= SHARD_MIN_REFS and not lookup.refs_unwritten
     prepared = helper.submit(prepare_shard, (run, lookup.reader())) if helper and shared else None
     if ids is None:
         lookup.preload()

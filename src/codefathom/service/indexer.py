@@ -25,6 +25,7 @@ from codefathom.search.rank import path_role
 from codefathom.service.sweep import after_sync, before_writes, plan_sync
 from codefathom.service.workers import WorkerPool, usable_cpus, worker_count
 from codefathom.store import FileRecord, PreparedFacts, PreparedUnits, Store, prepare_facts, prepare_units
+from codefathom.store.base import REFS_HELD
 
 __all__ = ["SyncReport", "sync", "Progress"]
 
@@ -78,6 +79,9 @@ class SyncReport:
 def sync(store: Store, settings: Settings, progress: Progress | None = None, *, full: bool = False) -> SyncReport:
     started = time.perf_counter()
     report = SyncReport()
+    # A first index stopped while it held its references back (see REFS_HELD) left files without them.
+    held = store.get_meta(REFS_HELD) == "1"
+    full = full or held
     # A sweep by stat when the last listing still holds, else a listing (see `sweep`).
     plan = plan_sync(store, settings, full=full)
     report.method, report.discovered, report.unchanged = plan.method, plan.discovered, plan.unchanged
@@ -166,6 +170,8 @@ def sync(store: Store, settings: Settings, progress: Progress | None = None, *, 
                 # Directory nodes list files and definitions by rank: all are rebuilt when ranks moved.
                 store.refresh_directories(None if reranked else changed_ids, gone, _is_test)
                 store.set_meta(BINDING_DUE, "0")
+                if held:
+                    store.set_meta(REFS_HELD, "0")
     if deferred:
         _restore_ref_indexes(store)  # (built above, unless nothing was written)
     if report.changed or report.touched:

@@ -41,7 +41,12 @@ from codefathom.store.records import (
     VectorMatrix,
 )
 
-__all__ = ["Store", "GraphReads", "WritingLookup", "VectorIndex", "Work"]
+__all__ = ["Store", "GraphReads", "WritingLookup", "VectorIndex", "Work", "REFS_HELD"]
+
+# Meta key, "1" while a first index's references are held back until they are bound (PostgreSQL: one
+# write of each, bound, instead of a write and an update): a sync that finds it was stopped before
+# then, and reads every file again.
+REFS_HELD = "refs_held"
 
 
 class WritingLookup(GraphLookup, Protocol):

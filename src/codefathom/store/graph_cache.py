@@ -49,6 +49,7 @@ class GraphRowCache(ABC):
         self.following = False
         self.written_spans: list[RefSpan] = []
         self.written_refs: list[RefRow] | None = None
+        self.refs_unwritten = False
         # Strings the rows taken share (names, scopes, types): each is kept once, not once per row.
         self._strings: dict[str, str] = {}
 

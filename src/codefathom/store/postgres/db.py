@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from importlib import resources
 
@@ -26,10 +26,19 @@ except ImportError as exc:  # the default install has no driver
 __all__ = [
     "Conn", "SCHEMA", "SCHEMA_VERSION", "LOCK_SPACE", "SYNC_SPACE", "WORK_SPACES", "project_names",
     "REPARSE_HASH", "connect", "migrate", "open_project",
-    "backend_errors", "describe", "psycopg",
+    "backend_errors", "describe", "psycopg", "copy_rows",
 ]
 
 Conn = psycopg.Connection[TupleRow]
+
+
+def copy_rows(conn: Conn, table: str, columns: str, rows: Sequence[Sequence[object]]) -> None:
+    """Rows into `table` by COPY: any number of them in one round trip."""
+    if not rows:
+        return
+    with conn.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(row)
 
 SCHEMA = "codefathom"  # every table lives in this PostgreSQL schema, beside whatever else the database holds
 SCHEMA_VERSION = 5  # `migrations/NNNN_*.sql` brings the schema from version NNNN-1 to NNNN

@@ -8,15 +8,14 @@ reserved ahead (`IdBlocks`), so a file's rows know their ids before they reach t
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from codefathom.store.postgres import search
-from codefathom.store.postgres.db import Conn
+from codefathom.store.postgres.db import Conn, copy_rows
 from codefathom.store.postings import UNIT_FIELDS, Packed, pack_postings
 from codefathom.store.records import FileRecord, PreparedFacts, PreparedUnits
 
-__all__ = ["IdBlocks", "PendingWrites", "FLUSH_ROWS"]
+__all__ = ["IdBlocks", "PendingWrites", "FLUSH_ROWS", "REF_COLUMNS"]
 
 # Rows held before a flush whatever the transaction: bounds the memory of a batch of huge files.
 FLUSH_ROWS = 200_000
@@ -33,19 +32,10 @@ _TEXT_COLUMNS = "unit_id, name, qualified_name, signature, doc, path, body, summ
 _SYMBOL_COLUMNS = (
     "id, project_id, file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc, rank"
 )
-_REF_COLUMNS = "id, project_id, file_id, name, kind, receiver, line, col, scope, arity, arguments"
+REF_COLUMNS = "id, project_id, file_id, name, kind, receiver, line, col, scope, arity, arguments"
 _IMPORT_COLUMNS = "id, project_id, file_id, module, name, alias, line, level"
 _HINT_COLUMNS = "project_id, file_id, scope, variable, type_name, line, kind"
 _FACT_TABLES = ("refs", "imports", "hints", "symbols")  # deleted in this order: refs point at symbols
-
-
-def copy_rows(conn: Conn, table: str, columns: str, rows: Sequence[Sequence[object]]) -> None:
-    """Rows into `table` by COPY: any number of them in one round trip."""
-    if not rows:
-        return
-    with conn.cursor() as cursor, cursor.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-        for row in rows:
-            copy.write_row(row)
 
 
 class IdBlocks:
@@ -148,7 +138,7 @@ class PendingWrites:
             conn, "symbols", _SYMBOL_COLUMNS,
             [(*row, ranks.get((row[2], row[5], row[3]), 0.0)) for row in self.symbols],
         )
-        copy_rows(conn, "refs", _REF_COLUMNS, self.refs)
+        copy_rows(conn, "refs", REF_COLUMNS, self.refs)
         copy_rows(conn, "imports", _IMPORT_COLUMNS, self.imports)
         copy_rows(conn, "hints", _HINT_COLUMNS, self.hints)
 

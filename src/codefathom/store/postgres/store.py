@@ -316,6 +316,8 @@ class PostgresStore:
             self._pending.add_facts(self.project_id, file_id, rows, first, replacing=not following)
             if lookup is not None and following:
                 lookup.take(file_id, rows, first["symbols"], first["refs"], first["imports"])
+                if isinstance(lookup, PostgresGraphLookup):  # (a first index: see hold_refs)
+                    self._pending.refs = lookup.hold_refs(self._pending.refs)
 
     def symbol_names_of(self, file_ids: Iterable[int]) -> set[str]:
         with self._locked():
