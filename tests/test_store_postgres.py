@@ -131,6 +131,34 @@ def test_a_first_index_stopped_before_binding_its_held_references_reads_every_fi
         assert store.get_meta("refs_held") != "1"
 
 
+def test_held_references_reach_postgresql_as_they_were_and_once_each(pg_uri: str) -> None:
+    import psycopg
+
+    from codefathom.store.postgres.held_refs import HeldRefs
+
+    awkward = ["tab\there", "line\nbreak", "back\\slash", "cr\rend", "\\", "x\\Ny", "ünï", ""]
+    held = HeldRefs()
+    rows = [(10 + i, 1, 7, name, "read" if i == 2 else "call", "r", i, 0, None if i % 2 else name, -1, name)
+            for i, name in enumerate(awkward)]
+    held.add(rows[:3])
+    held.add(rows[3:])
+    assert [ref.name for ref in held.between(11, 15)] == awkward[1:6]
+    bindings = [(row[0], 99 if i else None, 0.1 + i, "local" if i == 2 else "exact", i) for i, row in enumerate(rows)]
+    text = held.bound(bindings[:4]) + held.bound(bindings[3:])  # (one bound twice: written once)
+    with psycopg.connect(pg_uri) as conn:
+        conn.execute(
+            "CREATE TEMP TABLE r (id bigint, project_id bigint, file_id bigint, name text, kind text, receiver text,"
+            " line int, col int, scope text, arity int, arguments text, target_id bigint, confidence float8,"
+            " label text, candidates int)"
+        )
+        with conn.cursor() as cursor, cursor.copy(f"COPY r ({HeldRefs.columns}) FROM STDIN") as copy:
+            copy.write(text)
+        back = conn.execute("SELECT * FROM r ORDER BY id").fetchall()
+    # The local read (the third) is left out, as binding would drop it.
+    assert back == [(*row, *binding[1:]) for i, (row, binding) in enumerate(zip(rows, bindings, strict=True)) if i != 2]
+    held.close()
+
+
 def test_each_files_references_hold_one_run_of_ids_in_write_order(tmp_path: Path, pg_uri: str) -> None:
     repo, name = _copy("bindings", tmp_path), _project()
     _postgres_digest(repo, pg_uri, name)

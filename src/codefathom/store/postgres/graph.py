@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 from codefathom.graphsource import (
     BindingRow,
@@ -28,8 +28,8 @@ from codefathom.graphsource import (
 from codefathom.store import graph_cache
 from codefathom.store.base import REFS_HELD
 from codefathom.store.graph_cache import GraphRowCache
-from codefathom.store.postgres.db import Conn, backend_errors, connect, copy_rows
-from codefathom.store.postgres.pending import REF_COLUMNS
+from codefathom.store.postgres.db import Conn, backend_errors, connect
+from codefathom.store.postgres.held_refs import HeldRefs
 
 __all__ = ["PostgresGraphLookup"]
 
@@ -47,7 +47,6 @@ _IMPORT_COLUMNS = (
     "id, file_id, module, name, alias, level, target_file_id, target_symbol_id, external, binds_module, line"
 )
 _REF_COLUMNS_TO_BIND = "id, file_id, name, kind, receiver, line, scope, arity, arguments"
-_KIND = REF_COLUMNS.split(", ").index("kind")  # in a row of pending.REF_COLUMNS
 _HINT_ROWS = "SELECT file_id, scope, variable, type_name, kind, line FROM hints"
 
 
@@ -79,7 +78,7 @@ class PostgresGraphLookup(GraphRowCache):
         self._names: set[str] | None = None  # every symbol name of the project, once read
         self._all_modules = False  # every file's module symbol is in the cache
         self._asked: Counter[str] = Counter()  # reads one at a time, by kind
-        self._unwritten: dict[int, tuple[object, ...]] = {}  # held reference rows by id (see hold_refs)
+        self._held: HeldRefs | None = None  # a first index's references, until bound (see hold_refs)
 
     def _rows(self, sql: str, *params: object) -> list[tuple[Any, ...]]:
         """Rows of a query whose first parameter is the project."""
@@ -100,24 +99,18 @@ class PostgresGraphLookup(GraphRowCache):
             self.refs_unwritten = True
 
     def hold_refs(self, rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
-        """A file's reference rows as the store would write them, after `take`: the rows it is to
-        write now. A first index holds them, while the lookup holds its references (HELD_REFS), for
-        `save_bindings` to write each once, bound: an update of every reference costs more than
-        writing them all (gson: 0.66 s against 0.21). Once there are too many, all held so far and
-        the file's are written now, and bound by update."""
+        """A file's reference rows as the store would write them: the rows it is to write now. A
+        first index holds them all (see held_refs.py) for `save_bindings` to write each once, bound."""
         if not self.refs_unwritten:
             return rows
-        if self.written_refs is None:
-            rows = [*self._unwritten.values(), *rows]
-            self._unwritten = {}
-            self.refs_unwritten = False
-            return rows
-        if not self._unwritten and rows:  # (the first held: in the transaction of its file's rows)
+        if self._held is None:
+            self._held = HeldRefs()
+        if not self._held.count and rows:  # (the first held: in the transaction of its file's rows)
             self._conn.execute(
                 "INSERT INTO meta(project_id, key, value) VALUES (%s, %s, '1')"
                 " ON CONFLICT (project_id, key) DO UPDATE SET value = excluded.value", (self._project, REFS_HELD),
             )
-        self._unwritten.update((cast(int, row[0]), row) for row in rows)
+        self._held.add(rows)
         return []
 
     # -- preloading ----------------------------------------------------------------------------
@@ -386,6 +379,8 @@ class PostgresGraphLookup(GraphRowCache):
         return [(int(f), int(a), int(b), int(n)) for f, a, b, n in rows]
 
     def refs_between(self, first: int, last: int) -> list[RefRow]:
+        if self._held is not None:
+            return self._held.between(first, last)
         rows = self._rows(
             f"SELECT {_REF_COLUMNS_TO_BIND} FROM refs WHERE project_id = %s AND id BETWEEN %s AND %s ORDER BY id",
             first, last,
@@ -429,18 +424,18 @@ class PostgresGraphLookup(GraphRowCache):
         )
 
     def _write_held(self, bindings: Iterable[BindingRow]) -> None:
-        """The held references of these bindings, with them: each once (a batch both processes of a
-        forked binding bound is saved twice), and none of the reads drop_local_reads would drop."""
-        rows = []
-        for ref_id, target, confidence, label, candidates in bindings:
-            row = self._unwritten.pop(ref_id, None)
-            if row is not None and not (label == "local" and row[_KIND] == "read"):
-                rows.append((*row, target, confidence, label, candidates))
-        copy_rows(self._conn, "refs", f"{REF_COLUMNS}, target_id, confidence, label, candidates", rows)
+        assert self._held is not None
+        text = self._held.bound(bindings)
+        if text:
+            with self._conn.cursor() as cursor, cursor.copy(f"COPY refs ({HeldRefs.columns}) FROM STDIN") as copy:
+                copy.write(text)
 
     def drop_local_reads(self, file_ids: Sequence[int] | None = None) -> None:
         if self.refs_unwritten:  # the end of a first index's binding, which wrote every reference
-            self._write_held([(ref_id, None, 0.0, "unbound", 0) for ref_id in list(self._unwritten)])
+            if self._held is not None:
+                self._write_held(self._held.rest())
+                self._held.close()
+                self._held = None
             self.refs_unwritten = False
             self._conn.execute("DELETE FROM meta WHERE project_id = %s AND key = %s", (self._project, REFS_HELD))
             return

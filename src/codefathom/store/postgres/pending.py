@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 from codefathom.store.postgres import search
 from codefathom.store.postgres.db import Conn, copy_rows
+from codefathom.store.postgres.held_refs import REF_COLUMNS
 from codefathom.store.postings import UNIT_FIELDS, Packed, pack_postings
 from codefathom.store.records import FileRecord, PreparedFacts, PreparedUnits
 
-__all__ = ["IdBlocks", "PendingWrites", "FLUSH_ROWS", "REF_COLUMNS"]
+__all__ = ["IdBlocks", "PendingWrites", "FLUSH_ROWS"]
 
 # Rows held before a flush whatever the transaction: bounds the memory of a batch of huge files.
 FLUSH_ROWS = 200_000
@@ -32,7 +33,6 @@ _TEXT_COLUMNS = "unit_id, name, qualified_name, signature, doc, path, body, summ
 _SYMBOL_COLUMNS = (
     "id, project_id, file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc, rank"
 )
-REF_COLUMNS = "id, project_id, file_id, name, kind, receiver, line, col, scope, arity, arguments"
 _IMPORT_COLUMNS = "id, project_id, file_id, module, name, alias, line, level"
 _HINT_COLUMNS = "project_id, file_id, scope, variable, type_name, line, kind"
 _FACT_TABLES = ("refs", "imports", "hints", "symbols")  # deleted in this order: refs point at symbols
