@@ -493,6 +493,14 @@ def test_postings_made_by_parse_workers_are_those_the_writer_makes(
     repo = tmp_path / "repo"
     _many_files(repo, PARALLEL_MIN_FILES + 20)
     (repo / "pkg0" / "accents.py").write_text('def café(naïve):\n    """Über die Straße: ÀÉÎ ǅ İstanbul."""\n')
+    # ASCII is cut into tokens here and only stemmed by FTS5: what its tokenizer makes of these must hold.
+    long_name = "a_" + "Very" * 20 + "LongName"
+    (repo / "pkg0" / "ascii_edges.py").write_text(
+        f"def {long_name}(x_1, _y, Z9):\n"
+        '    """Running runs ran; HTTPServer2 x86_64 __init__ - a.b/c\\d\ttab:colon ..."""\n'
+        "    return x_1 + 0x1F + 1e-3  # connection's connected connections\n\n\n"
+        "def mixed():\n    return 'naïve'  # ascii here, not in the string\n"
+    )
     answers = []
     for workers in ("0", "2"):
         monkeypatch.setenv("CODEFATHOM_WORKERS", workers)

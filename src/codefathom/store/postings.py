@@ -11,11 +11,13 @@ group's ids and the first id, which a parse worker does not know yet.
 from __future__ import annotations
 
 import functools
+import re
 import sqlite3
+import struct
 import threading
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from contextlib import closing
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -86,67 +88,112 @@ def term_counts(
 
 def pack_postings(rows: Sequence[Sequence[str]], fields: int, offsets: Sequence[int] | None = None) -> Packed:
     """The packed postings of a group of rows (each its field texts, fewer than `fields` meaning
-    empty ones after), row i at `offsets[i]` from the group's first id (by default i).
-
-    A row at a time in an FTS5 table holding only it, whose `col` vocabulary then gives the row's
-    own counts, is twice as fast as all rows at once grouped by row and term (`term_counts`); its
-    records wait in a plain table until the group's lines are written, a term at a time."""
-    counter = _counter(fields)
-    conn = counter.conn
+    empty ones after), row i at `offsets[i]` from the group's first id (by default i)."""
+    record = struct.Struct(f">{fields + 2}i")
+    by_term: dict[str, list[bytes]] = {}
     sizes: list[int] = []
+    for i, texts in enumerate(rows):
+        counts = _counts(texts, fields)
+        size = sum(map(sum, counts.values()))
+        offset = offsets[i] if offsets is not None else i
+        for term, per_field in counts.items():
+            packed = record.pack(offset, size, *per_field)
+            held = by_term.get(term)
+            if held is None:
+                by_term[term] = [packed]
+            else:
+                held.append(packed)
+        sizes.append(size)
+    # A COPY line a term; bytea's hex form (`\\x`, escaped for COPY); the ids go where GROUP_MARK is.
+    lines = "".join(
+        f"{_copy_escaped(term)}\t\\\\x{b''.join(held).hex()}\t{GROUP_MARK}\n" for term, held in by_term.items()
+    )
+    return lines, tuple(sizes)
+
+
+# unicode61 (remove_diacritics 2, tokenchars '_') cuts ASCII text at every character but a letter, a
+# digit and '_', and folds it to lower case: such text is cut here, and FTS5 is asked only for the
+# stem of each token (once: stems are cached). Other text FTS5 counts whole, a row at a time. Cut
+# here, java.base's units pack twice as fast, to the same bytes.
+_TOKEN = re.compile(r"[a-z0-9_]+")
+_STEMS: dict[str, str] = {}
+STEMS_HELD = 500_000  # tokens whose stems are kept; then the cache starts again
+
+
+def _counts(texts: Sequence[str], fields: int) -> dict[str, list[int]]:
+    """Each term of a row with its occurrences per field, as FTS5 counts them."""
+    if not all(text.isascii() and "\x00" not in text for text in texts):
+        return _counted_by_fts5(texts, fields)
+    counts: dict[str, list[int]] = {}
+    for field, text in enumerate(texts):
+        if not text:
+            continue
+        found = Counter(_TOKEN.findall(text.lower()))
+        stems = _stems(found)
+        for token, count in found.items():
+            stem = stems[token]
+            per_field = counts.get(stem)
+            if per_field is None:
+                per_field = counts[stem] = [0] * fields
+            per_field[field] += count
+    return counts
+
+
+def _stems(tokens: Iterable[str]) -> dict[str, str]:
+    """The cache of stems, holding those of `tokens`: new ones asked of FTS5's porter in one row."""
+    new = [token for token in tokens if token not in _STEMS]
+    if new:
+        if len(_STEMS) + len(new) > STEMS_HELD:
+            _STEMS.clear()
+        conn = _connection("stems", 1)
+        conn.execute("INSERT INTO t(rowid, c0) VALUES (1, ?)", (" ".join(new),))
+        try:
+            for term, offset in conn.execute("SELECT term, offset FROM v"):
+                _STEMS[new[offset]] = term
+        finally:
+            conn.execute("DELETE FROM t WHERE rowid = 1")
+    return _STEMS
+
+
+def _counted_by_fts5(texts: Sequence[str], fields: int) -> dict[str, list[int]]:
+    conn = _connection("rows", fields, vocabulary="col", contentless=True)
+    conn.execute(
+        f"INSERT INTO t(rowid, {', '.join(f'c{i}' for i in range(fields))}) VALUES (1, {', '.join('?' * fields)})",
+        (*texts, *[""] * (fields - len(texts))),
+    )
+    counts: dict[str, list[int]] = {}
     try:
-        for i, texts in enumerate(rows):
-            conn.execute(counter.insert, (*texts, *[""] * (fields - len(texts))))
-            size = int(conn.execute("SELECT coalesce(sum(cnt), 0) FROM v").fetchone()[0])
-            conn.execute(counter.keep, (offsets[i] if offsets is not None else i, size))
-            conn.execute("INSERT INTO t(t) VALUES ('delete-all')")
-            sizes.append(size)
-        lines = conn.execute(counter.lines).fetchone()[0]
+        for term, column, count in conn.execute("SELECT term, col, cnt FROM v"):
+            counts.setdefault(term, [0] * fields)[int(column[1:])] = count
     finally:
-        conn.execute("DELETE FROM kept")
-    return lines or "", tuple(sizes)
+        conn.execute("INSERT INTO t(t) VALUES ('delete-all')")
+    return counts
 
 
-@dataclass(frozen=True)
-class _Counter:
-    conn: sqlite3.Connection
-    insert: str  # a row into the FTS5 table
-    keep: str  # its records into `kept`, given its offset and length
-    lines: str  # the group's packed lines from `kept`
+_connections = threading.local()  # each thread's FTS5 tables in memory (a connection is one thread's)
 
 
-_counters = threading.local()  # each thread's FTS5 tables for pack_postings, by number of fields
-
-
-def _counter(fields: int) -> _Counter:
-    """A contentless FTS5 table of `fields` columns with its `col` vocabulary, a table for a
-    group's records, and the statements that fill them and write the group's lines."""
-    made: dict[int, _Counter] | None = getattr(_counters, "made", None)
+def _connection(name: str, fields: int, vocabulary: str = "instance", contentless: bool = False) -> sqlite3.Connection:
+    """This thread's FTS5 table `name` of `fields` columns, with its `vocabulary` table."""
+    made: dict[tuple[str, int], sqlite3.Connection] | None = getattr(_connections, "made", None)
     if made is None:
-        made = _counters.made = {}
-    if fields not in made:
+        made = _connections.made = {}
+    if (name, fields) not in made:
         conn = sqlite3.connect(":memory:")
         columns = ", ".join(f"c{i}" for i in range(fields))
-        conn.execute(
-            f'CREATE VIRTUAL TABLE t USING fts5({columns}, tokenize = "{TOKENIZER}", content = "", columnsize = 0)'
-        )
-        conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'col')")
-        conn.execute("CREATE TABLE kept (term TEXT, record TEXT)")
-        insert = f"INSERT INTO t(rowid, {columns}) VALUES (1, {', '.join('?' * fields)})"
-        # A record in hex, as bytea's text form takes it: %08x of offset, length and every count.
-        counts = ", ".join(f"sum(iif(col = 'c{i}', cnt, 0))" for i in range(fields))
-        record = f"printf('{'%08x' * (fields + 2)}', ?, ?, {counts})"
-        keep = f"INSERT INTO kept SELECT term, {record} FROM v GROUP BY term"
-        # COPY's text format escapes these; FTS5's tokens are letters, digits and `_`, but a
-        # tokenizer change must not be able to break a COPY. `\\x` is bytea's hex prefix, escaped.
-        term = (
-            "replace(replace(replace(replace(term, '\\', '\\\\'), char(9), '\\t'), char(10), '\\n'),"
-            " char(13), '\\r')"
-        )
-        line = f"{term} || char(9) || '\\\\x' || group_concat(record, '') || char(9) || char(0) || char(10)"
-        lines = f"SELECT group_concat(line, '') FROM (SELECT {line} AS line FROM kept GROUP BY term)"
-        made[fields] = _Counter(conn, insert, keep, lines)
-    return made[fields]
+        options = ', content = "", columnsize = 0' if contentless else ""
+        conn.execute(f'CREATE VIRTUAL TABLE t USING fts5({columns}, tokenize = "{TOKENIZER}"{options})')
+        conn.execute(f"CREATE VIRTUAL TABLE v USING fts5vocab(t, '{vocabulary}')")
+        made[name, fields] = conn
+    return made[name, fields]
+
+
+def _copy_escaped(term: str) -> str:
+    """A term as COPY's text format reads it back (FTS5's tokens hold none of these, but a tokenizer
+    change must not be able to break a COPY)."""
+    if "\\" in term or "\t" in term or "\n" in term or "\r" in term:
+        return term.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return term
 
 
 def token_positions(rows: Sequence[tuple[int, Sequence[str]]], fields: int) -> dict[tuple[int, int], dict[int, str]]:
