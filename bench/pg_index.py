@@ -97,17 +97,15 @@ def _index_postgres(
 
 
 def _postings_check(store: Any) -> str:
-    """"same" when every unit's postings and length are what FTS5 makes of its stored text, else
+    """"same" when every unit's postings and length are what FTS5 makes of its search fields, else
     how many units differ (the sqlite side of the comparison is this check)."""
-    from codefathom.store.postgres.search import stored_postings
+    from codefathom.store.postgres.search import stored_postings, unit_search_texts
     from codefathom.store.postings import UNIT_FIELDS, term_counts
 
     with store._locked():
         conn = store._conn
-        texts = conn.execute(
-            "SELECT t.unit_id, t.name, t.qualified_name, t.signature, t.doc, t.path, t.body, t.summary"
-            " FROM unit_texts t JOIN units u ON u.id = t.unit_id WHERE u.project_id = %s", (store.project_id,)
-        ).fetchall()
+        ids = [int(r[0]) for r in conn.execute("SELECT id FROM units WHERE project_id = %s", (store.project_id,))]
+        texts = [(uid, *fields) for uid, fields in unit_search_texts(conn, ids).items()]
         stored: dict[int, set[tuple[object, ...]]] = {}
         for unit, term, size, counts in stored_postings(conn, store.project_id):
             stored.setdefault(unit, set()).add((term, size, *counts))

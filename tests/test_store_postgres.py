@@ -391,13 +391,17 @@ def _summary_rows(service: Codefathom, uri: str | None) -> list[tuple[str, int, 
             ).fetchall())
     import psycopg
 
-    with psycopg.connect(uri) as conn:
-        return sorted(conn.execute(
-            "SELECT f.path, u.start_line, u.part, t.summary FROM codefathom.unit_texts t"
-            " JOIN codefathom.units u ON u.id = t.unit_id JOIN codefathom.files f ON f.id = u.file_id"
+    from codefathom.store.postgres.search import unit_search_texts
+
+    with psycopg.connect(uri) as conn:  # (PostgreSQL makes the fields again from the unit and the summaries)
+        conn.execute("SET search_path TO codefathom")
+        units = conn.execute(
+            "SELECT u.id, f.path, u.start_line, u.part FROM units u JOIN files f ON f.id = u.file_id"
             " WHERE u.project_id = %s",
             (service._store.project_id,),  # type: ignore[union-attr]
-        ).fetchall())
+        ).fetchall()
+        texts = unit_search_texts(conn, [row[0] for row in units])
+    return sorted((path, start, part, texts[uid][-1]) for uid, path, start, part in units)
 
 
 def test_summaries_are_cached_shown_and_taken_again_as_on_sqlite(tmp_path: Path, pg_uri: str) -> None:
@@ -463,18 +467,19 @@ def _postings(service: Codefathom, uri: str) -> tuple[list[tuple[object, ...]], 
     """Every unit's postings as stored, and as FTS5 makes them of the unit's stored texts."""
     import psycopg
 
-    from codefathom.store.postgres.search import stored_postings
+    from codefathom.store.postgres.search import stored_postings, unit_search_texts
     from codefathom.store.postings import UNIT_FIELDS, term_counts
 
     project = service._open(create=False).project_id  # type: ignore[attr-defined]
     with psycopg.connect(uri) as conn:
         conn.execute("SET search_path TO codefathom")
-        where = " FROM codefathom.units u JOIN codefathom.files f ON f.id = u.file_id"
-        texts = conn.execute(
-            "SELECT u.id, f.path, u.start_line, u.part, x.name, x.qualified_name, x.signature, x.doc, x.path,"
-            f" x.body, x.summary{where} JOIN codefathom.unit_texts x ON x.unit_id = u.id WHERE u.project_id = %s",
+        units = conn.execute(
+            "SELECT u.id, f.path, u.start_line, u.part FROM codefathom.units u"
+            " JOIN codefathom.files f ON f.id = u.file_id WHERE u.project_id = %s",
             (project,),
         ).fetchall()
+        fields = unit_search_texts(conn, [row[0] for row in units])
+        texts = [(*row, *fields[row[0]]) for row in units]
         kept = stored_postings(conn, project)
     found, sizes = term_counts([(row[0], row[4:]) for row in texts], UNIT_FIELDS)
     where_unit = {row[0]: row[1:4] for row in texts}
@@ -626,6 +631,10 @@ $$;
 CREATE TRIGGER units_drop_postings AFTER DELETE ON units
     REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION drop_unit_postings();
 DELETE FROM schema_migrations WHERE version = 5;
+CREATE TABLE unit_texts (unit_id bigint PRIMARY KEY REFERENCES units(id) ON DELETE CASCADE, name text NOT NULL,
+    qualified_name text NOT NULL, signature text NOT NULL, doc text NOT NULL, path text NOT NULL, body text NOT NULL,
+    summary text NOT NULL DEFAULT '');
+DELETE FROM schema_migrations WHERE version = 6;
 """
 
 
@@ -634,6 +643,7 @@ def test_an_index_written_a_posting_a_row_is_packed_by_its_migration_and_answers
 ) -> None:
     import psycopg
 
+    from codefathom.store.postgres.db import SCHEMA_VERSION
     from codefathom.store.postgres.search import stored_postings
 
     repo, name = _copy("shop", tmp_path), _project()
@@ -642,7 +652,8 @@ def test_an_index_written_a_posting_a_row_is_packed_by_its_migration_and_answers
     with _open(pg_uri, name) as store:
         before = _lexical_answers(store, queries)
         project = store.project_id  # type: ignore[attr-defined]
-    # The index as schema 4 held it: a row per posting (directory counts are small: two bytes read).
+    # The index as schema 4 held it: a row per posting (directory counts are small: two bytes read),
+    # and the units' search fields in a table of their own.
     with psycopg.connect(pg_uri) as conn:
         conn.execute("SET search_path TO codefathom")
         postings = stored_postings(conn, project)
@@ -658,7 +669,8 @@ def test_an_index_written_a_posting_a_row_is_packed_by_its_migration_and_answers
         with psycopg.connect(pg_uri) as conn:
             conn.execute("SET search_path TO codefathom")
             assert sorted(stored_postings(conn, project)) == sorted(postings)
-            assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (5,)
+            assert conn.execute("SELECT max(version) FROM schema_migrations").fetchone() == (SCHEMA_VERSION,)
+            assert conn.execute("SELECT to_regclass('unit_texts')").fetchone() == (None,)  # (version 6)
     edited = next(p for p in sorted(repo.rglob("*.py")) if p.stat().st_size > 200)
     edited.write_text("def only_this():\n    return 1\n")
     assert _postgres_digest(repo, pg_uri, name) == _sqlite_digest(repo)

@@ -21,6 +21,7 @@ from codefathom.tokens import name_key, searchable_text
 
 __all__ = [
     "Scope", "IndexCounts", "FileRecord", "PreparedUnits", "prepare_units", "summary_key", "SymbolValues",
+    "path_search_text", "unit_search_fields",
     "RefValues", "ImportValues", "HintValues", "PreparedFacts", "prepare_facts", "SymbolInfo", "RefInfo", "BaseRef",
     "OutlineFileRow", "OutlineSymbolRow", "IndexedFile", "ImportInfo", "Neighbour", "IsTest", "DirectoryRow",
     "SummaryCandidate", "NewSummary", "SummaryCoverage", "PendingUnit", "VectorMatrix",
@@ -73,7 +74,7 @@ class PreparedUnits:
 def prepare_units(path: str, units: Sequence[Unit], *, postings: bool = False) -> PreparedUnits:
     """The rows `replace_file` inserts for `units` of the file at `path`, with their postings
     when asked (a parse worker makes them then, in parallel, rather than the writer)."""
-    path_text = searchable_text(path.replace("/", " ").replace(".", " "))
+    path_text = path_search_text(path)
     unit_rows = []
     fts_rows = []
     for unit in units:
@@ -85,14 +86,27 @@ def prepare_units(path: str, units: Sequence[Unit], *, postings: bool = False) -
             )
         )
         fts_rows.append(
-            (
-                searchable_text(unit.name), searchable_text(unit.qualified_name), searchable_text(unit.signature),
-                searchable_text(unit.doc), path_text, searchable_text(unit.content),
-            )
+            unit_search_fields(path_text, unit.name, unit.qualified_name, unit.signature, unit.doc, unit.content)
         )
     if postings:
         return PreparedUnits(tuple(unit_rows), tuple(fts_rows), pack_postings(fts_rows, UNIT_FIELDS))
     return PreparedUnits(tuple(unit_rows), tuple(fts_rows))
+
+
+def path_search_text(path: str) -> str:
+    """A file's path as its units' path field holds it."""
+    return searchable_text(path.replace("/", " ").replace(".", " "))
+
+
+def unit_search_fields(
+    path_text: str, name: str, qualified_name: str, signature: str, doc: str, content: str
+) -> tuple[str, ...]:
+    """A unit's search fields but its summary (UNIT_FIELDS: name, qualified name, signature, doc,
+    path, body), made of its stored columns: PostgreSQL makes them again rather than store them."""
+    return (
+        searchable_text(name), searchable_text(qualified_name), searchable_text(signature), searchable_text(doc),
+        path_text, searchable_text(content),
+    )
 
 
 def summary_key(content: str) -> str:

@@ -41,7 +41,7 @@ def copy_rows(conn: Conn, table: str, columns: str, rows: Sequence[Sequence[obje
             copy.write_row(row)
 
 SCHEMA = "codefathom"  # every table lives in this PostgreSQL schema, beside whatever else the database holds
-SCHEMA_VERSION = 5  # `migrations/NNNN_*.sql` brings the schema from version NNNN-1 to NNNN
+SCHEMA_VERSION = 6  # `migrations/NNNN_*.sql` brings the schema from version NNNN-1 to NNNN
 APPLICATION = "codefathom"
 REPARSE_HASH = "reparse"  # as in SQLite: a file's hash while it waits to be parsed again
 

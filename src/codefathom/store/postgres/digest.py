@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from codefathom.store.postgres.db import Conn
+from codefathom.store.records import path_search_text, unit_search_fields
 
 __all__ = ["index_digest", "DIGEST_PARTS"]
 
@@ -25,6 +27,10 @@ def _refs(row: Sequence[object]) -> tuple[object, ...]:
     return (*row[:13], round(float(row[13]), 6), row[14])  # type: ignore[arg-type]
 
 
+def _fts(row: Sequence[Any]) -> tuple[object, ...]:
+    return (*row[:3], *unit_search_fields(path_search_text(row[0]), *row[3:]))
+
+
 def _directories(row: Sequence[object]) -> tuple[object, ...]:
     return (*row[:6], _g9(row[6]))
 
@@ -40,9 +46,9 @@ _PARTS: dict[str, str] = {
         " u.start_line, u.end_line, u.part, u.content FROM units u JOIN files f ON f.id = u.file_id"
         " WHERE u.project_id = %s"
     ),
-    "fts": (
-        "SELECT f.path, u.start_line, u.part, t.name, t.qualified_name, t.signature, t.doc, t.path, t.body"
-        " FROM unit_texts t JOIN units u ON u.id = t.unit_id JOIN files f ON f.id = u.file_id WHERE u.project_id = %s"
+    "fts": (  # (the fields are made again from these, as a search makes them: see _fts)
+        "SELECT f.path, u.start_line, u.part, u.name, u.qualified_name, u.signature, u.doc, u.content"
+        " FROM units u JOIN files f ON f.id = u.file_id WHERE u.project_id = %s"
     ),
     "symbols": (
         "SELECT f.path, s.kind, s.name, s.qualified_name, coalesce(s.parent, ''), s.start_line, s.end_line,"
@@ -78,7 +84,7 @@ _PARTS: dict[str, str] = {
     ),
 }
 _SHAPES: dict[str, Callable[[Sequence[object]], tuple[object, ...]]] = {
-    "refs": _refs, "ranks": _ranks, "directories": _directories,
+    "refs": _refs, "ranks": _ranks, "directories": _directories, "fts": _fts,
 }
 DIGEST_PARTS = tuple(_PARTS)
 

@@ -29,7 +29,6 @@ _UNIT_COLUMNS = (
     " language, start_line, end_line, part, content, summary_key"
 )
 _SUMMARY_KEY = -1  # in a PreparedUnits row
-_TEXT_COLUMNS = "unit_id, name, qualified_name, signature, doc, path, body, summary"
 _SYMBOL_COLUMNS = (
     "id, project_id, file_id, kind, name, qualified_name, parent, start_line, end_line, signature, doc, rank"
 )
@@ -72,7 +71,7 @@ class PendingWrites:
     updated_files: list[tuple[object, ...]] = field(default_factory=list)
     units_replaced: list[int] = field(default_factory=list)  # existing files whose old units go
     units: list[tuple[object, ...]] = field(default_factory=list)
-    texts: list[tuple[int, tuple[str, ...], str]] = field(default_factory=list)  # (unit id, fields, summary key)
+    texts: list[tuple[int, tuple[str, ...], str]] = field(default_factory=list)  # (unit id, search fields, summary key)
     # (file id, first unit id, units, the units' postings packed, or None)
     postings: list[tuple[int, int, int, Packed | None]] = field(default_factory=list)
     facts_replaced: list[int] = field(default_factory=list)  # files whose old graph rows go (ranks kept)
@@ -133,7 +132,7 @@ class PendingWrites:
             conn.execute(f"DELETE FROM {table} WHERE file_id = ANY(%s)", (self.facts_replaced,))
         copy_rows(conn, "files", _FILE_COLUMNS, self.new_files)
         copy_rows(conn, "units", _UNIT_COLUMNS, self.units)
-        self._write_texts(conn, project)
+        self._write_postings(conn, project)
         copy_rows(
             conn, "symbols", _SYMBOL_COLUMNS,
             [(*row, ranks.get((row[2], row[5], row[3]), 0.0)) for row in self.symbols],
@@ -163,14 +162,13 @@ class PendingWrites:
         )
         return {(int(f), str(q), str(k)): float(r) for f, q, k, r in rows}
 
-    def _write_texts(self, conn: Conn, project: int) -> None:
-        """unit_texts and the postings, each unit with its text's cached summary as a search field
-        once the project shows a summary model (as the SQLite store's insert does)."""
+    def _write_postings(self, conn: Conn, project: int) -> None:
+        """The units' postings, each unit with its text's cached summary as a search field once the
+        project shows a summary model (as the SQLite store's insert does)."""
         if not self.texts:
             return
         summaries = _cached_summaries(conn, project, sorted({key for _, _, key in self.texts if key}))
         rows = [(uid, (*fields, summaries.get(key, ""))) for uid, fields, key in self.texts]
-        copy_rows(conn, "unit_texts", _TEXT_COLUMNS, [(uid, *fields) for uid, fields in rows])
         # A parse worker's postings hold unless it made none or a unit took a summary: a field more.
         summarised = {uid for uid, _, key in self.texts if key in summaries}
         fields = dict(rows)

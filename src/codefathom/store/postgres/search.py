@@ -17,7 +17,7 @@ belongs to matches that row, as FTS5's expression nodes leave it.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,12 +37,13 @@ from codefathom.store.postings import (
     token_positions,
     tokens_of,
 )
-from codefathom.store.records import Scope
+from codefathom.store.records import Scope, path_search_text, unit_search_fields
 
 __all__ = [
     "TOKENIZER", "UNIT_FIELDS", "DIRECTORY_FIELDS", "tokens_of", "write_unit_postings",
     "rewrite_unit_postings", "write_directory_postings", "unit_candidates", "directory_candidates", "term_units",
     "units_holding", "directories_holding", "files_holding", "name_candidates", "stored_postings",
+    "unit_search_texts",
 ]
 
 K1 = 1.2
@@ -60,23 +61,46 @@ class _Table:
     group: str  # the column of a row's group: the file of units, the directory itself
     sizes: str
     key: str  # the sizes' id column
-    texts: str  # (id, field...) of the rows = ANY(%s)
+    texts: Callable[[Conn, Sequence[int]], dict[int, tuple[str, ...]]]  # the fields of these rows, by id
     within: str  # the condition on a posting's group that its rows may be among ANY(%s)
     fields: int
 
 
+def unit_search_texts(conn: Conn, unit_ids: Sequence[int]) -> dict[int, tuple[str, ...]]:
+    """Each unit's search fields (UNIT_FIELDS), made again from its row, its file's path and its
+    summary by the model the project shows, as SQLite's units_fts holds them."""
+    rows = conn.execute(
+        "SELECT u.id, f.path, u.name, u.qualified_name, u.signature, u.doc, u.content, coalesce(x.searchable, '')"
+        " FROM units u JOIN files f ON f.id = u.file_id LEFT JOIN meta m ON m.project_id = u.project_id"
+        " AND m.key = 'summary_model' LEFT JOIN summaries x ON x.project_id = u.project_id"
+        " AND x.key = u.summary_key AND x.model = m.value WHERE u.id = ANY(%s)",
+        (list(unit_ids),),
+    )
+    paths: dict[str, str] = {}
+    texts = {}
+    for unit_id, path, name, qualified, signature, doc, content, summary in rows:
+        path_text = paths.get(path)
+        if path_text is None:
+            path_text = paths[path] = path_search_text(path)
+        texts[int(unit_id)] = (*unit_search_fields(path_text, name, qualified, signature, doc, content), summary)
+    return texts
+
+
+def _directory_texts(conn: Conn, ids: Sequence[int]) -> dict[int, tuple[str, ...]]:
+    rows = conn.execute(
+        "SELECT id, name_text, path_text, files_text, definitions_text, doc_text FROM directories WHERE id = ANY(%s)",
+        (list(ids),),
+    )
+    return {int(r[0]): tuple(str(t) for t in r[1:]) for r in rows}
+
+
 _UNITS = _Table(
-    "unit_postings", "file_id", "unit_sizes", "unit_id",
-    "SELECT unit_id, name, qualified_name, signature, doc, path, body, summary FROM unit_texts"
-    " WHERE unit_id = ANY(%s)",
-    "file_id IN (SELECT file_id FROM units WHERE id = ANY(%s))",
-    UNIT_FIELDS,
+    "unit_postings", "file_id", "unit_sizes", "unit_id", unit_search_texts,
+    "file_id IN (SELECT file_id FROM units WHERE id = ANY(%s))", UNIT_FIELDS,
 )
 _DIRECTORIES = _Table(
-    "directory_postings", "directory_id", "directory_sizes", "directory_id",
-    "SELECT id, name_text, path_text, files_text, definitions_text, doc_text FROM directories WHERE id = ANY(%s)",
-    "directory_id = ANY(%s)",
-    DIRECTORY_FIELDS,
+    "directory_postings", "directory_id", "directory_sizes", "directory_id", _directory_texts,
+    "directory_id = ANY(%s)", DIRECTORY_FIELDS,
 )
 
 
@@ -112,7 +136,7 @@ def write_unit_postings(conn: Conn, project: int, files: Sequence[Group]) -> Non
 
 
 def rewrite_unit_postings(conn: Conn, project: int, unit_ids: Sequence[int]) -> None:
-    """Postings and lengths of units whose unit_texts changed (a summary stored), made again with
+    """Postings and lengths of units whose summary field changed (a summary stored), made again with
     those of every other unit of their files: a file's units are packed together."""
     if not unit_ids:
         return
@@ -125,7 +149,7 @@ def rewrite_unit_postings(conn: Conn, project: int, unit_ids: Sequence[int]) -> 
     ids = [int(uid) for _, uid in units]
     conn.execute("DELETE FROM unit_postings WHERE file_id = ANY(%s)", (files,))
     conn.execute("DELETE FROM unit_sizes WHERE unit_id = ANY(%s)", (ids,))
-    texts = {int(r[0]): tuple(str(t) for t in r[1:]) for r in conn.execute(_UNITS.texts, (ids,))}
+    texts = _UNITS.texts(conn, ids)
     by_file: dict[int, list[int]] = {}
     for file_id, uid in units:
         by_file.setdefault(int(file_id), []).append(int(uid))
@@ -256,7 +280,7 @@ def _phrase_runs(
     Rare (a word such as `a$b`), so the rows' text is read and cut again rather than stored with
     every token's offset."""
     ids = sorted({rid for rows in long.values() for rid in rows})
-    rows = [(int(r[0]), tuple(str(t) for t in r[1:])) for r in conn.execute(table.texts, (ids,))]
+    rows = list(table.texts(conn, ids).items())
     at = token_positions(rows, table.fields)
     for i, candidates in long.items():
         phrase = phrases[i]

@@ -665,8 +665,4 @@ class PostgresStore:
                              ("directories", "project_id"), ("embeddings", "project_id"),
                              ("summaries", "project_id")):
             total += int(self._one(f"SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM {table} t WHERE t.{owner} = %s"))
-        total += int(self._one(
-            "SELECT coalesce(sum(pg_column_size(t.*)), 0) FROM unit_texts t JOIN units u ON u.id = t.unit_id"
-            " WHERE u.project_id = %s"
-        ))
         return total

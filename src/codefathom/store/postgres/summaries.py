@@ -1,5 +1,5 @@
 """Unit summaries of one project in PostgreSQL: the cache by (text hash, model), the units still lacking
-one, and the summary field of `unit_texts`, as store/sqlite/summaries.py keeps them.
+one, and the units' postings of their summary field, as store/sqlite/summaries.py keeps them.
 
 meta `summary_model` names the model whose summaries the project shows; with none set, nothing here is
 ever read by a search.
@@ -110,13 +110,6 @@ def store_summaries(conn: Conn, project: int, model: str, new: Sequence[NewSumma
 def _refresh(conn: Conn, project: int, ids: list[int]) -> None:
     if not ids:
         return
-    conn.execute(
-        "UPDATE unit_texts t SET summary = coalesce((SELECT x.searchable FROM units u JOIN summaries x"
-        " ON x.project_id = u.project_id AND x.key = u.summary_key AND x.model = (SELECT value FROM meta m"
-        " WHERE m.project_id = u.project_id AND m.key = 'summary_model') WHERE u.id = t.unit_id), '')"
-        " WHERE t.unit_id = ANY(%s)",
-        (ids,),
-    )
     search.rewrite_unit_postings(conn, project, ids)  # the summary is a BM25F field
     # The text a unit is embedded as holds its summary: the next embedding pass makes its vector again.
     cursor = conn.execute(
