@@ -1,11 +1,11 @@
 """Postings made by SQLite's own FTS5 tokenizer, for a store without FTS5 (PostgreSQL), so that
 every token and stem it keeps is the one FTS5 stores; cheap to import, as parse workers make them.
 
-Postings come packed a group of rows at a time (a file's units): a COPY line per term of the
-group, whose bytes hold a record per row with the term. A record is the row's offset from the
+Postings come packed a group of rows at a time (a file's units): a row of binary COPY per term of
+the group, whose bytes hold a record per row with the term. A record is the row's offset from the
 group's first id, the row's length in tokens and the term's occurrences per field, each a
-big-endian int4. The line ends with GROUP_MARK, where the writer puts the project's and the
-group's ids and the first id, which a parse worker does not know yet.
+big-endian int4. A row is given without its first fields, the project's and the group's ids and the
+first id, which a parse worker does not know yet: the writer puts them before each (`copy_rows`).
 """
 
 from __future__ import annotations
@@ -22,17 +22,29 @@ from contextlib import closing
 import numpy as np
 
 __all__ = [
-    "TOKENIZER", "UNIT_FIELDS", "GROUP_MARK", "Packed", "pack_postings", "records", "record_size", "term_counts",
+    "TOKENIZER", "UNIT_FIELDS", "Packed", "pack_postings", "copy_rows", "COPY_HEADER", "COPY_TRAILER", "records",
+    "record_size", "term_counts",
     "token_positions", "tokens_of",
 ]
 
 # units_fts's tokenizer (store/sqlite/schema.sql, migrations 0006 and 0009).
 TOKENIZER = "porter unicode61 remove_diacritics 2 tokenchars '_'"
 UNIT_FIELDS = 7  # name, qualified_name, signature, doc, path, body, summary
-GROUP_MARK = "\x00"  # in a packed line, where the ids go; FTS5's tokens hold no control characters
+# A group's postings: a row of binary COPY a term without its first three fields (the term, then
+# its packed records), and each row's length in tokens.
+Packed = tuple[list[bytes], tuple[int, ...]]
+# Binary COPY's header (signature, flags, no extension) and trailer.
+COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
+COPY_TRAILER = b"\xff\xff"
+_IDS = struct.Struct(">hiqiqiq")  # a row's field count, then three int8 fields with their lengths
+_LENGTH = struct.Struct(">i")  # a field's length, before its bytes
 
-# A group's postings: its COPY lines (term, packed records, GROUP_MARK), and each row's length in tokens.
-Packed = tuple[str, tuple[int, ...]]
+
+def copy_rows(packed: Packed, project: int, group: int, first: int) -> bytes:
+    """A group's rows of binary COPY (project_id, group, first_id, term, packed), each row's three
+    ids put before the rest of it as `pack_postings` made it."""
+    ids = _IDS.pack(5, 8, project, 8, group, 8, first)
+    return ids + ids.join(packed[0]) if packed[0] else b""
 
 
 def record_size(fields: int) -> int:
@@ -104,11 +116,13 @@ def pack_postings(rows: Sequence[Sequence[str]], fields: int, offsets: Sequence[
             else:
                 held.append(packed)
         sizes.append(size)
-    # A COPY line a term; bytea's hex form (`\\x`, escaped for COPY); the ids go where GROUP_MARK is.
-    lines = "".join(
-        f"{_copy_escaped(term)}\t\\\\x{b''.join(held).hex()}\t{GROUP_MARK}\n" for term, held in by_term.items()
-    )
-    return lines, tuple(sizes)
+    copied = []
+    for term, held in by_term.items():
+        text = term.encode()
+        packed_records = b"".join(held)
+        copied.append(_LENGTH.pack(len(text)) + text + _LENGTH.pack(len(packed_records)) + packed_records)
+    return copied, tuple(sizes)
+
 
 
 # unicode61 (remove_diacritics 2, tokenchars '_') cuts ASCII text at every character but a letter, a
@@ -186,14 +200,6 @@ def _connection(name: str, fields: int, vocabulary: str = "instance", contentles
         conn.execute(f"CREATE VIRTUAL TABLE v USING fts5vocab(t, '{vocabulary}')")
         made[name, fields] = conn
     return made[name, fields]
-
-
-def _copy_escaped(term: str) -> str:
-    """A term as COPY's text format reads it back (FTS5's tokens hold none of these, but a tokenizer
-    change must not be able to break a COPY)."""
-    if "\\" in term or "\t" in term or "\n" in term or "\r" in term:
-        return term.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
-    return term
 
 
 def token_positions(rows: Sequence[tuple[int, Sequence[str]]], fields: int) -> dict[tuple[int, int], dict[int, str]]:

@@ -27,10 +27,12 @@ from codefathom.model import MatchTerm
 from codefathom.parse.windows import MAX_UNIT_CHARS
 from codefathom.store.postgres.db import Conn
 from codefathom.store.postings import (
-    GROUP_MARK,
+    COPY_HEADER,
+    COPY_TRAILER,
     TOKENIZER,
     UNIT_FIELDS,
     Packed,
+    copy_rows,
     pack_postings,
     record_size,
     records,
@@ -115,10 +117,11 @@ def _write(conn: Conn, project: int, table: _Table, groups: Sequence[Group]) -> 
     if not groups:
         return
     with conn.cursor() as cursor:
-        columns = f"term, packed, project_id, {table.group}, first_id"
-        with cursor.copy(f"COPY {table.terms} ({columns}) FROM STDIN") as copy:
-            copy.write("".join(
-                lines.replace(GROUP_MARK, f"{project}\t{group}\t{first}") for group, first, _, (lines, _) in groups
+        columns = f"project_id, {table.group}, first_id, term, packed"
+        with cursor.copy(f"COPY {table.terms} ({columns}) FROM STDIN (FORMAT binary)") as copy:
+            copy.write(b"".join(
+                [COPY_HEADER, *(copy_rows(packed, project, group, first) for group, first, _, packed in groups),
+                 COPY_TRAILER]
             ))
         with cursor.copy(f"COPY {table.sizes} ({table.key}, project_id, size) FROM STDIN") as copy:
             copy.write(
