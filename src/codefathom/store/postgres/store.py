@@ -62,6 +62,13 @@ REPLAY_POLL_S = 0.05  # how often `caught_up` asks the standby how far it has re
 # What a search reads, vacuumed after a sync that wrote many units (`settle`).
 SEARCHED_TABLES = ("unit_postings", "unit_sizes", "directory_postings", "directory_sizes", "units", "files")
 GRAPH_TABLES = ("files", "symbols", "refs", "imports", "hints")  # what the binding reads (`analyze`)
+# What other rows' foreign keys point at. PostgreSQL plans a key's check once a session: planned
+# while the statistics say the table is empty (a database whose projects were all cleared and then
+# vacuumed), the check scans the whole table for every row written, and goes on scanning it as it
+# grows. So these are analysed again each time the rows a store has written to them double, from
+# KEYED_ANALYZE_FROM (java.base's first index after such a clear: 48-57 s before, 35-37 s after).
+KEYED_TABLES = ("files", "units", "symbols")
+KEYED_ANALYZE_FROM = 1000
 
 _UNIT_COLUMNS = (
     "u.id, f.path, u.kind, u.name, u.qualified_name, u.parent, u.signature, u.doc, u.language,"
@@ -99,6 +106,8 @@ class PostgresStore:
         self._vector_index: tuple[tuple[str, int], vectors.PostgresVectorIndex | None] | None = None
         self._pending = PendingWrites()
         self._ids = IdBlocks()
+        self._keyed_written = 0  # rows this store wrote to KEYED_TABLES, and how many when it last analysed them
+        self._keyed_analysed = 0
 
     @classmethod
     def open(
@@ -157,6 +166,7 @@ class PostgresStore:
         pending, self._pending = self._pending, PendingWrites()
         with self._conn.transaction():
             pending.flush(self._conn, self.project_id)
+        self._keyed_written += len(pending.new_files) + len(pending.units) + len(pending.symbols)
 
     @property
     def graph(self) -> PostgresGraphReads:
@@ -183,14 +193,24 @@ class PostgresStore:
     def transaction(self, *, check_keys: bool = True) -> Iterator[None]:
         """All writes inside commit together or not at all, under the project's advisory lock.
         (`check_keys` is SQLite's: PostgreSQL's foreign keys cost little, and stay on.)"""
-        with self._locked(), self._conn.transaction():
-            self._conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, self.project_id))
-            try:
-                yield
-                self._flush()
-            except BaseException:
-                self._pending = PendingWrites()  # (its rows were this transaction's: rolled back)
-                raise
+        with self._locked():
+            with self._conn.transaction():
+                self._conn.execute("SELECT pg_advisory_xact_lock(%s, %s)", (LOCK_SPACE, self.project_id))
+                try:
+                    yield
+                    self._flush()
+                except BaseException:
+                    self._pending = PendingWrites()  # (its rows were this transaction's: rolled back)
+                    raise
+            if not self._in_transaction():
+                self._keep_key_statistics()
+
+    def _keep_key_statistics(self) -> None:
+        """KEYED_TABLES analysed when the rows this store wrote to them have doubled since it last did."""
+        written = self._keyed_written
+        if written >= KEYED_ANALYZE_FROM and written >= 2 * self._keyed_analysed:
+            self._conn.execute(f"ANALYZE {', '.join(KEYED_TABLES)}")
+            self._keyed_analysed = written
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
