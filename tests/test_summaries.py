@@ -182,6 +182,27 @@ def test_without_summaries_results_have_no_summary_key(shop: Path, run_cli: Call
     assert "summaries" not in json.loads(run_cli("status", str(shop), "--json").stdout)
 
 
+def test_status_without_summaries_counts_no_definitions(
+    shop: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counting definitions reads every unit's row (their text included): on a large index that
+    read was most of `status`, and at the end of a first index it put the whole file in memory.
+    With summaries never configured nor stored, status has nothing to count."""
+    from codefathom.store.postgres.store import PostgresStore
+    from codefathom.store.sqlite.store import SQLiteStore
+
+    assert run_cli("index", str(shop), "--no-embed").exit_code == 0
+
+    def counted(*_: object) -> None:
+        raise AssertionError("summary coverage counted")
+
+    for store_class in (SQLiteStore, PostgresStore):
+        monkeypatch.setattr(store_class, "summary_coverage", counted)
+    result = run_cli("status", str(shop), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output).get("summaries") is None
+
+
 @pytest.mark.parametrize("provider, path", [("ollama", "/api/generate"), ("anthropic", "/v1/messages")])
 def test_ollama_and_anthropic_shapes(
     shop: Path, fake: Fake, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch, provider: str, path: str

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from codefathom.errors import CodefathomError, SummarizerUnavailable, UsageError
 from codefathom.search.roles import path_role
 from codefathom.service.locking import WorkLock
-from codefathom.store import NewSummary, SummaryCandidate, SummaryCoverage
+from codefathom.store import SUMMARY_MODEL, NewSummary, SummaryCandidate, SummaryCoverage
 from codefathom.summarize import (
     MAX_OUTPUT_TOKENS_ESTIMATE,
     SYSTEM,
@@ -216,7 +216,11 @@ class SummaryVerbs:
         if not self.indexed:
             return None if config is None else {"state": "not indexed", "model": config.id}
         with self._lock:
-            coverage = self._open(create=False).summary_coverage(SUMMARISED_KINDS)
+            store = self._open(create=False)
+            # (Counting definitions reads every unit's row: not for an index that never had summaries.)
+            if config is None and store.get_meta(SUMMARY_MODEL) is None:
+                return None
+            coverage = store.summary_coverage(SUMMARISED_KINDS)
         if config is None and coverage.model is None:
             return None
         data = coverage_json(coverage) | {"state": "on" if config is not None else "off"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from codefathom.errors import UsageError
-from codefathom.store.base import REFS_HELD, GraphReads, Store, VectorIndex, Work, WritingLookup
+from codefathom.store.base import REFS_HELD, SUMMARY_MODEL, GraphReads, Store, VectorIndex, Work, WritingLookup
 from codefathom.store.errors import ProjectMissing, StoreError
 from codefathom.store.records import (
     BaseRef,
@@ -47,7 +47,7 @@ __all__ = [
     "SummaryCandidate", "SummaryCoverage", "DirectoryRow", "IsTest", "Neighbour", "SymbolInfo", "RefInfo",
     "ImportInfo", "BaseRef", "OutlineFileRow", "OutlineSymbolRow", "IndexedFile",
     "SCHEMA_VERSION", "fingerprint_of", "schema_sql", "match_expression", "is_database_location",
-    "database_projects", "REFS_HELD",
+    "database_projects", "REFS_HELD", "SUMMARY_MODEL",
 ]
 
 _DATABASE_SCHEMES = ("postgresql://", "postgres://")

@@ -41,12 +41,14 @@ from codefathom.store.records import (
     VectorMatrix,
 )
 
-__all__ = ["Store", "GraphReads", "WritingLookup", "VectorIndex", "Work", "REFS_HELD"]
+__all__ = ["Store", "GraphReads", "WritingLookup", "VectorIndex", "Work", "REFS_HELD", "SUMMARY_MODEL"]
 
 # Meta key, "1" while a first index's references are held back until they are bound (PostgreSQL: one
 # write of each, bound, instead of a write and an update): a sync that finds it was stopped before
 # then, and reads every file again.
 REFS_HELD = "refs_held"
+# Meta key: the model whose unit summaries the index shows; absent until summaries are first stored.
+SUMMARY_MODEL = "summary_model"
 
 
 class WritingLookup(GraphLookup, Protocol):
