@@ -201,10 +201,11 @@ def phases(corpus: Path) -> None:
 
 
 def _phases(corpus: Path) -> None:
-    import codefathom.graph as graph
     import codefathom.service.indexer as indexer
     from codefathom.service import Codefathom
+    from codefathom.store.graph_cache import GraphRowCache
     from codefathom.store.sqlite import SQLiteStore as Store  # (its methods are patched)
+    from codefathom.store.sqlite.graph import SQLiteGraphLookup
 
     started = time.perf_counter()
 
@@ -229,17 +230,17 @@ def _phases(corpus: Path) -> None:
     hooked(indexer, "rebind", "files written (all batches)", "references bound")
     hooked(indexer, "recompute_ranks", None, "PageRank")
     hooked(Store, "refresh_directories", None, "directory nodes")
-    hooked(graph.GraphLookup, "preload", None, "graph preloaded")
+    hooked(GraphRowCache, "preload", None, "graph preloaded")
     batches = [0]
 
-    def batch_saved(conn: Any, rows: Any) -> None:
-        real_save(conn, rows)
+    def batch_saved(lookup: Any, rows: Any) -> None:
+        real_save(lookup, rows)
         batches[0] += 1
         if batches[0] % 10 == 1:
             mark(f"binding batch {batches[0]} saved")
 
-    real_save = graph.save_bindings
-    graph.save_bindings = batch_saved  # type: ignore[assignment]
+    real_save = SQLiteGraphLookup.save_bindings
+    SQLiteGraphLookup.save_bindings = batch_saved  # type: ignore[method-assign]
 
     def progress(done: int, total: int, path: str) -> None:
         if done % 5000 < 200 or done == total:
