@@ -101,7 +101,7 @@ def _index_postgres(
 def _settle(uri: str) -> None:
     """Vacuum away the round's deleted rows and write its dirty pages out, so that the next round
     indexes into a database as clean as a new one, not beside autovacuum and a checkpoint of this
-    round's rows (which cost up to 30 s of server CPU in a java.base round)."""
+    round's rows."""
     import psycopg
 
     with psycopg.connect(uri, autocommit=True) as conn:

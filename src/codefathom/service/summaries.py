@@ -221,8 +221,6 @@ class SummaryVerbs:
             if config is None and store.get_meta(SUMMARY_MODEL) is None:
                 return None
             coverage = store.summary_coverage(SUMMARISED_KINDS)
-        if config is None and coverage.model is None:
-            return None
         data = coverage_json(coverage) | {"state": "on" if config is not None else "off"}
         if config is not None:
             data["configured"] = config.id
