@@ -136,7 +136,7 @@ def test_a_large_first_index_into_tables_vacuumed_empty_checks_its_keys_through_
 ) -> None:
     """A database whose projects were all cleared and vacuumed has statistics saying its tables are
     empty; a foreign key's check planned from them scans the table it points at for every row
-    written, as that table grows (java.base's first index: 48-57 s instead of 35-37 s). The store
+    written, as that table grows (java.base's first index: 48-57 s instead of 37-41 s). The store
     analyses those tables as it adds files, so past the first batch a check reads by index."""
     import psycopg
 

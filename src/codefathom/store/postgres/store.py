@@ -66,7 +66,7 @@ GRAPH_TABLES = ("files", "symbols", "refs", "imports", "hints")  # what the bind
 # while the statistics say the table is empty (a database whose projects were all cleared and then
 # vacuumed), the check scans the whole table for every row written, and goes on scanning it as it
 # grows. So these are analysed again each time the rows a store has written to them double, from
-# KEYED_ANALYZE_FROM (java.base's first index after such a clear: 48-57 s before, 35-37 s after).
+# KEYED_ANALYZE_FROM (java.base's first index after such a clear: 48-57 s before, 37-41 s after).
 KEYED_TABLES = ("files", "units", "symbols")
 KEYED_ANALYZE_FROM = 1000
 
