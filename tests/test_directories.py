@@ -180,6 +180,27 @@ def test_a_question_one_function_answers_gets_no_directory_on_top(shopfront: Pat
     assert found[0]["qualified_name"] == "app.auth.passwords.hash_password"
 
 
+@pytest.mark.parametrize("question, answer", [
+    ("how does billing give the money of a payment back?", "app.billing.payments.refund_payment"),
+    ("where does auth check the signature of a token?", "app.auth.tokens.verify_token"),
+    ("how are billing invoices laid out as text?", "app.billing.invoices.render_invoice"),
+])
+def test_a_question_naming_a_directory_about_one_function_gets_the_function_first(
+    shopfront: Path, search_json, question: str, answer: str
+) -> None:
+    # The directory holds every word the function does, and more; the question is still about the function.
+    found = results(search_json, question, "--path", str(shopfront))
+    assert found[0]["qualified_name"] == answer
+
+
+@pytest.mark.parametrize("question", ["what does billing do?", "the billing package"])
+def test_a_query_that_is_mostly_a_directory_name_gets_that_directory_first(
+    shopfront: Path, search_json, question: str
+) -> None:
+    found = results(search_json, question, "--path", str(shopfront))
+    assert (found[0]["kind"], found[0]["path"]) == ("directory", "app/billing")
+
+
 def test_kind_directory_returns_only_directories(shopfront: Path, search_json) -> None:
     found = results(search_json, "payments", "--path", str(shopfront), "--kind", "directory")
     assert found and all(r["kind"] == "directory" for r in found)

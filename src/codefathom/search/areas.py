@@ -6,11 +6,10 @@ where, which, how, or a final "?"), names a path (`auth/`), or speaks of a packa
 directory, component... Coverage compares the query words (less those area words) a directory's
 text holds with those the best five unit hits hold, each word weighted by its rarity among
 directories. A directory whose path the query writes leads; one the query names (its own name is a
-query word) leads when, for a question, it covers nearly as much as the best unit, and otherwise
-clearly more. A directory the query does not name comes second when it covers clearly more than
-any of those units. Of several that qualify, the one covering most is taken. Other queries get no
-directory (unless only directories are asked for), so naming a symbol or describing one function
-is answered as before.
+query word) leads when it covers clearly more than the best unit, or nearly as much when the query is
+mostly its name. A source directory the query does not name comes second when it covers more still.
+Of several that qualify, the one covering most is taken. Other queries get no directory (unless only
+directories are asked for), so naming a symbol or describing one function is answered as before.
 """
 
 from __future__ import annotations
@@ -42,10 +41,16 @@ FILTERED_CANDIDATES = 1000  # ... when filters apply after the match
 UNITS_COMPARED = 5  # the best unit hits a directory's coverage of the query is compared with
 # Share of the query's word weight a directory must cover beyond the best unit's: one the query
 # names, to lead; one it does not name, to come second. Tuned on the quality lab's `tune` split
-# (bench/quality.py): lower margins put directories above the function an intent query targets.
+# (bench/quality.py): lower margins put directories above the function an intent query targets,
+# and a question that names a directory ("how does Gson decide which fields get serialized?",
+# "where do cookies of a redirect get carried over to the next request?") most often asks about
+# one function in it.
 NAMED_MARGIN = 0.1
 UNNAMED_MARGIN = 0.2
-ASKED_SLACK = 0.2  # a question naming a directory: it may cover this much less than the best unit
+# A query whose words are mostly a directory's name ("what does billing do?", "the auth package") is
+# about that directory: it leads unless it covers clearly less than the best unit.
+ABOUT_SHARE = 0.5
+ABOUT_SLACK = 0.2
 
 # Words that say a query is about a part of the code; they say nothing of which part.
 AREA_WORDS = frozenset(
@@ -57,16 +62,14 @@ _QUESTION = re.compile(r"^\s*(what|where|which|how)\b|\?\s*$", re.I)
 _PATH = re.compile(r"(^|[\s`'\"(])[\w.-]+(/[\w.-]+)*/($|[\s`'\"),.?!:;])")
 
 
-def is_area_query(text: str, plan: QueryPlan) -> str | None:
-    """How a query is about a part of the code rather than one symbol: "asked" (a question, or a
-    path named), "worded" (it speaks of packages, modules...), or None."""
+def is_area_query(text: str, plan: QueryPlan) -> bool:
+    """Whether a query may be about a part of the code rather than one symbol: it names a path, asks
+    (what, where, which, how, a final "?") in words, or speaks of packages, modules..."""
     if _PATH.search(text):
-        return "asked"
+        return True
     if plan.identifier_like:
-        return None
-    if _QUESTION.search(text):
-        return "asked"
-    return "worded" if _AREA_WORDS.search(text) else None
+        return False
+    return bool(_QUESTION.search(text) or _AREA_WORDS.search(text))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +78,7 @@ class _Coverage:
 
     weights: dict[str, float]  # word -> inverse document frequency over the directories
     covered: dict[int, set[str]]  # directory id -> the query words its text holds
-    named: set[int]  # directories whose own name is a query word
+    named: dict[int, set[str]]  # directory id -> the query words its own name is
 
     @property
     def total(self) -> float:
@@ -93,8 +96,7 @@ def with_areas(
     only = bool(request.kinds) and set(request.kinds) == {DIRECTORY}  # directories asked for: no gate
     if not request.ranking.areas or request.symbol_name or (request.kinds and DIRECTORY not in request.kinds):
         return hits
-    how = is_area_query(request.query, plan)
-    if not plan.terms or not (only or how):
+    if not plan.terms or not (only or is_area_query(request.query, plan)):
         return hits
     filtered = bool(request.within or request.languages or request.path_glob or request.exclude_glob)
     limit = FILTERED_CANDIDATES if filtered or only else CANDIDATES
@@ -110,11 +112,11 @@ def with_areas(
     else:
         coverage = _coverage(store, plan)
         # Named means the whole name: `admin` does not name `admin_doc/`, "admin doc" does.
-        whole = {d for d in coverage.named if d in rows and _named_whole(rows[d].path, plan)}
+        whole = {d: w for d, w in coverage.named.items() if d in rows and _named_whole(rows[d].path, plan)}
         coverage = replace(coverage, named=whole)
         unit_best = _unit_coverage(store, coverage, unit_ids)
         written = _written_paths(request.query)
-        placed = _place(ranked, rows, coverage, unit_best, [h.score for h in hits], how == "asked", written)
+        placed = _place(ranked, rows, coverage, unit_best, [h.score for h in hits], written)
     merged = list(hits)
     for directory_id, bm25, score in placed:
         row = rows[directory_id]
@@ -133,7 +135,7 @@ def with_areas(
 
 def _place(
     ranked: list[tuple[int, float]], rows: dict[int, DirectoryRow], coverage: _Coverage, unit_best: float,
-    scores: list[float], asked: bool, written: list[str],
+    scores: list[float], written: list[str],
 ) -> list[tuple[int, float, float]]:
     """(directory id, bm25, score) of at most one directory to lead and one to come second: of
     those that qualify, the one whose path the query writes, else the one covering most."""
@@ -149,7 +151,8 @@ def _place(
         if any(path == w or path.endswith("/" + w) for w in written):
             leads.append((True, share, position))
         elif directory_id in coverage.named:
-            if share >= unit_best + (-ASKED_SLACK if asked else NAMED_MARGIN):
+            about = coverage.share(coverage.named[directory_id]) >= ABOUT_SHARE  # "what does billing do?"
+            if share >= unit_best + (-ABOUT_SLACK if about else NAMED_MARGIN):
                 leads.append((False, share, position))
         elif share >= unit_best + UNNAMED_MARGIN and _role(rows[directory_id]) == "source":
             follows.append((share, position))
@@ -177,7 +180,7 @@ def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
     total = store.directory_count() or 1
     weights: dict[str, float] = {}
     covered: dict[int, set[str]] = {}
-    named: set[int] = set()
+    named: dict[int, set[str]] = {}
     # A directory is named by a word written on its own, not by a part of a compound name
     # (`DependenciesBlock` does not name `dependencies/`).
     standalone = {t.lower() for t in plan.tokens if len(split_identifier(t)) <= 1}
@@ -191,7 +194,8 @@ def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
         for directory_id in holding:
             covered.setdefault(directory_id, set()).add(word)
         if word in standalone:
-            named |= store.directories_holding(word, in_name=True)
+            for directory_id in store.directories_holding(word, in_name=True):
+                named.setdefault(directory_id, set()).add(word)
     return _Coverage(weights, covered, named)
 
 
