@@ -10,8 +10,8 @@ matches too, then `parse()` (units and graph facts), then the whole `_prepare` (
 the unit and FTS rows, the fact rows); `--total` runs the whole `_prepare` alone, for a quicker
 comparison of two versions in turns. Process CPU time (`time.process_time`), the minimum of
 `--repeat` rounds, so that a shared machine's load costs as little as it can; the cyclic collector
-runs as in a worker, once per 16 files times `--collect-every` (the worker's COLLECT_EVERY), over
-what those files left.
+runs as in a worker, once per 16 files, over what those files left (`--collect-generation 2`: a full
+collection, as a worker ran it before).
 
 `--dump` writes every file's `_prepare` outcome, pickled without a memo (the bytes depend on the
 values alone, not on which strings happen to be one object), to compare two versions of the code
@@ -34,7 +34,6 @@ from typing import Any
 from tree_sitter import QueryCursor, QueryError
 
 import codefathom.service.indexer as indexer
-import codefathom.service.workers as workers
 from codefathom.parse import parse
 from codefathom.parse.facts import units_and_graph_query
 from codefathom.parse.grammars import parser_for
@@ -96,12 +95,13 @@ def _parse(item: tuple[str, str]) -> object:
     return parse(*item)
 
 
-def _cpu(func: Callable[[Any], object], items: list[Any], collect_every: int) -> float:
-    return _cpu_and_collector(func, items, collect_every)[0]
+def _cpu(func: Callable[[Any], object], items: list[Any], generation: int) -> float:
+    return _cpu_and_collector(func, items, generation)[0]
 
 
-def _cpu_and_collector(func: Callable[[Any], object], items: list[Any], collect_every: int) -> tuple[float, float]:
-    """CPU seconds of the pass, and of the collector's runs within it."""
+def _cpu_and_collector(func: Callable[[Any], object], items: list[Any], generation: int) -> tuple[float, float]:
+    """CPU seconds of the pass, and of the collector's runs within it (of generations up to
+    `generation`, after every chunk of files, as a worker runs it)."""
     gc.disable()
     gc.collect()
     gc.freeze()
@@ -109,9 +109,9 @@ def _cpu_and_collector(func: Callable[[Any], object], items: list[Any], collect_
     start = time.process_time()
     for number, item in enumerate(items, 1):
         func(item)
-        if number % CHUNK == 0 and (number // CHUNK - 1) % collect_every == 0:
+        if number % CHUNK == 0:
             before = time.process_time()
-            gc.collect()  # as a worker does after its first chunk and every COLLECT_EVERY-th after it
+            gc.collect(generation)
             gc.freeze()
             collector += time.process_time() - before
     return time.process_time() - start, collector
@@ -124,10 +124,10 @@ def main() -> None:
     parser.add_argument("--total", action="store_true", help="time the whole _prepare only")
     parser.add_argument("--dump", type=Path)
     parser.add_argument("--profile", type=Path)
-    parser.add_argument("--collect-every", type=int, default=workers.COLLECT_EVERY,
-                        help="chunks between two runs of the cyclic collector (the worker's: %(default)s)")
+    parser.add_argument("--collect-generation", type=int, default=0, choices=(0, 1, 2),
+                        help="the oldest generation the collector runs over after each chunk (a worker's: 0)")
     args = parser.parse_args()
-    every = max(1, args.collect_every)
+    generation = args.collect_generation
     slices = [(root.resolve().name, _jobs(root.resolve())) for root in args.slices]
     if args.dump is not None:
         with args.dump.open("wb") as out:
@@ -158,7 +158,7 @@ def main() -> None:
     if args.total:
         for name, jobs in slices:
             indexer._prepare(jobs[0])
-            total, collector = min(_cpu_and_collector(indexer._prepare, jobs, every) for _ in range(args.repeat))
+            total, collector = min(_cpu_and_collector(indexer._prepare, jobs, generation) for _ in range(args.repeat))
             print(f"{name:<12} {len(jobs):>6} {total:>6.2f}s  (collector {collector:.2f}s)", flush=True)
         return
     print(f"{'slice':<12} {'files':>6} {'tree':>7} {'+query':>7} {'+units/facts':>13} {'+rows/io':>9} {'total':>7}")
@@ -169,7 +169,7 @@ def main() -> None:
         best = {label: float("inf") for label, _, _ in steps}
         for _ in range(args.repeat):
             for label, func, on_text in steps:
-                best[label] = min(best[label], _cpu(func, texts if on_text else jobs, every))
+                best[label] = min(best[label], _cpu(func, texts if on_text else jobs, generation))
         tree, matches, parsed, total = (best[label] for label, _, _ in steps)
         print(
             f"{name:<12} {len(jobs):>6} {tree:>6.2f}s {matches - tree:>6.2f}s {parsed - matches:>12.2f}s"

@@ -38,11 +38,6 @@ R = TypeVar("R")
 # CODEFATHOM_WORKERS=0 parses in-process; a number sets how many worker processes parse.
 WORKERS_ENV = "CODEFATHOM_WORKERS"
 MAX_WORKERS = 4
-# Chunks a worker answers between two runs of the cyclic collector. A run costs milliseconds even
-# with nothing to collect (parsing leaves no cycles), more as the process ages: over Go's source
-# tree (8,176 files) the runs took 5.2-6.8 s of a worker's 34-45 s of CPU after every chunk, 0.78 s
-# after every eighth; over six JDK modules (9,477 files) 8.2 s against 1.1 s (bench/parse_cpu.py).
-COLLECT_EVERY = 8
 
 
 def worker_count() -> int:
@@ -319,12 +314,17 @@ def _serve() -> None:
     sender = threading.Thread(target=send_all, daemon=True)
     sender.start()
     # The cyclic collector, run by allocations, walked the parse trees' objects and every module's
-    # again and again (a fifth of a parse worker's time). It runs once every COLLECT_EVERY chunks
-    # instead, over what those chunks left alive; what outlives a collection (modules, compiled
-    # queries, caches, a helper's graph) is frozen out of the next ones.
+    # again and again (a fifth of a parse worker's time). It runs once after each chunk instead,
+    # over what the chunk left alive: what outlives a collection (modules, compiled queries, caches,
+    # a helper's graph) is frozen out of the next ones, so the youngest generation holds all there
+    # is to look at. A full collection would find no more and also empties the interpreter's free
+    # lists, which the next chunk then fills again: over Go's source tree (8,176 files) a worker
+    # took 24.7-30.8 s of CPU collecting the youngest generation, 31.4-34.8 s collecting all of
+    # them (bench/parse_cpu.py).
     gc.disable()
+    gc.collect()
+    gc.freeze()
     functions: dict[tuple[str, str], Callable[[Any], Any]] = {}
-    chunks = 0
     while True:
         try:
             target, number, jobs = pickle.loads(inbox.recv_bytes())
@@ -339,10 +339,8 @@ def _serve() -> None:
             data = pickle.dumps((number, False, None), pickle.HIGHEST_PROTOCOL)
         answers.put(data)
         del data
-        if chunks % COLLECT_EVERY == 0:  # from the first: what a worker holds for good is frozen at once
-            gc.collect()
-            gc.freeze()
-        chunks += 1
+        gc.collect(0)
+        gc.freeze()
     answers.put(None)
     sender.join()
 
