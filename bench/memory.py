@@ -2,6 +2,7 @@
 
     python bench/memory.py                        # the 28k-file monorepo, fetched on first run
     python bench/memory.py --corpus django        # Django 5.1.4's sdist (bench/speed.py's corpus)
+    python bench/memory.py --corpus ts --repeat 5 # a TypeScript monorepo the size of the peer's benchmark
     python bench/memory.py --corpus core --repeat 3 --src /path/to/other/checkout/src
     python bench/memory.py --corpus django --phases   # in this process: RSS after each phase
 
@@ -20,6 +21,12 @@ openjdk-17-source: java.base, java.desktop, java.xml, jdk.hotspot.agent, jdk.com
 java.management; 9,477 files): 28,034 files listed in Python, Go, Java, C, assembly and text. Debian keeps
 one version of a package per suite: if a pinned version has left the archive, `apt-get download`
 fails and says so; pin the current one and its sha256.
+
+The TypeScript corpus (`--corpus ts`, bench/.corpora/ts-28k/) is the size of the peer's published
+benchmark (a 28,512-file TypeScript monorepo of 2.33 million lines): three TypeScript monorepos at
+pinned commits side by side, one commit of 28,047 files. Each is taken from a bare clone at
+bench/.corpora/downloads/<name>.git, cloned from GitHub when absent (an existing clone is used as
+it is); blobs a partial clone lacks are left out and counted.
 """
 
 from __future__ import annotations
@@ -55,6 +62,12 @@ GO_ROOT = "usr/share/go-1.19/"
 JDK_ZIP = "usr/lib/jvm/openjdk-17/lib/src.zip"
 JDK_MODULES = ("java.base", "java.desktop", "java.xml", "jdk.hotspot.agent", "jdk.compiler", "java.management")
 SAMPLE_S = 0.05
+TS_MONOREPO = CORPORA / "ts-28k"
+TS_PROJECTS = (  # (GitHub repository, pinned commit)
+    ("medusajs/medusa", "59e6747800133e091d20c2c167f600981abc5c0d"),
+    ("payloadcms/payload", "db7543c2121f0b672e33436447122b5e09ea4f2b"),
+    ("typeorm/typeorm", "281bfba42a5813b106bcf5ba79bc7f7251bd1e73"),
+)
 
 
 def fetch_deb(package: str, artifact: str, sha256: str) -> Path:
@@ -104,6 +117,60 @@ def monorepo_corpus() -> Path:
         shutil.rmtree(staging, ignore_errors=True)
     ready.touch()
     return MONOREPO
+
+
+def ts_monorepo_corpus() -> Path:
+    """The 28k-file TypeScript corpus, built once (see the module docstring)."""
+    ready = CORPORA / "ts-28k.ready"
+    if ready.exists() and TS_MONOREPO.is_dir():
+        return TS_MONOREPO
+    shutil.rmtree(TS_MONOREPO, ignore_errors=True)
+    target = Path(tempfile.mkdtemp(prefix="unpack-", dir=CORPORA)) / "tree"
+    try:
+        for repository, commit in TS_PROJECTS:
+            clone = DOWNLOADS / f"{repository.split('/')[1]}.git"
+            if not clone.is_dir():
+                print(f"cloning {repository} ...", file=sys.stderr)
+                url = f"https://github.com/{repository}.git"
+                subprocess.run(["git", "clone", "--bare", "--quiet", url, str(clone)], check=True)
+            missing = _write_tree(clone, commit, target / clone.stem)
+            print(f"{repository}@{commit[:10]}: {missing} blobs absent from the clone, left out", file=sys.stderr)
+        commit_corpus(target, "TypeScript corpus: " + ", ".join(f"{r}@{c[:10]}" for r, c in TS_PROJECTS), force=True)
+        target.rename(TS_MONOREPO)
+    finally:
+        shutil.rmtree(target.parent, ignore_errors=True)
+    ready.touch()
+    return TS_MONOREPO
+
+
+def _write_tree(clone: Path, commit: str, out: Path) -> int:
+    """Every file of `commit` written under `out` (links left out); how many blobs were absent."""
+    listing = subprocess.run(["git", "-C", str(clone), "ls-tree", "-r", "-z", commit],
+                             capture_output=True, check=True).stdout
+    entries = []
+    for record in filter(None, listing.split(b"\0")):
+        meta, path = record.split(b"\t", 1)
+        mode, kind, sha = meta.split()
+        if kind == b"blob" and mode != b"120000":
+            entries.append((sha, os.fsdecode(path)))
+    missing = 0
+    with subprocess.Popen(["git", "-C", str(clone), "cat-file", "--batch"],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as batch:
+        assert batch.stdin is not None and batch.stdout is not None
+        for sha, path in entries:
+            batch.stdin.write(sha + b"\n")
+            batch.stdin.flush()
+            header = batch.stdout.readline()
+            if header.endswith(b" missing\n"):
+                missing += 1
+                continue
+            data = batch.stdout.read(int(header.split()[2]))
+            batch.stdout.read(1)
+            file = out / path
+            file.parent.mkdir(parents=True, exist_ok=True)
+            file.write_bytes(data)
+        batch.stdin.close()
+    return missing
 
 
 def _tree(pid: int) -> list[int]:
@@ -253,13 +320,15 @@ def _phases(corpus: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpus", default="monorepo", help="monorepo | django | core | a directory")
+    parser.add_argument("--corpus", default="monorepo", help="monorepo | ts | django | core | a directory")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--src", type=Path, help="index with the codefathom package under this directory")
     parser.add_argument("--json", type=Path, help="write the runs here")
     parser.add_argument("--phases", action="store_true", help="index in this process, RSS at each phase")
     args = parser.parse_args()
-    corpus = {"monorepo": monorepo_corpus, "django": django_corpus, "core": django_core_corpus}.get(args.corpus)
+    builders = {"monorepo": monorepo_corpus, "ts": ts_monorepo_corpus,
+                "django": django_corpus, "core": django_core_corpus}
+    corpus = builders.get(args.corpus)
     root = corpus() if corpus is not None else Path(args.corpus).resolve()
     if args.phases:
         phases(root)
