@@ -145,3 +145,23 @@ def test_typescript_names_exported_under_an_alias_bind_from_importers_only(servi
     ids = {s.id for s in response.symbols if s.path == "src/aliases.ts"}
     calls = [(r.path, r.line, r.name) for r in response.references if r.target_id in ids and r.kind == "call"]
     assert sorted(calls) == [("src/flow.ts", 58, "attempt"), ("src/flow.ts", 58, "attempt")]
+
+
+def test_a_module_reached_at_two_depths_of_re_exports_answers_each_as_itself(tmp_path: Path) -> None:
+    # `d.ts` is asked for `deep` twice while imports are resolved: past the re-export limit from
+    # `a_first.ts` (a -> b -> c -> d), within it from `z_second.ts` (c -> d -> e). Answers are
+    # remembered during the pass; the first must not stand for the second.
+    root = tmp_path / "barrels"
+    (root / "src").mkdir(parents=True)
+    for name, following in (("a", "b"), ("b", "c"), ("c", "d"), ("d", "e")):
+        (root / "src" / f"{name}.ts").write_text(f'export * from "./{following}";\n')
+    (root / "src" / "e.ts").write_text("export function deep(): number {\n  return 1;\n}\n")
+    (root / "src" / "a_first.ts").write_text('import { deep } from "./a";\n\nexport const first = deep();\n')
+    (root / "src" / "z_second.ts").write_text('import { deep } from "./c";\n\nexport const second = deep();\n')
+    service = Codefathom(root)
+    service.index()
+    response = service.refs("deep", fresh=False)
+    (definition,) = [s for s in response.symbols if s.path == "src/e.ts"]
+    labels = {ref.path: ref.label for ref in response.references if ref.target_id == definition.id}
+    assert labels.get("src/z_second.ts") == "exact", labels
+    assert labels.get("src/a_first.ts") != "exact", labels  # four re-exports away: past the limit

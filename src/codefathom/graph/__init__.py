@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Protocol, TypeVar
 
 from codefathom.graph.manifests import governed_imports, is_config
-from codefathom.graph.modules import resolve_import, same_package
+from codefathom.graph.modules import remembering, resolve_import, same_package
 from codefathom.graph.rank import RankEdges, pagerank, rank_inputs_of
 from codefathom.graph.resolve import Binder, label_for
 from codefathom.graph.specs import spec_for
@@ -113,9 +113,10 @@ def rebind(
     if ids is not None:  # (a few files: what their imports may name, in one read)
         lookup.prefetch_names(_imported_names(imports), qualified=True)
     targets: list[ImportResolution] = []
-    for row in imports:
-        target = resolve_import(lookup, row, spec_for(lookup.language_of(row.file_id)).module_system)
-        targets.append((row.id, target.file_id, target.symbol_id, target.external, target.module))
+    with remembering(lookup):
+        for row in imports:
+            target = resolve_import(lookup, row, spec_for(lookup.language_of(row.file_id)).module_system)
+            targets.append((row.id, target.file_id, target.symbol_id, target.external, target.module))
     # Only what changed is written: the imports of every file may need resolving again (a new file
     # may resolve an external one), and most lead where they did.
     lookup.save_import_targets([target for row, target in zip(imports, targets, strict=True) if _moves(row, target)])
