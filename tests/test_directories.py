@@ -296,3 +296,33 @@ def test_the_mcp_search_tool_describes_directories() -> None:
 
     assert "directories" in (tools.search_code.__doc__ or "")
     assert "directory" in str(tools.Kinds)  # kinds=['directory']: area summaries only
+
+
+
+@one_store("the placement rule runs above the store; unit ids are read from SQLite's file")
+def test_a_directory_is_measured_against_the_units_the_words_found_not_only_the_first_results(
+    shopfront: Path,
+) -> None:
+    # With vectors, the first results are ranked by meaning and may hold fewer of the query's words
+    # than a unit BM25F found: a directory the question names must beat that unit too to lead.
+    from codefathom.model import Hit
+    from codefathom.search import SearchRequest
+    from codefathom.search.areas import with_areas
+    from codefathom.search.query import plan_query
+
+    question = "how does billing give the money of a payment back?"
+    service = Codefathom(shopfront)
+    service.index()
+    ids = dict(project_rows(service, "SELECT qualified_name, id FROM units", ""))
+    words_found = ids["app.billing.payments.refund_payment"]  # holds the question's words
+    by_meaning = [ids["app.auth.tokens.verify_token"], ids["app.auth.passwords.hash_password"]]
+    hits = [Hit(path="app/auth/x.py", start_line=1, end_line=2, name="x", qualified_name="x", kind="function",
+                language="python", parent=None, score=1.0 / rank, content="", truncated=False) for rank in (1, 2)]
+    store = service._open(create=False)
+
+    def first(lexical: list[int]) -> str:
+        request = SearchRequest(question)
+        return with_areas(store, plan_query(question), request, hits, by_meaning, lexical)[0].kind
+
+    assert first([]) == "directory"  # against the first results alone, billing/ covers more
+    assert first([words_found, *by_meaning]) == "function"

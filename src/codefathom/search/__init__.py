@@ -128,7 +128,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
         hits = with_neighbours(store, request, scope, hits, unit_ids, keep)
         timings["expand_ms"] = _ms(t0)
     t0 = time.perf_counter()
-    hits = with_areas(store, plan, request, hits, unit_ids)  # directory nodes
+    hits = with_areas(store, plan, request, hits, unit_ids, [c.unit_id for c in lexical])  # directory nodes
     timings["areas_ms"] = _ms(t0)
     outcome = SearchOutcome(hits)
     if request.include_debug:

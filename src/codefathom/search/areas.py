@@ -4,12 +4,13 @@ question about an area ("what does auth/ do?"), merged among the unit hits as re
 A query is about an area when it is in words (not an identifier) and says so: it asks (what,
 where, which, how, or a final "?"), names a path (`auth/`), or speaks of a package, module,
 directory, component... Coverage compares the query words (less those area words) a directory's
-text holds with those the best five unit hits hold, each word weighted by its rarity among
-directories. A directory whose path the query writes leads; one the query names (its own name is a
-query word) leads when it covers clearly more than the best unit, or nearly as much when the query is
-mostly its name. A source directory the query does not name comes second when it covers more still.
-Of several that qualify, the one covering most is taken. Other queries get no directory (unless only
-directories are asked for), so naming a symbol or describing one function is answered as before.
+text holds with those the best unit holds, of the first five results and BM25F's first five, each
+word weighted by its rarity among directories. A directory whose path the query writes leads; one
+the query names (its own name is a query word) leads when it covers clearly more than the best
+unit, or nearly as much when the query is mostly its name. A source directory the query does not
+name comes second when it covers more still. Of several that qualify, the one covering most is
+taken. Other queries get no directory (unless only directories are asked for), so naming a symbol
+or describing one function is answered as before.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import math
 import posixpath
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -89,10 +91,14 @@ class _Coverage:
 
 
 def with_areas(
-    store: Store, plan: QueryPlan, request: SearchRequest, hits: list[Hit], unit_ids: list[int]
+    store: Store, plan: QueryPlan, request: SearchRequest, hits: list[Hit], unit_ids: list[int],
+    lexical_ids: Sequence[int] = (),
 ) -> list[Hit]:
     """`hits` (whose unit row ids are `unit_ids`) with the directories that answer the query merged
-    in by score, at most `request.limit` in all."""
+    in by score, at most `request.limit` in all. A directory's coverage of the query's words is
+    compared with the best of the first results' and of BM25F's first (`lexical_ids`): results
+    ranked by meaning may hold fewer of the words than a unit the words found, and a directory
+    must not lead for that."""
     only = bool(request.kinds) and set(request.kinds) == {DIRECTORY}  # directories asked for: no gate
     if not request.ranking.areas or request.symbol_name or (request.kinds and DIRECTORY not in request.kinds):
         return hits
@@ -114,7 +120,8 @@ def with_areas(
         # Named means the whole name: `admin` does not name `admin_doc/`, "admin doc" does.
         whole = {d: w for d, w in coverage.named.items() if d in rows and _named_whole(rows[d].path, plan)}
         coverage = replace(coverage, named=whole)
-        unit_best = _unit_coverage(store, coverage, unit_ids)
+        compared = unit_ids[:UNITS_COMPARED] + list(lexical_ids[:UNITS_COMPARED])
+        unit_best = _unit_coverage(store, coverage, compared)
         written = _written_paths(request.query)
         placed = _place(ranked, rows, coverage, unit_best, [h.score for h in hits], written)
     merged = list(hits)
@@ -200,8 +207,8 @@ def _coverage(store: Store, plan: QueryPlan) -> _Coverage:
 
 
 def _unit_coverage(store: Store, coverage: _Coverage, unit_ids: list[int]) -> float:
-    """The largest share of the query's word weight one of the best unit hits covers."""
-    ids = unit_ids[:UNITS_COMPARED]
+    """The largest share of the query's word weight one of these units covers."""
+    ids = list(dict.fromkeys(unit_ids))
     per_unit: dict[int, float] = {}
     for word, weight in coverage.weights.items():
         for unit_id in store.units_holding(word, ids) if ids else ():
