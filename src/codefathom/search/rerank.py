@@ -12,7 +12,7 @@ import functools
 import math
 from collections import Counter
 
-from codefathom.model import StoredUnit
+from codefathom.model import StoredUnit, Unit
 from codefathom.search.channels import Candidate
 from codefathom.search.query import QueryPlan, light_stem
 from codefathom.search.roles import path_role
@@ -40,6 +40,8 @@ __all__ = [
 #   lexical_score    its BM25F score over the best candidate's
 #   container        it is a class or other container of definitions
 #   length           ln(1 + its lines) / 5
+#   kin              (the model without vectors) it has no doc, and a documented definition of its
+#                    family near it (`_kin`) scored higher in BM25F: by how much (lexical_score)
 # and, for the model with vectors,
 #   similarity_cut,  similarity and vector_rank times the share of the unit its vector does not read:
 #   vector_rank_cut  a long unit's vector is of its first lines (EMBEDDED_LINES), not of what follows
@@ -54,10 +56,14 @@ FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut")
 PARTIAL_FEATURES = (*_BOTH, "vectorless")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
-    "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length",
+    "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length", "kin",
 )
 
 LEXICAL_DEPTH = 100
+# A documented definition's words often say what its undocumented kin does too (the variants of one
+# call: `PrintErr`, `PrintErrf`, `PrintErrln`), when the kin sits this near it in the same file.
+KIN_LINES = 60
+_NOT_DEFINITIONS = frozenset({"module", "chunk", "section"})
 # About the lines of a unit's body its vector reads: embed/text.py cuts the text at 600 characters.
 EMBEDDED_LINES = 20
 _NAME_GRADES = 6
@@ -105,6 +111,7 @@ def features(
     query = {light_stem(w) for w in plan.words}
     ids = candidate_ids(channels)
     per_file = Counter(units[u].path for u in ids if u in units)
+    kin = _kin_gain(units, lexical_score)
     found: dict[int, dict[str, float]] = {}
     for uid in ids:
         stored = units.get(uid)
@@ -137,8 +144,46 @@ def features(
             "similarity_cut": near * unread,
             "vector_rank_cut": ranked * unread,
             "vectorless": 1.0 if uid in without_vectors else 0.0,
+            "kin": kin.get(uid, 0.0),
         }
     return found
+
+
+def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> dict[int, float]:
+    """Per undocumented definition among BM25F's candidates: how much better a documented definition
+    of its family scored (see `_kin`; same file, within KIN_LINES), when one did."""
+    by_file: dict[str, list[StoredUnit]] = {}
+    for uid in lexical_score:
+        stored = units.get(uid)
+        if stored is not None and stored.unit.name and stored.unit.kind not in _NOT_DEFINITIONS:
+            by_file.setdefault(stored.path, []).append(stored)
+    gain: dict[int, float] = {}
+    for members in by_file.values():
+        documented = [m for m in members if m.unit.doc]
+        for stored in members:
+            if stored.unit.doc:
+                continue
+            best = max((lexical_score[m.id] for m in documented if _kin(stored.unit, m.unit)), default=0.0)
+            if best > lexical_score[stored.id]:
+                gain[stored.id] = best - lexical_score[stored.id]
+    return gain
+
+
+def _kin(unit: Unit, other: Unit) -> bool:
+    """Two definitions of one family: near each other, and one's name begins the other's (`PrintErr`,
+    `PrintErrf`, `PrintErrln`; `Delete`, `DeleteLabelValues`) or both begin with the same word."""
+    if abs(unit.start_line - other.start_line) > KIN_LINES:
+        return False
+    mine, theirs = unit.name.lower(), other.name.lower()
+    if mine.startswith(theirs) or theirs.startswith(mine):
+        return True
+    return _first_word(unit.name) == _first_word(other.name)
+
+
+@functools.lru_cache(maxsize=65536)
+def _first_word(name: str) -> str:
+    words = split_identifier(name)
+    return words[0] if words else name
 
 
 def score(values: dict[str, float], weights: dict[str, float]) -> float:

@@ -1,0 +1,110 @@
+"""A definition without a doc, beside a documented one of its family (`print_err`, `print_errf`,
+`print_errln`): a question the family's doc answers finds it too, through the CLI."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from codefathom.search.config import DEFAULT_RANKING
+from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
+
+FILES = {
+    "app/output.py": '''
+        """Writing messages for the command line."""
+
+        import sys
+
+        ERR = None
+
+
+        def print_err(message):
+            """Print a message to the error output, falling back to stderr when none is set."""
+            (ERR or sys.stderr).write(str(message))
+
+
+        def print_errf(template, *args):
+            print_err(template % args)
+
+
+        def print_errln(message):
+            """Print a message and a newline to the error output, falling back to stderr when none is set."""
+            print_err(f"{message}\\n")
+
+
+        def clear_output(message):
+            global ERR
+            ERR = None
+    ''',
+    "app/report.py": '''
+        """Reports of a finished run."""
+
+
+        def error_summary(errors):
+            """A message that counts the errors of a run, for the error output."""
+            return f"{len(errors)} errors"
+
+
+        def format_message(template, values):
+            """Fill a message template with values, formatted for the output."""
+            return template.format(**values)
+
+
+        def output_stream(settings):
+            """The output a run writes to: the one set in the settings, or stderr when none is set."""
+            return settings.get("output")
+    ''',
+    "app/log.py": '''
+        """Logging set up for the tool."""
+
+
+        def warn(message):
+            """Print a warning message to the error output when warnings are set to show."""
+            print("warning:", message)
+
+
+        def fallback_handler():
+            """A handler falling back to stderr when no log file is set."""
+            return None
+    ''',
+}
+QUESTION = "print a formatted message to the error output, falling back to stderr when none is set"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "tool"
+    for path, text in FILES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text).lstrip("\n"))
+    return root
+
+
+def test_an_undocumented_variant_comes_up_beside_its_documented_kin(
+    project: Path, run_cli: Callable[..., Result]
+) -> None:
+    result = run_cli("search", QUESTION, "--path", str(project), "--json", "-n", "5")
+    assert result.exit_code == 0, result.output
+    names = [hit["name"] for hit in json.loads(result.output)["results"]]
+    assert names[0] == "print_err"  # the documented match still leads
+    assert names.index("print_errf") <= 2, names
+    assert "clear_output" not in names[:3]  # undocumented and near, but not of the family
+    # Without the feature, the documented functions of other files that share some of the words
+    # come first.
+    unkin = tuple((name, 0.0 if name == "kin" else weight) for name, weight in DEFAULT_RANKING.rerank_lexical_weights)
+    with Codefathom(project) as service:
+        plain = service.search(QUESTION, limit=5, fresh=False,
+                               ranking=DEFAULT_RANKING.with_(vectors=False, rerank_lexical_weights=unkin))
+    assert [hit.name for hit in plain.results].index("print_errf") > 2
+
+
+def test_a_name_query_keeps_its_definition_first(project: Path, run_cli: Callable[..., Result]) -> None:
+    result = run_cli("search", "print_errln", "--path", str(project), "--json", "-n", "3")
+    assert json.loads(result.output)["results"][0]["name"] == "print_errln"
