@@ -4,7 +4,7 @@ question about an area ("what does auth/ do?"), merged among the unit hits as re
 A query is about an area when it is in words (not an identifier) and says so: it asks (what,
 where, which, how, or a final "?"), names a path (`auth/`), or speaks of a package, module,
 directory, component... Coverage compares the query words (less those area words) a directory's
-text holds with those the best unit holds, of the first five results and BM25F's first five, each
+text holds with those the best unit holds, of the first five results and BM25F's first 20, each
 word weighted by its rarity among directories. A directory whose path the query writes leads; one
 the query names (its own name is a query word) leads when it covers clearly more than the best
 unit, or nearly as much when the query is mostly its name. A source directory the query does not
@@ -41,6 +41,7 @@ AREA_FIELD_WEIGHTS = (6.0, 3.0, 2.0, 1.5, 1.0)
 CANDIDATES = 20  # directories read from the FTS table per query
 FILTERED_CANDIDATES = 1000  # ... when filters apply after the match
 UNITS_COMPARED = 5  # the best unit hits a directory's coverage of the query is compared with
+LEXICAL_COMPARED = 20  # ... and BM25F's best units (the lexical reranker may find one below its fifth)
 # Share of the query's word weight a directory must cover beyond the best unit's: one the query
 # names, to lead; one it does not name, to come second. Tuned on the quality lab's `tune` split
 # (bench/quality.py): lower margins put directories above the function an intent query targets,
@@ -120,7 +121,7 @@ def with_areas(
         # Named means the whole name: `admin` does not name `admin_doc/`, "admin doc" does.
         whole = {d: w for d, w in coverage.named.items() if d in rows and _named_whole(rows[d].path, plan)}
         coverage = replace(coverage, named=whole)
-        compared = unit_ids[:UNITS_COMPARED] + list(lexical_ids[:UNITS_COMPARED])
+        compared = unit_ids[:UNITS_COMPARED] + list(lexical_ids[:LEXICAL_COMPARED])
         unit_best = _unit_coverage(store, coverage, compared)
         written = _written_paths(request.query)
         placed = _place(ranked, rows, coverage, unit_best, [h.score for h in hits], written)
