@@ -63,3 +63,25 @@ def test_the_thesaurus_is_symmetric_and_weighted_within_bounds() -> None:
         for other, weight in related:
             assert other != word and 0 < weight <= 1
             assert (word, weight) in table[other]
+
+
+def test_an_irregular_past_finds_the_verb_the_code_is_named_after(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    # "stole" is not a form any suffix rule brings back to `steal`.
+    root = tmp_path / "pool"
+    root.mkdir()
+    (root / "metrics.py").write_text(
+        "class WorkerMetrics:\n"
+        '    """Counters a worker thread keeps while it runs tasks."""\n\n'
+        "    def steal_count(self, worker):\n"
+        "        return self.workers[worker].steals\n\n"
+        "    def park_count(self, worker):\n"
+        '        """How long the worker thread slept, waiting for tasks."""\n'
+        "        return self.workers[worker].parks\n\n"
+        "    def poll_count(self, worker):\n"
+        '        """The number of tasks the worker thread polled."""\n'
+        "        return self.workers[worker].polls\n"
+    )
+    names = _names(run_cli, root, "how often a worker thread stole tasks")
+    assert names[0] == "steal_count", names

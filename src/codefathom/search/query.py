@@ -23,7 +23,8 @@ STOPWORDS = frozenset(
     implemented implement defined define handled handle happens logic
     """.split()
 )
-# Irregular English forms the Porter stemmer cannot bring back to the verb code is named after.
+# Irregular English forms the Porter stemmer cannot bring back to the verb code is named after. Forms
+# whose verb names little code and whose other sense is common are left out ("meant", "known", "seen").
 IRREGULAR = {
     "written": "write", "wrote": "write", "read": "read", "found": "find", "built": "build", "sent": "send",
     "ran": "run", "made": "make", "kept": "keep", "held": "hold", "began": "begin", "begun": "begin",
@@ -32,6 +33,12 @@ IRREGULAR = {
     "bound": "bind", "split": "split", "spent": "spend", "left": "leave", "lost": "lose", "got": "get",
     "gotten": "get", "fed": "feed", "led": "lead", "sought": "seek", "caught": "catch", "brought": "bring",
     "bought": "buy", "thought": "think", "told": "tell", "sold": "sell", "stuck": "stick", "woken": "wake",
+    "stole": "steal", "stolen": "steal", "broke": "break", "broken": "break", "froze": "freeze",
+    "frozen": "freeze", "forgot": "forget", "forgotten": "forget", "grew": "grow", "grown": "grow",
+    "shook": "shake", "shaken": "shake", "woke": "wake", "tore": "tear", "torn": "tear", "drove": "drive",
+    "driven": "drive", "overrode": "override", "overridden": "override", "rewrote": "rewrite",
+    "rewritten": "rewrite", "undone": "undo", "hung": "hang", "slid": "slide", "swept": "sweep", "spun": "spin",
+    "paid": "pay", "forbade": "forbid", "forbidden": "forbid",
 }
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*|\d+")
 _SEPARATORS = re.compile(r"\.|::|#|->")
