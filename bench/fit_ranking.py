@@ -203,13 +203,13 @@ def fit_reranker(
     candidates' linear scores should put its mass on the target; Adam on the weighted mean
     cross-entropy, each query weighing 1 or its set's weight in `set_weights`.
 
-    The L2 penalty pulls each weight toward a prior: 0, or for the model with vectors the weight of
-    the same feature in the model without vectors (fitted on every corpus, where this one sees only
-    the embedded ones), so it departs from that model only as far as its own queries ask. A feature
+    The L2 penalty pulls each weight toward a prior: 0, or for the models with vectors (all or part of
+    them) the weight of the same feature in the model without vectors (fitted on every corpus, where
+    they see only the embedded ones), so they depart from it only as far as their own queries ask. A feature
     in HELD keeps the weight the model without vectors has and is not fitted."""
     names = rerank.LEXICAL_FEATURES if lexical else rerank.PARTIAL_FEATURES if partial else rerank.FEATURES
     shipped = dict(config.rerank_lexical_weights)
-    prior = np.array([shipped.get(f, 0.0) if f in HELD or not (lexical or partial) else 0.0 for f in names])
+    prior = np.array([shipped.get(f, 0.0) if f in HELD or not lexical else 0.0 for f in names])
     held = np.array([f in HELD for f in names])
     lists = []
     for q in queries:
@@ -351,7 +351,7 @@ def main() -> None:
     for coverage in partial:
         print(f"\nat {coverage:.0%} vectors (corpora with vectors only), MRR@10 by set (tune / check):")
         for name, config in (("no vectors", lexical), ("one model", fitted.with_(rerank_partial_weights=())),
-                             ("partial model", fitted)):
+                             ("shipped before", DEFAULT_RANKING), ("partial model", fitted)):
             t, c = evaluate(queries, config, "tune", coverage), evaluate(queries, config, "check", coverage)
             print(f"  {name:15} " + "  ".join(f"{k} {t[k]:.3f}/{c[k]:.3f}" for k in t))
     changed = {k: v for k, v in asdict(fitted).items() if asdict(DEFAULT_RANKING)[k] != v}

@@ -54,7 +54,7 @@ _BOTH = (
     "length",
 )
 FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut", "kin")
-PARTIAL_FEATURES = (*_BOTH, "vectorless")
+PARTIAL_FEATURES = (*_BOTH, "vectorless", "kin")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
     "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length", "kin",
