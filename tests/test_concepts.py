@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 from click.testing import Result
 from conftest import no_index
 
-from codefathom.search.concepts import CONCEPTS_FILE, thesaurus, with_concepts
+from codefathom.search.concepts import CONCEPTS_FILE, abbreviations, thesaurus, with_concepts
 from codefathom.search.config import DEFAULT_RANKING
 from codefathom.search.query import STOPWORDS, plan_query
 from codefathom.service import Codefathom
@@ -85,3 +86,55 @@ def test_an_irregular_past_finds_the_verb_the_code_is_named_after(
     )
     names = _names(run_cli, root, "how often a worker thread stole tasks")
     assert names[0] == "steal_count", names
+
+
+STREAM = {
+    "net/stream.py": '''
+        class Stream:
+            """Bytes on their way to a socket."""
+
+            def flush_log(self):
+                self.sock.sendall(self.log_lines)
+                self.log_lines = b""
+
+            def flush_buf(self):
+                self.sock.sendall(self.pending)
+                self.pending = b""
+    ''',
+    "net/sizes.py": '''
+        def limits(settings):
+            """The limits of a stream: the largest buffer and the longest wait."""
+            return settings.get("largest", 4096), settings.get("wait", 30)
+
+
+        def pad(data, size):
+            """A buffer at least as large as size, holding the data."""
+            return data + b"\\0" * max(0, size - len(data))
+
+
+        def is_full(data, size):
+            """Whether a buffer holds as much as it may."""
+            return len(data) >= size
+    ''',
+}
+
+
+def test_a_name_says_a_word_by_its_abbreviation(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `flush_buf` says "buffer" as surely as `flush_buffer` would. The project says "buffer" often
+    # enough that the thesaurus does not step in, so it is the reranker's reading of the name.
+    root = tmp_path / "stream"
+    for path, text in STREAM.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text).lstrip("\n"))
+    assert abbreviations()["buffer"] == {"buf"}
+    question = "flush everything held in the buffer out to the socket"
+    names = _names(run_cli, root, question)
+    assert "flush_buf" in names[:2] and "flush_log" not in names[:2], names
+    from codefathom.search import rerank
+
+    monkeypatch.setattr(rerank, "abbreviations", dict)
+    with Codefathom(root) as service:
+        plain = service.search(question, limit=3, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False))
+    assert "flush_buf" not in [hit.name for hit in plain.results]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from codefathom.search.query import STOPWORDS, QueryPlan, light_stem
 
-__all__ = ["CONCEPTS_FILE", "related_words", "thesaurus", "with_concepts"]
+__all__ = ["CONCEPTS_FILE", "abbreviations", "related_words", "thesaurus", "with_concepts"]
 
 CONCEPTS_FILE = Path(__file__).with_name("concepts.txt")
 PER_WORD = 4  # related words one query word brings at most
@@ -81,3 +81,24 @@ def _forms(word: str) -> list[str]:
     if word.endswith("s"):
         forms.append(word[:-1])
     return list(dict.fromkeys(forms))
+
+
+@functools.cache
+def abbreviations(path: Path = CONCEPTS_FILE) -> dict[str, frozenset[str]]:
+    """Stemmed word -> the words of the thesaurus that abbreviate it or that it abbreviates (`buf` ~
+    `buffer`, `cfg` ~ `config`, `avg` ~ `average`): pairs of full weight where the shorter spells the
+    longer's first letter and then letters of it in order. A name says a word by its abbreviation
+    as surely as by the word, which a synonym (`remove` ~ `delete`) does not."""
+    found: dict[str, set[str]] = {}
+    for word, related in thesaurus(path).items():
+        for other, weight in related:
+            if weight >= 1.0 and (_abbreviates(word, other) or _abbreviates(other, word)):
+                found.setdefault(light_stem(word), set()).add(light_stem(other))
+    return {word: frozenset(others) for word, others in found.items()}
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    if len(short) >= len(long) or short[:1] != long[:1]:
+        return False
+    letters = iter(long)
+    return all(letter in letters for letter in short)

@@ -14,6 +14,7 @@ from collections import Counter
 
 from codefathom.model import StoredUnit, Unit
 from codefathom.search.channels import Candidate
+from codefathom.search.concepts import abbreviations
 from codefathom.search.query import QueryPlan, light_stem
 from codefathom.search.roles import path_role
 from codefathom.tokens import split_identifier
@@ -29,10 +30,11 @@ __all__ = [
 #   vector_rank      10 / (10 + its rank in the vector channel)
 #   lexical_rank     10 / (10 + its rank in BM25F)
 #   in_lexical       1 when BM25F ranks it within LEXICAL_DEPTH
-#   name_words       share of the query's words found in the unit's name
-#   signature_words  ... in its signature
-#   owner_words      ... in the name of the class or module it belongs to
-#   path_words       ... in its file's path
+#   name_words       share of the query's words found in the unit's name, as written or abbreviated
+#                    (`buf` says "buffer": concepts.abbreviations)
+#   signature_words  ... in its signature, as written (its parameters abbreviate what it is given)
+#   owner_words      ... in the name of the class or module it belongs to, as written or abbreviated
+#   path_words       ... in its file's path, as written
 #   name_match       the name channel's grade, 1 (qualified name) down to 1/6 (prefix)
 #   test, example    its file is a test / an example, doc or vendored copy
 #   module_or_chunk  it is module-level code, a doc section or a line window, not a definition
@@ -109,7 +111,8 @@ def features(
     best_lexical = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
     lexical_score = {c.unit_id: max(c.score, 0.0) / best_lexical for c in lexical}
     grade = {c.unit_id: int(-c.score) for c in names}
-    query = {light_stem(w) for w in plan.words}
+    stems = tuple(dict.fromkeys(light_stem(w) for w in plan.words))
+    query, said = [frozenset({stem}) for stem in stems], _said(stems)
     ids = candidate_ids(channels)
     per_file = Counter(units[u].path for u in ids if u in units)
     kin = _kin_gain(units, lexical_score)
@@ -130,9 +133,9 @@ def features(
             "vector_rank": ranked,
             "lexical_rank": 10 / (10 + lexical_at) if lexical_at else 0.0,
             "in_lexical": 1.0 if lexical_at and lexical_at <= LEXICAL_DEPTH else 0.0,
-            "name_words": _share(query, _words(unit.name)),
+            "name_words": _share(said, _words(unit.name)),
             "signature_words": _share(query, _words(unit.signature or "")),
-            "owner_words": _share(query, _words(unit.parent or "")),
+            "owner_words": _share(said, _words(unit.parent or "")),
             "path_words": _share(query, _words(stored.path)),
             "name_match": (_NAME_GRADES - tier) / _NAME_GRADES if tier is not None else 0.0,
             "test": 1.0 if role == "test" else 0.0,
@@ -200,8 +203,15 @@ def candidate_ids(channels: dict[str, list[Candidate]]) -> list[int]:
     ))
 
 
-def _share(query: set[str], words: frozenset[str]) -> float:
-    return len(query & words) / len(query) if query else 0.0
+def _said(stems: tuple[str, ...]) -> list[frozenset[str]]:
+    """Each of the query's words (stemmed) with its abbreviations, the forms a name may say it by."""
+    known = abbreviations()
+    return [known.get(stem, frozenset()) | {stem} for stem in stems]
+
+
+def _share(query: list[frozenset[str]], words: frozenset[str]) -> float:
+    """The share of the query's words that `words` say, each in any of its forms."""
+    return sum(1 for forms in query if not forms.isdisjoint(words)) / len(query) if query else 0.0
 
 
 @functools.lru_cache(maxsize=65536)  # names, signatures and paths repeat across searches
