@@ -46,7 +46,7 @@ from lab import metrics, querygen  # noqa: E402
 from quality import FETCH_LIMIT, prepare  # noqa: E402
 from vector_coverage import with_coverage  # noqa: E402
 
-from codefathom.search import SearchRequest, concept_plan, gather_channels, plan_query, rerank  # noqa: E402
+from codefathom.search import MAX_PER_FILE, SearchRequest, concept_plan, gather_channels, plan_query, rerank  # noqa: E402
 from codefathom.search.channels import Candidate  # noqa: E402
 from codefathom.search.config import DEFAULT_RANKING, RANKING_FILE, RankingConfig  # noqa: E402
 from codefathom.search.query import QueryPlan  # noqa: E402
@@ -161,7 +161,7 @@ def evaluate(queries: list[Query], config: RankingConfig, split: str, coverage: 
             "names": q.channels["names"] if config.names else [],
             "vectors": q.channels["vectors"][: config.vector_pool] if config.vectors else [],
         }
-        kept, _ = rank_units(channels, q.plan, q.units, config, FETCH_LIMIT, 3, without_vectors=q.missing)
+        kept, _ = rank_units(channels, q.plan, q.units, config, FETCH_LIMIT, MAX_PER_FILE, without_vectors=q.missing)
         results = [(q.units[s.unit_id].path, q.units[s.unit_id].unit.start_line, q.units[s.unit_id].unit.end_line)
                    for s in kept]
         scored = metrics.score(results, q.targets, q.level)

@@ -22,6 +22,7 @@ sys.path.insert(0, str(BENCH))
 from fit_ranking import FETCH_LIMIT, Query, gather  # noqa: E402
 from lab import metrics  # noqa: E402
 
+from codefathom.search import MAX_PER_FILE  # noqa: E402
 from codefathom.search.config import DEFAULT_RANKING, RankingConfig  # noqa: E402
 from codefathom.search.rank import rank_units  # noqa: E402
 
@@ -29,7 +30,8 @@ from codefathom.search.rank import rank_units  # noqa: E402
 def mrr(query: Query, config: RankingConfig) -> float:
     vectors = query.channels["vectors"][: config.vector_pool] if config.vectors else []
     channels = {"lexical": query.channels["lexical"], "names": query.channels["names"], "vectors": vectors}
-    kept, _ = rank_units(channels, query.plan, query.units, config, FETCH_LIMIT, 3, without_vectors=query.missing)
+    kept, _ = rank_units(channels, query.plan, query.units, config, FETCH_LIMIT, MAX_PER_FILE,
+                         without_vectors=query.missing)
     units = [query.units[s.unit_id] for s in kept]
     results = [(u.path, u.unit.start_line, u.unit.end_line) for u in units]
     return metrics.score(results, query.targets, query.level)["mrr@10"]

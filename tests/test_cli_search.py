@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, git
 
+from codefathom.search import MAX_PER_FILE
+
 pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
 
 
@@ -98,9 +100,11 @@ def test_filters_keep_to_languages_kinds_paths_and_names(shop_repo: Path, search
 
 def test_results_per_file_are_capped_unless_asked(shop_repo: Path, search_json) -> None:
     capped = search_json("stack item", "-p", str(shop_repo), "-n", "20")
-    assert max(sum(1 for r in capped["results"] if r["path"] == p) for p in {"shop/stack.py"}) <= 3
+    assert sum(1 for r in capped["results"] if r["path"] == "shop/stack.py") == MAX_PER_FILE == 4
     uncapped = search_json("stack item", "-p", str(shop_repo), "-n", "20", "--all-per-file")
-    assert sum(1 for r in uncapped["results"] if r["path"] == "shop/stack.py") > 3
+    assert sum(1 for r in uncapped["results"] if r["path"] == "shop/stack.py") > MAX_PER_FILE
+    fewer = search_json("stack item", "-p", str(shop_repo), "-n", "20", "--max-per-file", "2")
+    assert sum(1 for r in fewer["results"] if r["path"] == "shop/stack.py") == 2
 
 
 def test_a_directory_inside_the_project_keeps_the_search_to_it(shop_repo: Path, search_json) -> None:

@@ -97,7 +97,7 @@ def method_extents() -> dict[str, tuple[int, int]]:
     return extents
 
 
-@pytest.mark.parametrize("per_file", [[], ["--all-per-file"]])
+@pytest.mark.parametrize("per_file", [["--max-per-file", "3"], ["--all-per-file"]])
 def test_a_window_of_a_long_class_is_named_by_the_method_it_shows(
     project: Path, search_json: Any, per_file: list[str]
 ) -> None:
@@ -106,7 +106,7 @@ def test_a_window_of_a_long_class_is_named_by_the_method_it_shows(
     data = search_json("merged log", "-p", str(project), "-n", "5", *per_file)
     results = data["results"]
     extents = method_extents()
-    assert len(results) == (5 if per_file else 4)
+    assert len(results) == (5 if "--all-per-file" in per_file else 4)
     named = [(r["path"], r["kind"], r["qualified_name"], r["start_line"]) for r in results]
     assert len(set(named)) == len(named), named  # no unit twice
     for result in results:

@@ -20,6 +20,7 @@ from codefathom import __version__
 from codefathom.config import redacted_uri
 from codefathom.errors import EmbedderUnavailable, UsageError, exit_code, input_error
 from codefathom.model import UNIT_KINDS
+from codefathom.search import MAX_PER_FILE
 from codefathom.service import (
     MAX_LIMIT,
     Codefathom,
@@ -301,7 +302,7 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
               help="Leave out files this glob names, e.g. 'tests/' (repeatable).")
 @click.option("--symbol-name", "-s",
               help="Only units whose name matches this glob (in lower case: any case), e.g. 'parse_*' or 'store.*'.")
-@click.option("--max-per-file", default=3, show_default=True, type=click.IntRange(1, None),
+@click.option("--max-per-file", default=MAX_PER_FILE, show_default=True, type=click.IntRange(1, None),
               help="At most this many results from one file.")
 @click.option("--all-per-file", is_flag=True, help="No limit of results per file.")
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON (the MCP tool's reply).")

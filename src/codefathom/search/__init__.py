@@ -28,13 +28,16 @@ from codefathom.store import Scope, Store, match_expression
 
 __all__ = [
     "SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT",
-    "CONTENT_LINES", "RankingConfig", "DEFAULT_RANKING",
+    "CONTENT_LINES", "MAX_PER_FILE", "RankingConfig", "DEFAULT_RANKING",
     "channel_weights", "gather_channels", "concept_plan",
 ]
 
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 2000
 CONTENT_LINES = 60
+# Results one file may give a search unless asked otherwise: more shows a family of definitions
+# whole, fewer leaves room for other files.
+MAX_PER_FILE = 4
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ class SearchRequest:
     exclude_glob: tuple[str, ...] = ()
     symbol_name: str | None = None
     within: str = ""  # a directory (relative to the root) the search keeps to; globs read from it
-    max_per_file: int | None = 3
+    max_per_file: int | None = MAX_PER_FILE
     include_debug: bool = False
     explain: bool = False  # with include_debug: each channel's ranking and each result's score taken apart
     content_lines: int = CONTENT_LINES
