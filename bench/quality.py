@@ -112,9 +112,10 @@ def cmd_generate(args: argparse.Namespace) -> None:
         started = time.perf_counter()
         if corpus.kind == "git":
             sets, strip = {"commit": history.generate_commits(corpus, args.seed)}, {}
-            history.split_questions(querygen.QUERIES_DIR / f"{corpus.id}.question.jsonl", args.seed)
         else:
             sets, strip = querygen.generate(corpus, args.seed)
+        # Hand-written questions, where a corpus has them (of either kind), keep their split.
+        history.split_questions(querygen.QUERIES_DIR / f"{corpus.id}.question.jsonl", args.seed)
         querygen.write(corpus, sets, strip)
         counts = {k: len(v) for k, v in sets.items()}
         for k, v in counts.items():
