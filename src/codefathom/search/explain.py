@@ -15,7 +15,7 @@ from codefathom.search import rerank
 from codefathom.search.channels import Candidate
 from codefathom.search.config import RankingConfig
 from codefathom.search.query import QueryPlan
-from codefathom.search.rank import KIND_PRIOR, ROLE_PRIOR, Scored, name_bonus, path_role, reranker
+from codefathom.search.rank import KIND_PRIOR, Scored, name_bonus, path_role, reranker, role_weight
 from codefathom.store import Scope, Store, match_expression
 
 __all__ = ["explain_details", "CHANNEL_TOP"]
@@ -85,7 +85,7 @@ def _breakdown(
     bonus = name_bonus(scored.name_tier, config) * weights.get("name_bonus", 1.0)
     role = path_role(stored.path)
     kind_prior = KIND_PRIOR.get(stored.unit.kind, 1.0) if config.kind_prior else 1.0
-    role_prior = ROLE_PRIOR[role] if config.role_prior else 1.0
+    role_prior = role_weight(scored, stored.path, config)
     rank_prior = 1.0 + config.pagerank_weight * math.log1p(max(stored.rank, 0.0))
     return {
         "name": stored.unit.qualified_name or stored.unit.name, "path": stored.path, "line": stored.unit.start_line,

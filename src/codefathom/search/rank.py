@@ -17,8 +17,8 @@ from codefathom.search.query import QueryPlan
 from codefathom.search.roles import path_role
 
 __all__ = [
-    "Scored", "fuse", "apply_priors", "path_role", "diversify", "rank_units", "channel_weights", "name_bonus", "RRF_K",
-    "reranker",
+    "Scored", "fuse", "apply_priors", "path_role", "role_weight", "diversify", "rank_units", "channel_weights",
+    "name_bonus", "RRF_K", "reranker",
 ]
 
 RRF_K = 60
@@ -84,10 +84,17 @@ def apply_priors(
     scored: Scored, kind: str, path: str, config: RankingConfig = DEFAULT_RANKING, rank: float = 0.0
 ) -> None:
     kind_prior = KIND_PRIOR.get(kind, 1.0) if config.kind_prior else 1.0
-    role_prior = ROLE_PRIOR[path_role(path)] if config.role_prior else 1.0
+    role_prior = role_weight(scored, path, config)
     rank_prior = 1.0 + config.pagerank_weight * math.log1p(max(rank, 0.0))
     scored.prior = kind_prior * role_prior * rank_prior
     scored.score *= scored.prior
+
+
+def role_weight(scored: Scored, path: str, config: RankingConfig = DEFAULT_RANKING) -> float:
+    """The prior of the result's file role (ROLE_PRIOR); 1 when the query names the unit itself: a
+    name asked for is asked for wherever it lives, and a test named exactly is not weighed down."""
+    named = scored.name_tier is not None and scored.name_tier <= NameMatch.FOLDED
+    return ROLE_PRIOR[path_role(path)] if config.role_prior and not named else 1.0
 
 
 def diversify(

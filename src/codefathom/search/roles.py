@@ -14,6 +14,8 @@ _TEST = re.compile(
     r"(^|/)(tests?|__tests__|spec|specs|testing|testdata|test_data|fixtures)/|(^|/)test_[^/]*$"
     r"|(^|/)conftest\.py$|_tests?\.[A-Za-z]+$|\.(test|spec)\.[A-Za-z]+$|_spec\.rb$"
     r"|(^|/)[^/]*Tests?\.(java|kt|cs|scala|swift|php)$"
+    # A module of tests named for what it is (Rust's `mod tests;` or `mod test;`, Django's tests.py).
+    r"|(^|/)tests\.[A-Za-z]+$|(^|/)test\.rs$"
 )
 _EXAMPLE = re.compile(r"(^|/)(examples?|samples?|demos?|docs?|benchmarks?|bench)/")
 _VENDORED = re.compile(r"(^|/)(vendor|vendored|third_party|thirdparty|external|extern)/")
