@@ -26,6 +26,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import textwrap
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -310,6 +311,15 @@ def assert_bindings(
             assert target in found.get(site, set()), f"{site}: {found.get(site)} has no {target}"
     for site, decoys in never_bound.items():
         assert not {q for q, _ in found.get(site, set())} & decoys, found[site]
+
+
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    """A small project at `root` from {relative path: text}, each text dedented (written indented in
+    the test that holds it)."""
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text).lstrip("\n"))
+    return root
 
 
 def write_large_project(root: Path, files: int = 300, lines: int = 10) -> None:

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import Result
-from conftest import no_index
+from conftest import no_index, write_files
 
 from codefathom.search.concepts import CONCEPTS_FILE, abbreviations, thesaurus, with_concepts
 from codefathom.search.config import DEFAULT_RANKING
@@ -124,10 +123,7 @@ def test_a_name_says_a_word_by_its_abbreviation(
 ) -> None:
     # `flush_buf` says "buffer" as surely as `flush_buffer` would. The project says "buffer" often
     # enough that the thesaurus does not step in, so it is the reranker's reading of the name.
-    root = tmp_path / "stream"
-    for path, text in STREAM.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(textwrap.dedent(text).lstrip("\n"))
+    root = write_files(tmp_path / "stream", STREAM)
     assert abbreviations()["buffer"] == {"buf"}
     question = "flush everything held in the buffer out to the socket"
     names = _names(run_cli, root, question)

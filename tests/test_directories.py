@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import textwrap
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import no_index, one_store, project_rows
+from conftest import no_index, one_store, project_rows, write_files
 
 from codefathom.service import Codefathom
 
@@ -128,12 +127,7 @@ FILES = {
 @pytest.fixture
 def shopfront(tmp_path: Path) -> Path:
     """A small project whose `app/auth/` handles sign-in and tokens and `app/billing/` payments."""
-    root = tmp_path / "shopfront"
-    for path, text in FILES.items():
-        target = root / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(textwrap.dedent(text).lstrip("\n"))
-    return root
+    return write_files(tmp_path / "shopfront", FILES)
 
 
 def results(search_json: Any, *args: str) -> list[dict[str, Any]]:

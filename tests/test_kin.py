@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import Result
+from conftest import write_files
 
 from codefathom.search.config import DEFAULT_RANKING
 from codefathom.service import Codefathom
@@ -80,11 +80,7 @@ QUESTION = "print a formatted message to the error output, falling back to stder
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "tool"
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(textwrap.dedent(text).lstrip("\n"))
-    return root
+    return write_files(tmp_path / "tool", FILES)
 
 
 def test_an_undocumented_variant_comes_up_beside_its_documented_kin(

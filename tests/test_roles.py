@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import Result
-from conftest import no_index
+from conftest import no_index, write_files
 
 from codefathom.search.roles import path_role
 
@@ -72,11 +71,7 @@ FILES = {
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = tmp_path / "lists"
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(textwrap.dedent(text).lstrip("\n"))
-    return root
+    return write_files(tmp_path / "lists", FILES)
 
 
 def _first(run_cli: Callable[..., Result], root: Path, query: str) -> list[tuple[str, str]]:
