@@ -125,3 +125,84 @@ def test_kin_counts_in_the_model_with_vectors_too(
     with Codefathom(project) as service:
         plain = service.search(QUESTION, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(rerank_weights=unkin))
     assert [hit.name for hit in plain.results].index("print_errf") > 2
+
+
+RELEASES = {
+    "versions/compare.py": '''
+        """Comparing release versions."""
+
+
+        def earlier(first: "Version", second: "Version") -> bool:
+            """True when the first release came out before the second, by epoch, then major, minor and patch."""
+            return first.key() < second.key()
+
+
+        def newest(versions):
+            """The newest of some versions."""
+            return max(versions, key=lambda v: v.key())
+
+
+        def oldest(versions):
+            """The oldest of some versions."""
+            return min(versions, key=lambda v: v.key())
+
+
+        def later(first: "Version", second: "Version") -> bool:
+            return first.key() > second.key()
+    ''',
+    "versions/credentials.py": '''
+        """Who is at the other end of a local socket."""
+
+
+        class PeerCredentials:
+            def __init__(self, uid, gid, pid):
+                self._ids = (uid, gid, pid)
+
+            def uid(self):
+                return self._ids[0]
+
+            def gid(self):
+                """The group ID of the process at the other end of the socket."""
+                return self._ids[1]
+    ''',
+    "versions/history.py": '''
+        """The project's release history."""
+
+
+        def release_notes(release):
+            """The notes of a release: its major, minor and patch changes, by epoch."""
+            return release.notes
+
+
+        def second_release(history):
+            """The second release of a history, the first after the initial one."""
+            return history[1]
+
+
+        def socket_owner(path):
+            """The user who owns the socket file at a path, or the process that made it."""
+            return path.owner()
+    ''',
+}
+# The same question of each pair's undocumented member: its sibling's doc, with the one word that differs.
+QUESTIONS = {
+    "later": "True when the second release came out after the first, by epoch, then major, minor and patch",
+    "uid": "The user ID of the process at the other end of the socket",
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUESTIONS))
+def test_a_definition_that_takes_and_gives_the_same_or_a_sibling_method_is_kin(
+    tmp_path: Path, run_cli: Callable[..., Result], name: str
+) -> None:
+    project = write_files(tmp_path / "releases", RELEASES)
+    result = run_cli("search", QUESTIONS[name], "--path", str(project), "--json", "-n", "5")
+    assert result.exit_code == 0, result.output
+    names = [hit["name"] for hit in json.loads(result.output)["results"]]
+    assert names.index(name) <= 1, names  # beside its documented kin (`earlier`, `gid`)
+    unkin = tuple((n, 0.0 if n == "kin" else weight) for n, weight in DEFAULT_RANKING.rerank_lexical_weights)
+    with Codefathom(project) as service:
+        plain = service.search(QUESTIONS[name], limit=5, fresh=False,
+                               ranking=DEFAULT_RANKING.with_(vectors=False, rerank_lexical_weights=unkin))
+    found = [hit.name for hit in plain.results]
+    assert name not in found[:2], found

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections import Counter
 
 from codefathom.model import StoredUnit, Unit
@@ -43,7 +44,7 @@ __all__ = [
 #   container        it is a class or other container of definitions
 #   length           ln(1 + its lines) / 5
 #   kin              (the models with and without vectors) it has no doc, and a documented definition
-#                    of its family near it (`_kin`) scored higher in BM25F: by how much (lexical_score);
+#                    of its family or a sibling near it (`_kin`) scored higher in BM25F: by how much (lexical_score);
 #                    its weight is set by hand, the same in both (bench/fit_ranking.py holds it)
 # and, for the model with vectors,
 #   similarity_cut,  similarity and vector_rank times the share of the unit its vector does not read:
@@ -66,6 +67,10 @@ LEXICAL_DEPTH = 100
 # A documented definition's words often say what its undocumented kin does too (the variants of one
 # call: `PrintErr`, `PrintErrf`, `PrintErrln`), when the kin sits this near it in the same file.
 KIN_LINES = 60
+# Members of one class whose definitions start this near are neighbours: one's doc often says what
+# the other does too (`uid`, `gid`, `pid` of a credentials type).
+SIBLING_LINES = 12
+_BARE_SHAPE = re.compile(r"\(\s*[\w&*]*\s*\)|")
 _NOT_DEFINITIONS = frozenset({"module", "chunk", "section"})
 # About the lines of a unit's body its vector reads: embed/text.py cuts the text at 600 characters.
 EMBEDDED_LINES = 20
@@ -174,14 +179,34 @@ def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> 
 
 
 def _kin(unit: Unit, other: Unit) -> bool:
-    """Two definitions of one family: near each other, and one's name begins the other's (`PrintErr`,
-    `PrintErrf`, `PrintErrln`; `Delete`, `DeleteLabelValues`) or both begin with the same word."""
-    if abs(unit.start_line - other.start_line) > KIN_LINES:
+    """Two definitions of one family, near each other: one's name begins the other's (`PrintErr`,
+    `PrintErrf`; `Delete`, `DeleteLabelValues`) or both begin with the same word; or they take and give
+    the same (rayon's `eq`, `ne`, `lt`, `le`: `<I>(self, other: I) -> bool`); or they are members of
+    one class side by side (`UCred.uid`, `gid`, `pid`)."""
+    apart = abs(unit.start_line - other.start_line)
+    if apart > KIN_LINES:
         return False
+    if apart <= SIBLING_LINES and unit.parent and unit.parent == other.parent:
+        return True
     mine, theirs = unit.name.lower(), other.name.lower()
     if mine.startswith(theirs) or theirs.startswith(mine):
         return True
-    return _first_word(unit.name) == _first_word(other.name)
+    if _first_word(unit.name) == _first_word(other.name):
+        return True
+    shape = _shape(unit.name, unit.signature)
+    return bool(shape) and shape == _shape(other.name, other.signature)
+
+
+@functools.lru_cache(maxsize=65536)
+def _shape(name: str, signature: str) -> str:
+    """What a definition takes and gives: its signature after its name, without Rust's `where`
+    bounds; empty when it does not name the definition or says too little to tell a family (`()`,
+    `(self)`, `(message)`: one untyped parameter and no result)."""
+    at = signature.find(name) if name else -1
+    if at < 0:
+        return ""
+    shape = signature[at + len(name):].split(" where ")[0].strip()
+    return "" if _BARE_SHAPE.fullmatch(shape) else shape
 
 
 @functools.lru_cache(maxsize=65536)
