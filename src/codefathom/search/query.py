@@ -42,6 +42,12 @@ IRREGULAR = {
 }
 _TOKEN = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*|\d+")
 _SEPARATORS = re.compile(r"\.|::|#|->")
+# How a sentence asks for a yes or no: what a predicate (`is_closed`, `HasParent`) answers.
+_WHETHER = re.compile(
+    r"\b(?:whether|true (?:if|when|iff)|(?:true|false)[,;]? (?:if|when)|"
+    r"(?:check|checks|checking|determine|determines|test|tests|tell|tells|indicate|indicates) if)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,7 @@ class QueryPlan:
     terms: tuple[MatchTerm, ...]  # what the full-text channel matches (any of them); empty: nothing searchable
     # Words of the concept thesaurus the query's words bring in: (query word, related word, weight).
     related: tuple[tuple[str, str, float], ...] = ()
+    asks_whether: bool = False  # "returns true if ...", "checks whether ...": a predicate is wanted
 
     @property
     def related_terms(self) -> tuple[MatchTerm, ...]:
@@ -96,7 +103,7 @@ def plan_query(text: str) -> QueryPlan:
     )
     return QueryPlan(
         text=text, tokens=tokens, words=tuple(dict.fromkeys(words)), identifier_like=identifier_like,
-        terms=tuple(dict.fromkeys(terms)),
+        terms=tuple(dict.fromkeys(terms)), asks_whether=bool(_WHETHER.search(text)),
     )
 
 

@@ -46,6 +46,10 @@ __all__ = [
 #   kin              (the models with and without vectors) it has no doc, and a documented definition
 #                    of its family or a sibling near it (`_kin`) scored higher in BM25F: by how much (lexical_score);
 #                    its weight is set by hand, the same in both (bench/fit_ranking.py holds it)
+# and, for the model without vectors,
+#   predicate        the query asks whether something holds ("returns true if", "checks whether") and
+#                    the unit answers yes or no (`_is_predicate`); set by hand like kin. The model with
+#                    vectors goes without: their similarity already tells (1 there cost intent on tune)
 # and, for the model with vectors,
 #   similarity_cut,  similarity and vector_rank times the share of the unit its vector does not read:
 #   vector_rank_cut  a long unit's vector is of its first lines (EMBEDDED_LINES), not of what follows
@@ -60,7 +64,7 @@ FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut", "kin")
 PARTIAL_FEATURES = (*_BOTH, "vectorless", "kin")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
-    "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length", "kin",
+    "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length", "kin", "predicate",
 )
 
 LEXICAL_DEPTH = 100
@@ -154,8 +158,28 @@ def features(
             "vector_rank_cut": ranked * unread,
             "vectorless": 1.0 if uid in without_vectors else 0.0,
             "kin": kin.get(uid, 0.0),
+            "predicate": 1.0 if plan.asks_whether and _is_predicate(unit.name, unit.signature) else 0.0,
         }
     return found
+
+
+_PREDICATE_WORDS = frozenset(
+    "is has have can should was were are does did contains exists needs allows supports matches equals must".split()
+)
+_BOOL = re.compile(r"\bbool(?:ean)?\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=65536)
+def _is_predicate(name: str, signature: str) -> bool:
+    """A definition that answers yes or no: named so (`is_closed`, `HasParent`, `contains`) or
+    declared to give a boolean (`-> bool`, `): boolean`, `bool IsContiguous(`)."""
+    if _first_word(name) in _PREDICATE_WORDS:
+        return True
+    at = signature.find(name) if name else -1
+    if at < 0:
+        return False
+    result = signature[:at] + signature[at + len(name):].split(" where ")[0].rpartition(")")[2]
+    return bool(_BOOL.search(result))
 
 
 def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> dict[int, float]:
