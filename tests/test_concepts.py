@@ -134,3 +134,43 @@ def test_a_name_says_a_word_by_its_abbreviation(
     with Codefathom(root) as service:
         plain = service.search(question, limit=3, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False))
     assert "flush_buf" not in [hit.name for hit in plain.results]
+
+
+SETTINGS = {
+    "app/settings.py": '''
+        class Settings:
+            """What a client is configured with."""
+
+            def get_timeout(self):
+                return self.values["timeout"]
+
+            def set_timeout(self, seconds):
+                self.values["timeout"] = seconds
+    ''',
+    "app/waits.py": '''
+        def deadline(now, settings):
+            """The time a request gives up at: now plus the configured timeout of the settings."""
+            return now + settings.timeout
+
+
+        def configured(settings, key):
+            """A value of the settings as configured, or None when it is not."""
+            return settings.values.get(key)
+    ''',
+}
+
+
+def test_returns_is_said_by_a_getter(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A doc says "Returns the timeout"; the code names it `get_timeout`.
+    root = write_files(tmp_path / "client", SETTINGS)
+    question = "Returns the timeout configured for the client"
+    names = _names(run_cli, root, question)
+    assert names[0] == "get_timeout", names
+    from codefathom.search import rerank
+
+    monkeypatch.setattr(rerank, "NAMED_BY", {})
+    with Codefathom(root) as service:
+        plain = service.search(question, limit=3, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False))
+    assert plain.results[0].name != "get_timeout", [hit.name for hit in plain.results]

@@ -32,7 +32,7 @@ __all__ = [
 #   lexical_rank     10 / (10 + its rank in BM25F)
 #   in_lexical       1 when BM25F ranks it within LEXICAL_DEPTH
 #   name_words       share of the query's words found in the unit's name, as written or abbreviated
-#                    (`buf` says "buffer": concepts.abbreviations)
+#                    (`buf` says "buffer": concepts.abbreviations), "returns" said by `get` (NAMED_BY)
 #   signature_words  ... in its signature, as written (its parameters abbreviate what it is given)
 #   owner_words      ... in the name of the class or module it belongs to, as written or abbreviated
 #   path_words       ... in its file's path, as written
@@ -79,6 +79,8 @@ _NOT_DEFINITIONS = frozenset({"module", "chunk", "section"})
 # About the lines of a unit's body its vector reads: embed/text.py cuts the text at 600 characters.
 EMBEDDED_LINES = 20
 _NAME_GRADES = 6
+# A doc's verb that code names by another word: "Returns the timeout" is `get_timeout`, `GetTimeout`.
+NAMED_BY = {"return": frozenset({"get"})}
 
 
 def applies(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float]) -> bool:
@@ -255,7 +257,7 @@ def candidate_ids(channels: dict[str, list[Candidate]]) -> list[int]:
 def _said(stems: tuple[str, ...]) -> list[frozenset[str]]:
     """Each of the query's words (stemmed) with its abbreviations, the forms a name may say it by."""
     known = abbreviations()
-    return [known.get(stem, frozenset()) | {stem} for stem in stems]
+    return [known.get(stem, frozenset()) | NAMED_BY.get(stem, frozenset()) | {stem} for stem in stems]
 
 
 def _share(query: list[frozenset[str]], words: frozenset[str]) -> float:
