@@ -173,7 +173,15 @@ def download(corpus: Corpus) -> Path:
             cmd = ["apt-get", "download", corpus.package]
         else:
             raise ValueError(corpus.kind)
-        subprocess.run(cmd, check=True, cwd=DOWNLOADS, stdout=subprocess.DEVNULL)
+        done = subprocess.run(cmd, cwd=DOWNLOADS, stdout=subprocess.DEVNULL)
+        if done.returncode != 0 and corpus.kind == "deb":
+            # A machine's package lists can be older than the pinned version: refresh them once.
+            print("apt-get update (the package lists may predate the pinned version) ...", file=sys.stderr)
+            subprocess.run(["apt-get", "update", "-qq"], check=False)
+            done = subprocess.run(cmd, cwd=DOWNLOADS, stdout=subprocess.DEVNULL)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed (exit {done.returncode}); the pinned version may be gone "
+                             "from the mirror: see apt-cache policy / pip index versions")
         if not path.exists():
             raise SystemExit(f"{' '.join(cmd)} did not produce {path.name}")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
@@ -231,7 +239,10 @@ def history_clone(corpus: Corpus) -> Path:
         url = f"https://github.com/{corpus.package}.git"
         print(f"cloning {url} ...", file=sys.stderr)
         clone.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "clone", "--bare", "--quiet", url, str(clone)], check=True)
+        done = subprocess.run(["git", "clone", "--bare", "--quiet", url, str(clone)])
+        if done.returncode != 0:
+            raise SystemExit(f"could not clone {url}: where GitHub is out of reach, clone a mirror of it "
+                             f"yourself (git clone --bare <mirror> {clone}) and run this again")
     found = subprocess.run(["git", "-C", str(clone), "cat-file", "-e", f"{corpus.sha256}^{{commit}}"])
     if found.returncode != 0:
         raise SystemExit(f"{clone} has no commit {corpus.sha256}: fetch it (git -C {clone} fetch origin)")
