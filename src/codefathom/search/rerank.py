@@ -74,6 +74,7 @@ KIN_LINES = 60
 # Members of one class whose definitions start this near are neighbours: one's doc often says what
 # the other does too (`uid`, `gid`, `pid` of a credentials type).
 SIBLING_LINES = 12
+_CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "new", "init", "initialize"})
 _BARE_SHAPE = re.compile(r"\(\s*[\w&*]*\s*\)|")
 _NOT_DEFINITIONS = frozenset({"module", "chunk", "section"})
 # About the lines of a unit's body its vector reads: embed/text.py cuts the text at 600 characters.
@@ -213,7 +214,8 @@ def _kin(unit: Unit, other: Unit) -> bool:
     if apart > KIN_LINES:
         return False
     if apart <= SIBLING_LINES and unit.parent and unit.parent == other.parent:
-        return True
+        if _constructs(unit) == _constructs(other):  # not `__init__` beside `pop`
+            return True
     mine, theirs = unit.name.lower(), other.name.lower()
     if mine.startswith(theirs) or theirs.startswith(mine):
         return True
@@ -221,6 +223,22 @@ def _kin(unit: Unit, other: Unit) -> bool:
         return True
     shape = _shape(unit.name, unit.signature)
     return bool(shape) and shape == _shape(other.name, other.signature)
+
+
+def _constructs(unit: Unit) -> bool:
+    return _makes_its_class(unit.name, unit.signature, unit.parent or "")
+
+
+@functools.lru_cache(maxsize=65536)
+def _makes_its_class(name: str, signature: str, parent: str) -> bool:
+    """A constructor (`__init__`, `new`, a method named as its class, or one that gives `Self` or the
+    class: `from_vec(...) -> DrainProducer<T>`): a method's doc beside it does not say what it does."""
+    owner = parent.rpartition(".")[2]
+    if name in _CONSTRUCTORS or name == owner:
+        return True
+    at = signature.find(name) if name else -1
+    result = signature[at + len(name):].split(" where ")[0].rpartition(")")[2] if at >= 0 else ""
+    return bool(owner) and re.search(rf"\b(?:Self|{re.escape(owner)})\b(?!::)", result) is not None
 
 
 @functools.lru_cache(maxsize=65536)
