@@ -178,11 +178,8 @@ def _is_predicate(name: str, signature: str) -> bool:
     declared to give a boolean (`-> bool`, `): boolean`, `bool IsContiguous(`)."""
     if _first_word(name) in _PREDICATE_WORDS:
         return True
-    at = signature.find(name) if name else -1
-    if at < 0:
-        return False
-    result = signature[:at] + signature[at + len(name):].split(" where ")[0].rpartition(")")[2]
-    return bool(_BOOL.search(result))
+    parts = _around_name(name, signature)
+    return parts is not None and bool(_BOOL.search(parts[0] + parts[1].rpartition(")")[2]))
 
 
 def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> dict[int, float]:
@@ -236,8 +233,8 @@ def _makes_its_class(name: str, signature: str, parent: str) -> bool:
     owner = parent.rpartition(".")[2]
     if name in _CONSTRUCTORS or name == owner:
         return True
-    at = signature.find(name) if name else -1
-    result = signature[at + len(name):].split(" where ")[0].rpartition(")")[2] if at >= 0 else ""
+    parts = _around_name(name, signature)
+    result = parts[1].rpartition(")")[2] if parts else ""  # after the parameters (before: Go's receiver)
     return bool(owner) and re.search(rf"\b(?:Self|{re.escape(owner)})\b(?!::)", result) is not None
 
 
@@ -246,11 +243,20 @@ def _shape(name: str, signature: str) -> str:
     """What a definition takes and gives: its signature after its name, without Rust's `where`
     bounds; empty when it does not name the definition or says too little to tell a family (`()`,
     `(self)`, `(message)`: one untyped parameter and no result)."""
-    at = signature.find(name) if name else -1
-    if at < 0:
-        return ""
-    shape = signature[at + len(name):].split(" where ")[0].strip()
+    parts = _around_name(name, signature)
+    shape = parts[1].strip() if parts else ""
     return "" if _BARE_SHAPE.fullmatch(shape) else shape
+
+
+@functools.lru_cache(maxsize=65536)
+def _around_name(name: str, signature: str) -> tuple[str, str] | None:
+    """A signature before its definition's name and after it, Rust's `where` bounds left out; None when
+    it does not name it. The name is the one its parameters, generics or type follow (`fn ne<I>(`,
+    `of: <A>(a: A) =>`), not a receiver's type of the same name (Go's `func (s *Set) Set(`)."""
+    found = re.search(rf"(?<![\w$]){re.escape(name)}(?=\s*[(<:=])", signature) if name else None
+    if found is None:
+        return None
+    return signature[: found.start()], signature[found.end():].split(" where ")[0]
 
 
 @functools.lru_cache(maxsize=65536)
