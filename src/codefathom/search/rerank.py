@@ -75,7 +75,7 @@ KIN_LINES = 60
 # the other does too (`uid`, `gid`, `pid` of a credentials type).
 SIBLING_LINES = 12
 _CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "new", "init", "initialize"})
-_BARE_SHAPE = re.compile(r"\(\s*[\w&*]*\s*\)|")
+_BARE_SHAPE = re.compile(r"\(\s*[\w&*]*\s*\)|")  # `()`, `(self)`, `(message)`, or nothing at all
 _NOT_DEFINITIONS = frozenset({"module", "chunk", "section"})
 # About the lines of a unit's body its vector reads: embed/text.py cuts the text at 600 characters.
 EMBEDDED_LINES = 20
@@ -134,7 +134,7 @@ def features(
         """The query names the unit (its name, or all its words joined: "check chunks len"): a test or
         an example asked for by name is not weighed down for being one (as `rank.role_weight`)."""
         tier = grade.get(uid)
-        return tier is not None and (tier <= NameMatch.FOLDED or tier == NameMatch.WORDS and name_key(name) == whole)
+        return tier is not None and (tier <= NameMatch.FOLDED or (tier == NameMatch.WORDS and name_key(name) == whole))
     found: dict[int, dict[str, float]] = {}
     for uid in ids:
         stored = units.get(uid)
@@ -213,7 +213,7 @@ def _kin(unit: Unit, other: Unit) -> bool:
     """Two definitions of one family, near each other: one's name begins the other's (`PrintErr`,
     `PrintErrf`; `Delete`, `DeleteLabelValues`) or both begin with the same word; or they take and give
     the same (rayon's `eq`, `ne`, `lt`, `le`: `<I>(self, other: I) -> bool`); or they are members of
-    one class side by side (`UCred.uid`, `gid`, `pid`)."""
+    one class side by side (`UCred.uid`, `gid`, `pid`), both constructors or neither."""
     apart = abs(unit.start_line - other.start_line)
     if apart > KIN_LINES:
         return False
