@@ -79,6 +79,9 @@ CORPORA: tuple[Corpus, ...] = (
     Corpus("mobx", "6.13.5", "TypeScript", "npm", "mobx@6.13.5", "mobx-6.13.5.tgz",
            "b85a7f765065c081724a7c49e91f59950151607b2f1c5a77c8ec4231f7129a1b", "package",
            keep=("src/", "README.md", "package.json"), quick=True),
+    Corpus("rxjs", "7.8.1", "TypeScript", "npm", "rxjs@7.8.1", "rxjs-7.8.1.tgz",
+           "c532167725ab7d085123209156c93cef22f2479cb9c8527060f1cd903aa9d149", "package",
+           keep=("src/", "README.md", "package.json")),
     # JavaScript, npm tarballs
     Corpus("eslint", "9.14.0", "JavaScript", "npm", "eslint@9.14.0", "eslint-9.14.0.tgz",
            "9f9db5976b508c2ece3a3563d6cc2c0d7fad81b0a18661cf3d007b29a1df6893", "package"),
@@ -105,6 +108,10 @@ CORPORA: tuple[Corpus, ...] = (
     Corpus("rayon", "1.6.1", "Rust", "deb", "librust-rayon-dev=1.6.1-1", "librust-rayon-dev_1.6.1-1_amd64.deb",
            "2f04ea06c755036d57b9e6b297bc3457bc86058f459fc1ee8d4ec51db5d640b2",
            "usr/share/cargo/registry/rayon-1.6.1", drop=("debian/",), quick=True),
+    Corpus("itertools", "0.10.3", "Rust", "deb", "librust-itertools-dev=0.10.3-1",
+           "librust-itertools-dev_0.10.3-1_amd64.deb",
+           "3e13fc328508275c2c84270133f41a300ffb58b9b77001b89373ba7f7ab57fde",
+           "usr/share/cargo/registry/itertools-0.10.3", drop=("debian/",)),
     # Java: OpenJDK 17's java.base module, from the JDK's src.zip in Debian's openjdk-17-source
     Corpus("jdk-java.base", "17.0.21", "Java", "deb", "openjdk-17-source=17.0.21.1+2-1~deb12u1",
            "openjdk-17-source_17.0.21.1+2-1~deb12u1_all.deb",
@@ -121,6 +128,9 @@ CORPORA: tuple[Corpus, ...] = (
     # C++: Eigen's headers, Debian libeigen3-dev
     Corpus("eigen", "3.4.0", "C++", "deb", "libeigen3-dev=3.4.0-4", "libeigen3-dev_3.4.0-4_all.deb",
            "1a167bb381acb90c1d8450a8f3e66a09d216dbc64b33ac8a082a0912513ef939", "usr/include/eigen3"),
+    # C++: CLI11's headers (a header-only command-line parser), Debian libcli11-dev
+    Corpus("cli11", "2.1.2", "C++", "deb", "libcli11-dev=2.1.2+ds-1", "libcli11-dev_2.1.2+ds-1_all.deb",
+           "f1f6ee9ec053e0e0bcec47345e241b6a8ee006321248b4329e9ce88d2b4b64a8", "usr/include/CLI"),
 )
 
 # Projects with their git history, for the commit set (bench/lab/history.py): `package` names the
