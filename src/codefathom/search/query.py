@@ -40,7 +40,10 @@ IRREGULAR = {
     "rewritten": "rewrite", "undone": "undo", "hung": "hang", "slid": "slide", "swept": "sweep", "spun": "spin",
     "paid": "pay", "forbade": "forbid", "forbidden": "forbid",
 }
-_TOKEN = re.compile(r"[A-Za-z_$][\w$]*(?:(?:\.|::|#|->)[A-Za-z_$][\w$]*)*|\d+")
+# A C++ operator's name keeps its symbol (`operator==`, `Option::operator[]`): the word alone names
+# every operator of the project.
+_SEGMENT = r"(?:operator(?:\(\)|\[\]|[-+*/%^&|~!=<>]+)(?![\w$])|[A-Za-z_$][\w$]*)"
+_TOKEN = re.compile(rf"{_SEGMENT}(?:(?:\.|::|#|->){_SEGMENT})*|\d+")
 _SEPARATORS = re.compile(r"\.|::|#|->")
 # How a sentence asks for a yes or no: what a predicate (`is_closed`, `HasParent`) answers.
 _WHETHER = re.compile(
@@ -73,13 +76,18 @@ class QueryPlan:
 
     @property
     def joined_word_keys(self) -> list[str]:
-        """Runs of 2-4 consecutive words joined (`proxy manager` -> proxymanager) for split-word names."""
+        """Runs of 2-4 consecutive words joined (`proxy manager` -> proxymanager) for split-word names;
+        and a query of 2-4 words joined whole as written, small words and all (`max by` -> maxby,
+        `left and then` -> leftandthen: a name says them too)."""
         words = [w for w in self.words if not w.isdigit()]
         keys = []
         for size in (4, 3, 2):
             for start in range(len(words) - size + 1):
                 keys.append("".join(words[start : start + size]))
-        return keys
+        written = [p.lower() for t in self.tokens for seg in _SEPARATORS.split(t) for p in split_identifier(seg)]
+        if 2 <= len(written) <= 4 and not any(w.isdigit() for w in written):
+            keys.append("".join(written))
+        return list(dict.fromkeys(keys))
 
 
 def plan_query(text: str) -> QueryPlan:

@@ -1,0 +1,102 @@
+"""A name asked for in words or with its symbols: `max by` is `max_by`, `left and then` is
+`left_and_then` (small words and all), and a C++ operator is named by its symbol (`operator&`,
+`Option::operator=`), through the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from conftest import no_index, write_files
+
+from codefathom.search.query import plan_query
+
+pytestmark = pytest.mark.usefixtures("store")
+
+FILES = {
+    "src/grouping.rs": '''
+        /// Groups of items by key.
+        pub struct Groups {
+            items: Vec<(u32, i64)>,
+        }
+
+        impl Groups {
+            /// The largest item of each group.
+            pub fn max(&self) -> Vec<i64> {
+                self.items.iter().map(|(_, v)| *v).collect()
+            }
+
+            /// The largest item of each group, by a comparison of its own.
+            pub fn max_by(&self, compare: fn(&i64, &i64) -> std::cmp::Ordering) -> Vec<i64> {
+                let mut values = self.max();
+                values.sort_by(compare);
+                values
+            }
+
+            /// The left value, and then a function of it.
+            pub fn left_and_then(&self, then: fn(i64) -> i64) -> Vec<i64> {
+                self.max().into_iter().map(then).collect()
+            }
+
+            /// The left value of each pair.
+            pub fn left(&self) -> Vec<u32> {
+                self.items.iter().map(|(k, _)| *k).collect()
+            }
+        }
+    ''',
+    "include/option.hpp": '''
+        namespace cli {
+        /// One command-line option.
+        class Option {
+          public:
+            /// Copy another option's settings.
+            Option &operator=(const Option &other) = default;
+            /// True when both options have the same name.
+            bool operator==(const Option &other) const { return name_ == other.name_; }
+          private:
+            int name_;
+        };
+
+        /// A check on an option's value.
+        class Validator {
+          public:
+            /// Both checks must pass.
+            Validator operator&(const Validator &other) const { return *this; }
+            /// Either check may pass.
+            Validator operator|(const Validator &other) const { return other; }
+            /// Run the check.
+            bool operator()(int value) const { return value > 0; }
+        };
+        }
+    ''',
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return write_files(tmp_path / "names", FILES)
+
+
+@pytest.mark.parametrize(("query", "name"), [
+    ("max by", "max_by"),
+    ("left and then", "left_and_then"),
+    ("operator&", "operator&"),
+    ("Option::operator=", "operator="),
+    ("Validator::operator()", "operator()"),
+])
+def test_a_name_asked_for_comes_first(project: Path, run_cli: Callable[..., Result], query: str, name: str) -> None:
+    result = run_cli("search", query, "--path", str(project), "--json", "-n", "3")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["results"][0]["name"] == name, result.output
+
+
+@no_index
+def test_how_the_query_reads_them() -> None:
+    assert "maxby" in plan_query("max by").joined_word_keys  # `by` carries no meaning, but the name says it
+    assert plan_query("Option::operator=").name_queries == [("Option", "operator=")]
+    assert plan_query("the operator for adding").tokens == ("the", "operator", "for", "adding")
+    # A longer question is not joined whole: its small words would make names of nothing.
+    assert "whereisthecsrf" not in plan_query("where is the csrf token checked").joined_word_keys
