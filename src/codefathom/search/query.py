@@ -84,10 +84,16 @@ class QueryPlan:
         for size in (4, 3, 2):
             for start in range(len(words) - size + 1):
                 keys.append("".join(words[start : start + size]))
-        written = [p.lower() for t in self.tokens for seg in _SEPARATORS.split(t) for p in split_identifier(seg)]
-        if 2 <= len(written) <= 4 and not any(w.isdigit() for w in written):
-            keys.append("".join(written))
+        if self.spelled_key:
+            keys.append(self.spelled_key)
         return list(dict.fromkeys(keys))
+
+    @property
+    def spelled_key(self) -> str:
+        """A query of 2-4 words joined whole as written, as a name's key (`max by` -> maxby); empty
+        for a longer one, or one with a number."""
+        written = [p.lower() for t in self.tokens for seg in _SEPARATORS.split(t) for p in split_identifier(seg)]
+        return "".join(written) if 2 <= len(written) <= 4 and not any(w.isdigit() for w in written) else ""
 
 
 def plan_query(text: str) -> QueryPlan:

@@ -85,8 +85,14 @@ NAMED_BY = {"return": frozenset({"get"})}
 
 
 def applies(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float]) -> bool:
-    """Fitted for questions in words searched with a vector; names and plain lexical search keep RRF."""
-    return bool(weights) and not plan.identifier_like and bool(channels.get("vectors"))
+    """Fitted for questions in words searched with a vector; names and plain lexical search keep RRF,
+    and so does a short phrase (2-4 words) that spells or names a name the project has (`max by`)."""
+    return bool(weights) and not plan.identifier_like and bool(channels.get("vectors")) and not _spells_a_name(
+        plan, channels)
+
+
+def _spells_a_name(plan: QueryPlan, channels: dict[str, list[Candidate]]) -> bool:
+    return bool(plan.spelled_key) and any(c.score >= -NameMatch.FOLDED for c in channels.get("names", ()))
 
 
 def applies_lexical(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float],
