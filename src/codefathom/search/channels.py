@@ -40,6 +40,12 @@ class NameMatch:
     LABELS = {0: "qualified name", 1: "exact name", 2: "name (case/separators folded)", 3: "name from words",
               4: "name, other owner", 5: "name prefix"}
 
+    @staticmethod
+    def names_it(tier: int | None) -> bool:
+        """The query names the unit itself: its qualified, exact or folded name (a phrase that spells
+        it, `max by`, included), not a part of it or a namesake of another owner."""
+        return tier is not None and tier <= NameMatch.FOLDED
+
 
 def lexical_channel(
     store: Store, plan: QueryPlan, scope: Scope, limit: int, weights: tuple[float, ...] = FIELD_WEIGHTS,

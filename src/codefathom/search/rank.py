@@ -93,7 +93,7 @@ def apply_priors(
 def role_weight(scored: Scored, path: str, config: RankingConfig = DEFAULT_RANKING) -> float:
     """The prior of the result's file role (ROLE_PRIOR); 1 when the query names the unit itself: a
     name asked for is asked for wherever it lives, and a test named exactly is not weighed down."""
-    named = scored.name_tier is not None and scored.name_tier <= NameMatch.FOLDED
+    named = NameMatch.names_it(scored.name_tier)
     return ROLE_PRIOR[path_role(path)] if config.role_prior and not named else 1.0
 
 

@@ -18,7 +18,7 @@ from codefathom.search.channels import Candidate, NameMatch
 from codefathom.search.concepts import abbreviations
 from codefathom.search.query import QueryPlan, light_stem
 from codefathom.search.roles import path_role
-from codefathom.tokens import name_key, split_identifier
+from codefathom.tokens import split_identifier
 
 __all__ = [
     "FEATURES", "PARTIAL_FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
@@ -92,7 +92,7 @@ def applies(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict
 
 
 def _spells_a_name(plan: QueryPlan, channels: dict[str, list[Candidate]]) -> bool:
-    return bool(plan.spelled_key) and any(c.score >= -NameMatch.FOLDED for c in channels.get("names", ()))
+    return bool(plan.spelled_key) and any(NameMatch.names_it(int(-c.score)) for c in channels.get("names", ()))
 
 
 def applies_lexical(plan: QueryPlan, channels: dict[str, list[Candidate]], weights: dict[str, float],
@@ -134,13 +134,6 @@ def features(
     ids = candidate_ids(channels)
     per_file = Counter(units[u].path for u in ids if u in units)
     kin = _kin_gain(units, lexical_score)
-    whole = "".join(plan.words)
-
-    def named(uid: int, name: str) -> bool:
-        """The query names the unit (its name, or all its words joined: "check chunks len"): a test or
-        an example asked for by name is not weighed down for being one (as `rank.role_weight`)."""
-        tier = grade.get(uid)
-        return tier is not None and (tier <= NameMatch.FOLDED or (tier == NameMatch.WORDS and name_key(name) == whole))
     found: dict[int, dict[str, float]] = {}
     for uid in ids:
         stored = units.get(uid)
@@ -148,6 +141,7 @@ def features(
             continue
         unit, role = stored.unit, path_role(stored.path)
         lexical_at, vector_at, tier = lexical_rank.get(uid), vector_rank.get(uid), grade.get(uid)
+        named = NameMatch.names_it(tier)
         lines = unit.end_line - unit.start_line + 1
         unread = 0.0 if uid in without_vectors else max(0.0, 1.0 - EMBEDDED_LINES / lines)
         # Relative to the best candidate: only differences within one query matter to a ranking.
@@ -163,8 +157,9 @@ def features(
             "owner_words": _share(said, _words(unit.parent or "")),
             "path_words": _share(query, _words(stored.path)),
             "name_match": (_NAME_GRADES - tier) / _NAME_GRADES if tier is not None else 0.0,
-            "test": 1.0 if role == "test" and not named(uid, unit.name) else 0.0,
-            "example": 1.0 if role in ("example", "vendored") and not named(uid, unit.name) else 0.0,
+            # A test or an example the query names is not weighed down for being one (as rank.role_weight).
+            "test": 1.0 if role == "test" and not named else 0.0,
+            "example": 1.0 if role in ("example", "vendored") and not named else 0.0,
             "module_or_chunk": 1.0 if unit.kind in ("module", "chunk", "section") else 0.0,
             "file_support": math.log1p(per_file[stored.path] - 1),
             "lexical_score": lexical_score.get(uid, 0.0),
