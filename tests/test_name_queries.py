@@ -47,6 +47,24 @@ FILES = {
             }
         }
     ''',
+    "src/items.rs": '''
+        /// Values one by one.
+        pub trait Items {
+            fn items(self) -> Vec<i64>;
+        }
+
+        impl<const N: usize> Items for [i64; N] {
+            fn items(self) -> Vec<i64> {
+                self.to_vec()
+            }
+        }
+
+        impl Items for Vec<i64> {
+            fn items(self) -> Vec<i64> {
+                self
+            }
+        }
+    ''',
     "include/option.hpp": '''
         namespace cli {
         /// One command-line option.
@@ -98,6 +116,10 @@ def test_how_the_query_reads_them() -> None:
     assert "maxby" in plan_query("max by").joined_word_keys  # `by` carries no meaning, but the name says it
     assert plan_query("Option::operator=").name_queries == [("Option", "operator=")]
     assert plan_query("the operator for adding").tokens == ("the", "operator", "for", "adding")
+    # Rust's array type is an owner, as the index names it (`[T; N].into_par_iter`); an index is not.
+    array = plan_query("[T; N]::into_par_iter")
+    assert array.identifier_like and array.name_queries == [("[T; N]", "into_par_iter")]
+    assert plan_query("items[0].name").tokens == ("items", "0", "name")
     # A longer question is not joined whole: its small words would make names of nothing.
     assert "whereisthecsrf" not in plan_query("where is the csrf token checked").joined_word_keys
 
@@ -111,6 +133,8 @@ def test_a_name_spelled_in_words_leads_with_vectors_too(
     for query, name in (("max by", "max_by"), ("left and then", "left_and_then")):
         result = run_cli("search", query, "--path", str(project), "--json", "-n", "3")
         assert json.loads(result.output)["results"][0]["name"] == name, result.output
+    result = run_cli("search", "[i64; N]::items", "--path", str(project), "--json", "-n", "3")
+    assert json.loads(result.output)["results"][0]["qualified_name"] == "items.[i64; N].items", result.output
     explained = json.loads(run_cli("explain", "max by", "--path", str(project), "--json").stdout)["analysis"]
     assert explained["fusion"]["reranker"] is False
     # A question in words is still reranked.

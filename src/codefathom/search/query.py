@@ -41,8 +41,11 @@ IRREGULAR = {
     "paid": "pay", "forbade": "forbid", "forbidden": "forbid",
 }
 # A C++ operator's name keeps its symbol (`operator==`, `Option::operator[]`): the word alone names
-# every operator of the project.
-_SEGMENT = r"(?:operator(?:\(\)|\[\]|[-+*/%^&|~!=<>]+)(?![\w$])|[A-Za-z_$][\w$]*)"
+# every operator of the project. Rust's array and slice types own methods (`[T; N]::into_par_iter`):
+# written so, a name is asked for, not three words.
+_OPERATOR = r"operator(?:\(\)|\[\]|[-+*/%^&|~!=<>]+)(?![\w$])"
+_ARRAY_TYPE = r"(?<![\w$\]])\[[A-Za-z_&'][\w$ ;&']*\](?=::|\.)"  # an owner, not an index (`items[0].name`)
+_SEGMENT = rf"(?:{_OPERATOR}|{_ARRAY_TYPE}|[A-Za-z_$][\w$]*)"
 _TOKEN = re.compile(rf"{_SEGMENT}(?:(?:\.|::|#|->){_SEGMENT})*|\d+")
 _SEPARATORS = re.compile(r"\.|::|#|->")
 # How a sentence asks for a yes or no: what a predicate (`is_closed`, `HasParent`) answers.
