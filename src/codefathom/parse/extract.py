@@ -67,7 +67,8 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
     if not data.endswith(b"\n"):
         data += b"\n"  # a directive on the last line (`#pragma`, `#endif`) needs its newline
     adapt = PARSER_INPUT.get(spec.name)
-    tree = parser_for(spec).parse(adapt(data) if adapt is not None else data)
+    parsed = adapt(data) if adapt is not None else data
+    tree = parser_for(spec).parse(parsed)
     root = tree.root_node
     lines = split_lines(text)
     try:
@@ -77,7 +78,7 @@ def extract_units(spec: LanguageSpec, path: str, text: str) -> ParsedFile:
     cursor = QueryCursor(query.query)
     cursor.set_max_start_depth(MAX_SYNTAX_DEPTH)
     matches = cursor.matches(root)
-    package, definitions, nested_from = _collect(spec, matches, query.first, data, root)
+    package, definitions, nested_from = _collect(spec, matches, query.first, data, root, _hidden_rows(data, parsed))
     prefix = module_path(spec, path) if spec.qualifier == "path" else package
     units: list[Unit] = []
     for definition in definitions:
@@ -128,8 +129,19 @@ def module_path(spec: LanguageSpec, path: str) -> str:
     return ".".join(parts)
 
 
+def _hidden_rows(data: bytes, parsed: bytes) -> frozenset[int]:
+    """The rows that hold text only in the file, not in what the parser was given: a hook hid them
+    (a C++ attribute on a line of its own, before the declaration it belongs to)."""
+    if parsed is data:
+        return frozenset()
+    return frozenset(
+        row for row, (written, seen) in enumerate(zip(data.split(b"\n"), parsed.split(b"\n"), strict=True))
+        if not seen.strip() and written.strip()
+    )
+
+
 def _collect(
-    spec: LanguageSpec, matches: list[Match], first: int, data: bytes, root: Node
+    spec: LanguageSpec, matches: list[Match], first: int, data: bytes, root: Node, hidden: frozenset[int]
 ) -> tuple[str, list[_Definition], int | None]:
     """Definitions from the units query's matches (those of patterns before `first`; the graph
     query's come after), nested by containment; the file's package; the first line of a definition
@@ -162,7 +174,7 @@ def _collect(
         stack.append((named, len(kept) - 1))
     ancestry = Ancestry(root, (named.node for named, _ in kept))
     last_rows: dict[int, int] = {}
-    definitions = [_definition(spec, named, data, ancestry, last_rows) for named, _ in kept]
+    definitions = [_definition(spec, named, data, ancestry, last_rows, hidden) for named, _ in kept]
     top: list[_Definition] = []
     for definition, (_, container) in zip(definitions, kept, strict=True):
         (top if container is None else definitions[container].children).append(definition)
@@ -199,7 +211,8 @@ def _named(captures: dict[str, list[Node]]) -> _Named | None:
 
 
 def _definition(
-    spec: LanguageSpec, named: _Named, data: bytes, ancestry: Ancestry, last_rows: dict[int, int]
+    spec: LanguageSpec, named: _Named, data: bytes, ancestry: Ancestry, last_rows: dict[int, int],
+    hidden: frozenset[int],
 ) -> _Definition:
     node = named.node
     outer = node
@@ -211,10 +224,13 @@ def _definition(
     # The header ends with the token before the body: Python's block starts at its first statement.
     before_body = _child_before(node, body) if body is not None else None
     header_end = before_body.end_point.row if before_body is not None else node.start_point.row
+    start_row = outer.start_point.row
+    while start_row - 1 in hidden:
+        start_row -= 1  # the definition's own attribute, written on the lines before it
     return _Definition(
-        kind=named.kind, name=named.name, scope=named.scope, node=node, start_row=outer.start_point.row,
+        kind=named.kind, name=named.name, scope=named.scope, node=node, start_row=start_row,
         end_row=_last_text_row(node, data, last_rows), header_end_row=max(header_end, node.start_point.row),
-        signature=_signature(node, body, data), doc=_doc(spec, outer, node, body, ancestry),
+        signature=_signature(node, body, data), doc=_doc(spec, outer, node, body, ancestry, start_row),
     )
 
 
@@ -345,11 +361,11 @@ def _signature(node: Node, body: Node | None, data: bytes) -> str:
     return text[:MAX_SIGNATURE]
 
 
-def _doc(spec: LanguageSpec, outer: Node, node: Node, body: Node | None, ancestry: Ancestry) -> str:
+def _doc(spec: LanguageSpec, outer: Node, node: Node, body: Node | None, ancestry: Ancestry, row: int) -> str:
+    """The definition's docstring, or the comments right above `row`, where it starts as written."""
     if spec.doc_style == "docstring":
         return _docstring(body)
     comments: list[str] = []
-    row = outer.start_point.row
     sibling = ancestry.prev_sibling(outer)
     while sibling is None and (parent := ancestry.parent(outer)) is not None and parent.start_byte == outer.start_byte:
         outer = parent  # first in a body node: some grammars put the comment before that body

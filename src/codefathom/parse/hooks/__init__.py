@@ -1,6 +1,7 @@
 """Per-language code for what a query cannot say, looked up by language name.
 
-Today: (TypeScript) hiding from the parser what its grammar does not know, turning an import
+Today: (TypeScript) hiding from the parser what its grammar does not know, (C, C++) attribute-like
+macros the parser cannot expand, turning an import
 statement's node into the names it binds, (Java, Kotlin, Scala, Rust, C#, Ruby,
 PHP, C, C++, Swift) rewriting a receiver or a type as written into the dotted expressions the binder reads,
 (Ruby) reading a name written with a sigil, and (Bash) a referenced name written in quotes.
@@ -16,6 +17,7 @@ from codefathom.model import ImportSite
 from codefathom.parse.hooks import (
     bash,
     cfamily,
+    cmacros,
     csharp,
     ecmascript,
     go,
@@ -47,6 +49,8 @@ ARGUMENT_TYPES: dict[str, Callable[[Node], str]] = {"java": java.argument_type}
 PARSER_INPUT: dict[str, Callable[[bytes], bytes]] = {
     "typescript": ecmascript.typescript_parser_input,
     "tsx": ecmascript.without_variance,
+    "c": cmacros.without_attribute_macros,
+    "cpp": cmacros.without_attribute_macros,
 }
 
 IMPORT_PARSERS: dict[str, ImportParser] = {
