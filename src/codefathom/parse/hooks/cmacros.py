@@ -79,6 +79,8 @@ def _attribute_end(data: bytes, start: int, end: int, classes: frozenset[bytes],
     if end - start < 3 or before.endswith(b".") or before in (b"::", b"->"):
         return None
     after = _skip_space(data, end)
+    if data[after : after + 1] == b"(" and _previous_word(data, start) == b"if":
+        return end  # `if FMT_CONSTEXPR20 (cond)`: the macro says `constexpr`, the condition follows
     if data[after : after + 1] == b"(":
         closing = _closing(data, after)
         after = _skip_space(data, closing) if closing is not None else 0
