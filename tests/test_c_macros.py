@@ -132,6 +132,7 @@ def test_what_is_blanked_and_what_is_not() -> None:
     assert blanked("Scalar EIGEN_DEVICE_REF m_value;") == "Scalar m_value;"
     assert blanked("EIGEN_UNROLL_LOOP\nfor (;;) {}") == "for (;;) {}"
     assert blanked("if FMT_CONSTEXPR20 (copy) f();") == "if (copy) f();"
+    assert blanked("A_ATTR B_ATTR C_ATTR D_ATTR E_ATTR int f();") == "int f();"  # however many in a row
     for kept in ("static HANDLE handle;", "typedef LONG NTSTATUS;", "struct FOO_BAR baz;", "return FOO_BAR;",
                  "x = (int) FOO_MAX;", "if (x) FOO_BAR;", "int FOO_BAR = 3;", "case FOO_X: break;",
                  "#define EIGEN_DEVICE_FUNC inline", "/* EIGEN_DEVICE_FUNC inline */", "s = \"UV_EXTERN int\";",

@@ -24,7 +24,7 @@ _NAME = re.compile(rb"\s*(~?[A-Za-z_]\w*)")
 _CAPITALS = re.compile(rb"_*[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_?")
 # The classes a file defines (`class EXPORT Name<T> final : Base {`): their constructors follow macros too.
 _CLASS = re.compile(
-    rb"\b(?:class|struct)\s+(?:_*[A-Z][A-Z0-9_]*\s+)?([A-Za-z_]\w*)\s*(?:<[^;{]*>\s*)?(?:final\s*)?[:{]"
+    rb"\b(?:class|struct)\s+(?:_*[A-Z][A-Z0-9_]*\s+)?([A-Za-z_]\w*)\s*(?:<[^;{]{0,300}>\s*)?(?:final\s*)?[:{]"
 )
 # Words that can follow an attribute but never a type: what comes after the macro starts a declaration.
 _DECLARES = frozenset(
@@ -50,20 +50,24 @@ _STATEMENTS = frozenset(
 )
 _STATEMENT_STARTS = frozenset(b"for while do if switch return".split())
 _MAX_ARGUMENTS = 400  # bytes of a function-like attribute's arguments (`DEPRECATED("use g")`)
-_MAX_DEPTH = 4  # attributes in a row (`EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE`)
+_MAX_NESTING = 8  # brackets within an attribute's arguments or a type's template arguments
+_PARENTHESES = re.compile(rb"[(){};]")
+_ANGLES = re.compile(rb"[<>{};]")
 
 
 def without_attribute_macros(data: bytes) -> bytes:
     """The file with every attribute-like macro (and its arguments) replaced by spaces."""
-    masked: bytearray | None = None
     classes = frozenset(_CLASS.findall(data))
-    for match in _SCAN.finditer(data):
-        if match.lastgroup != "macro":
-            continue
-        end = _attribute_end(data, match.start(), match.end(), classes, 0)
-        if end is not None:
+    macros = [match.span() for match in _SCAN.finditer(data) if match.lastgroup == "macro"]
+    known: dict[int, int | None] = {}
+    for start, end in reversed(macros):  # a macro's verdict may rest on the next one's (`A_ATTR B_ATTR int f()`)
+        known[start] = _attribute_end(data, start, end, classes, known, 0)
+    masked: bytearray | None = None
+    for start, _ in macros:
+        stop = known[start]
+        if stop is not None:
             masked = masked if masked is not None else bytearray(data)
-            masked[match.start() : end] = _blank(data[match.start() : end])
+            masked[start:stop] = _blank(data[start:stop])
     return bytes(masked) if masked is not None else data
 
 
@@ -71,10 +75,13 @@ def _blank(text: bytes) -> bytes:
     return bytes(c if c in b"\r\n" else 0x20 for c in text)
 
 
-def _attribute_end(data: bytes, start: int, end: int, classes: frozenset[bytes], depth: int) -> int | None:
+def _attribute_end(
+    data: bytes, start: int, end: int, classes: frozenset[bytes], known: dict[int, int | None], depth: int
+) -> int | None:
     """Where the attribute-like macro at `start` (with its arguments) ends, or None when the name
     is not one: a type, a constant, a call, a function named in capitals. `classes`: the names of
-    the file's classes, whose constructors follow a macro as a function follows a type."""
+    the file's classes, whose constructors follow a macro as a function follows a type; `known`:
+    the verdicts on the macros after this one."""
     before = data[max(0, start - 2) : start]
     if end - start < 3 or before.endswith(b".") or before in (b"::", b"->"):
         return None
@@ -106,10 +113,14 @@ def _attribute_end(data: bytes, start: int, end: int, classes: frozenset[bytes],
         return end  # `EIGEN_UNROLL_LOOP for (...)`: a pragma of a statement
     if word in classes and data.startswith(b"(", _skip_space(data, following.end())):
         return end  # `EIGEN_STRONG_INLINE MaxSizeVector(size_t n)`
-    if depth < _MAX_DEPTH and _CAPITALS.fullmatch(word) and (
-        _attribute_end(data, following.start(1), following.end(1), classes, depth + 1) is not None
-    ):
-        return end
+    if _CAPITALS.fullmatch(word):
+        later = following.start(1)
+        if later in known:
+            verdict = known[later]
+        else:  # a name the scan passed over (in a comment between them): looked at, not too deep
+            verdict = _attribute_end(data, later, following.end(1), classes, known, depth + 1) if depth < 3 else None
+        if verdict is not None:
+            return end
     if word in _QUALIFIERS:  # `ATTR const Scalar& coeff()`, not `TYPE const x;`
         following = _NAME.match(data, following.end())
         if following is None:
@@ -151,17 +162,20 @@ def _names_after_type(data: bytes, position: int) -> bool:
 
 def _closing(data: bytes, opening: int, open_: bytes = b"(", close: bytes = b")") -> int | None:
     """The position after the bracket that closes the one at `opening`, within _MAX_ARGUMENTS and
-    before any `;` or `{` (which would mean it was not an attribute's arguments)."""
+    before any `;`, `{` or `}` (which would mean it was not an attribute's arguments)."""
     depth = 0
-    for position in range(opening, min(len(data), opening + _MAX_ARGUMENTS)):
-        char = data[position : position + 1]
+    brackets = _PARENTHESES if open_ == b"(" else _ANGLES
+    for found in brackets.finditer(data, opening, min(len(data), opening + _MAX_ARGUMENTS)):
+        char = found.group()
         if char == open_:
             depth += 1
+            if depth > _MAX_NESTING:
+                return None
         elif char == close:
             depth -= 1
             if depth == 0:
-                return position + 1
-        elif char in (b";", b"{", b"}"):
+                return found.end()
+        else:
             return None
     return None
 
