@@ -163,8 +163,7 @@ def evaluate(queries: list[Query], config: RankingConfig, split: str, coverage: 
             "vectors": q.channels["vectors"][: config.vector_pool] if config.vectors else [],
         }
         kept, _ = rank_units(channels, q.plan, q.units, config, FETCH_LIMIT, MAX_PER_FILE, without_vectors=q.missing)
-        results = [(q.units[s.unit_id].path, q.units[s.unit_id].unit.start_line, q.units[s.unit_id].unit.end_line)
-                   for s in kept]
+        results = [metrics.shown(s, q.units) for s in kept]
         scored = metrics.score(results, q.targets, q.level)
         per_set.setdefault(q.set, []).append(scored["mrr@10"])
         if q.set == "identifier":

@@ -197,8 +197,8 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
                                          expand=system == EXPANDED)
                     # A directory node is marked by a trailing "/"; only a package's own description
                     # credits it (bench/lab/metrics.py).
-                    results = [(h.path + "/" if h.kind == "directory" else h.path, h.start_line, h.end_line)
-                               for h in response.results]
+                    results = [(h.path + "/" if h.kind == "directory" else h.path, h.start_line, h.end_line,
+                                tuple((o.start_line, o.end_line) for o in h.overloads)) for h in response.results]
                     per_query[system][q["id"]] = _scored(results, q)
                     if system in READING_SYSTEMS:
                         per_query[system][q["id"]].update(_reading(response, results, q))
@@ -259,7 +259,7 @@ def cmd_run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
-def _reading(response: Any, results: list[tuple[str, int, int]], q: dict[str, Any]) -> dict[str, float]:
+def _reading(response: Any, results: list[metrics.Result], q: dict[str, Any]) -> dict[str, float]:
     """Characters read until the first correct result, for each reply shape (READING): the text
     search_code sends for its first REPLY_LIMIT results, up to and including the first hit."""
     from dataclasses import replace
@@ -277,7 +277,7 @@ def _reading(response: Any, results: list[tuple[str, int, int]], q: dict[str, An
     return out
 
 
-def _scored(results: list[tuple[str, int, int]], q: dict[str, Any]) -> dict[str, float]:
+def _scored(results: list[metrics.Result], q: dict[str, Any]) -> dict[str, float]:
     """The metrics by the lab's rule, and MRR@10 by the overlap rule ("omrr@10"): a result that
     merely encloses a target (a class around a method, a window around a function) counts too. The
     window baseline is judged by the second; every system is reported by both."""

@@ -32,8 +32,7 @@ def mrr(query: Query, config: RankingConfig) -> float:
     channels = {"lexical": query.channels["lexical"], "names": query.channels["names"], "vectors": vectors}
     kept, _ = rank_units(channels, query.plan, query.units, config, FETCH_LIMIT, MAX_PER_FILE,
                          without_vectors=query.missing)
-    units = [query.units[s.unit_id] for s in kept]
-    results = [(u.path, u.unit.start_line, u.unit.end_line) for u in units]
+    results = [metrics.shown(s, query.units) for s in kept]
     return metrics.score(results, query.targets, query.level)["mrr@10"]
 
 

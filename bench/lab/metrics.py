@@ -1,9 +1,10 @@
 """Scoring a ranked list against a query's targets, and telling two runs apart.
 
-A result is (path, start_line, end_line). Targets are units (path and line range) or files
+A result is (path, start_line, end_line), and for one shown with its overloads (search results
+name them: `also 171-171: ...`) their lines too. Targets are units (path and line range) or files
 (path only, `level: "file"`):
-  - unit level: a result hits a target when it is in the same file and its lines overlap the
-    target's without strictly enclosing them (a class or a module chunk that merely contains the
+  - unit level: a result hits a target when it is in the same file and its lines (or an overload's)
+    overlap the target's without strictly enclosing them (a class or a module chunk that merely contains the
     target function is not an answer; a part of a split function is);
   - file level: results are reduced to their files, first occurrence kept, and a file hits when
     it is a target.
@@ -22,8 +23,10 @@ import math
 import posixpath
 import random
 from collections.abc import Sequence
+from typing import Any
 
-Result = tuple[str, int, int]
+# (path, start_line, end_line), and for a result shown with its overloads their (start, end) lines too.
+Result = tuple[str, int, int] | tuple[str, int, int, tuple[tuple[int, int], ...]]
 K = 10
 METRICS = ("mrr@10", "p@1", "r@5", "r@10", "ndcg@10")
 
@@ -31,7 +34,7 @@ METRICS = ("mrr@10", "p@1", "r@5", "r@10", "ndcg@10")
 def hits_target(
     result: Result, target: dict, level: str = "unit", directories: bool = False, enclosing: bool = False
 ) -> bool:
-    path, start, end = result
+    path = result[0]
     if path.endswith("/"):
         return directories and posixpath.dirname(target["path"]) + "/" == path
     if path != target["path"]:
@@ -39,9 +42,19 @@ def hits_target(
     if level == "file" or target.get("start_line") is None:
         return True
     t_start, t_end = int(target["start_line"]), int(target["end_line"])
-    overlaps = start <= t_end and end >= t_start
-    encloses = start < t_start and end > t_end
-    return overlaps and (enclosing or not encloses)
+    for start, end in ((result[1], result[2]), *(result[3] if len(result) > 3 else ())):
+        overlaps = start <= t_end and end >= t_start
+        encloses = start < t_start and end > t_end
+        if overlaps and (enclosing or not encloses):
+            return True
+    return False
+
+
+def shown(scored: Any, units: dict[int, Any]) -> Result:
+    """A ranked unit (`search.rank.Scored`) as the result search shows: its lines and its overloads'."""
+    unit = units[scored.unit_id]
+    also = tuple((units[o].unit.start_line, units[o].unit.end_line) for o in scored.overloads if o in units)
+    return unit.path, unit.unit.start_line, unit.unit.end_line, also
 
 
 def as_ranking(results: Sequence[Result], level: str) -> list[Result]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 __all__ = [
     "SourceFile", "SkippedFile", "Unit", "ParsedFile", "Symbol", "RefSite", "ImportSite", "TypeHint",
-    "FileFacts", "LOCAL_HINT_KINDS", "StoredUnit", "FileState", "Hit", "Expansion", "UnitKind", "UNIT_KINDS",
-    "MatchTerm",
+    "FileFacts", "LOCAL_HINT_KINDS", "StoredUnit", "FileState", "Hit", "Expansion", "Overload", "UnitKind",
+    "UNIT_KINDS", "MatchTerm",
 ]
 
 UnitKind = str
@@ -182,6 +182,16 @@ class Expansion:
 
 
 @dataclass(frozen=True, slots=True)
+class Overload:
+    """Another definition of a result's name in its file (an overload, a `const` twin, a property's
+    setter), shown with it instead of as a result of its own."""
+
+    start_line: int
+    end_line: int
+    signature: str
+
+
+@dataclass(frozen=True, slots=True)
 class Hit:
     """One search result, as both shells render it (the JSON contract's `results` items)."""
 
@@ -208,3 +218,4 @@ class Hit:
     line_numbers: tuple[int, ...] | None = None
     summary: str = ""  # its one-sentence summary (`codefathom summarize`), when one was written
     part: int = 0  # which part of a unit stored in parts (parse/windows.py); 0 for a whole unit
+    overloads: tuple[Overload, ...] = ()  # the name's other definitions in the file, by line

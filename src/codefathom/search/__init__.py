@@ -12,7 +12,7 @@ from typing import Any
 
 from codefathom.errors import UsageError
 from codefathom.globs import compile_globs
-from codefathom.model import UNIT_KINDS, Hit
+from codefathom.model import UNIT_KINDS, Hit, Overload, StoredUnit
 from codefathom.search import rerank
 from codefathom.search.areas import with_areas
 from codefathom.search.channels import FIELD_WEIGHTS, Candidate, lexical_channel, name_channel
@@ -22,7 +22,7 @@ from codefathom.search.expand import with_deps, with_neighbours
 from codefathom.search.explain import explain_details
 from codefathom.search.members import Shown, line_terms
 from codefathom.search.query import QueryPlan, plan_query
-from codefathom.search.rank import channel_weights, path_role, rank_units, reranker
+from codefathom.search.rank import Scored, channel_weights, path_role, rank_units, reranker
 from codefathom.search.vectors import vector_channel, without_vectors
 from codefathom.store import Scope, Store, match_expression
 
@@ -99,6 +99,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     )
     lexical, names, vectors = channels["lexical"], channels["names"], channels["vectors"]
     unit_ids = [shown.unit(scored.unit_id).id for scored in kept]
+    overloads = {scored.unit_id: _overloads(scored, units) for scored in kept if scored.overloads}
     # The source of the results only: the other candidates were ranked without theirs.
     units.update(store.units_by_id(unit_ids, with_rank=config.pagerank_weight > 0))
 
@@ -120,6 +121,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
                 qualified_name=unit.qualified_name, kind=unit.kind, language=unit.language, parent=unit.parent,
                 score=round(scored.score, 6), content=content, truncated=truncated, signature=unit.signature,
                 debug=debug, summary=summaries.get(unit_id, ""), part=unit.part,
+                overloads=overloads.get(scored.unit_id, ()),
             )
         )
     if request.include_deps:
@@ -148,6 +150,12 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
             outcome.debug.update(explain_details(store, plan, channels, weights, config, kept, units, scope,
                                                  bool(missing)))
     return outcome
+
+
+def _overloads(scored: Scored, units: dict[int, StoredUnit]) -> tuple[Overload, ...]:
+    """The other definitions of a result's name in its file, by line."""
+    found = [units[uid].unit for uid in scored.overloads if uid in units]
+    return tuple(Overload(u.start_line, u.end_line, u.signature) for u in sorted(found, key=lambda u: u.start_line))
 
 
 def concept_plan(store: Store, plan: QueryPlan, config: RankingConfig) -> QueryPlan:

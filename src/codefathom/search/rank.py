@@ -40,6 +40,7 @@ class Scored:
     name_tier: int | None = None
     prior: float = 1.0
     features: dict[str, float] | None = None  # set when the reranker ordered this result
+    overloads: list[int] = field(default_factory=list)  # other definitions of its name shown with it
 
 
 def fuse(
@@ -99,14 +100,23 @@ def role_weight(scored: Scored, path: str, config: RankingConfig = DEFAULT_RANKI
 
 def diversify(
     ranked: list[tuple[Scored, str]], limit: int, max_per_file: int | None,
-    identity: Callable[[int], Hashable] | None = None,
+    identity: Callable[[int], Hashable] | None = None, overload: Callable[[int], Hashable] | None = None,
 ) -> list[Scored]:
     """The best `limit` results with at most `max_per_file` from any one file and, given `identity`
-    (what a result shows, search/members.py), none showing what a better one shows."""
+    (what a result shows, search/members.py), none showing what a better one shows; given `overload`
+    (a definition's name in its file, None for what has no overloads), a definition whose name a
+    better result has is one of that result's `overloads`, not a result of its own."""
     per_file: dict[str, int] = {}
     seen: set[Hashable] = set()
-    kept = []
+    named: dict[Hashable, Scored] = {}
+    kept: list[Scored] = []
     for scored, path in ranked:
+        key = overload(scored.unit_id) if overload is not None else None
+        if key is not None and key in named:
+            named[key].overloads.append(scored.unit_id)
+            continue
+        if len(kept) >= limit:
+            continue  # full: only the overloads of what is kept are still looked for
         if max_per_file is not None and per_file.get(path, 0) >= max_per_file:
             continue
         if identity is not None:
@@ -114,11 +124,28 @@ def diversify(
             if shows in seen:
                 continue
             seen.add(shows)
+        if key is not None:
+            named[key] = scored
         per_file[path] = per_file.get(path, 0) + 1
         kept.append(scored)
-        if len(kept) >= limit:
+        if len(kept) >= limit and overload is None:
             break
     return kept
+
+
+def overload_of(units: dict[int, StoredUnit]) -> Callable[[int], Hashable]:
+    """A function or method's name in its file (its overloads share it), None for anything else."""
+
+    def key(unit_id: int) -> Hashable:
+        stored = units.get(unit_id)
+        if stored is None or stored.unit.kind not in _OVERLOADED or stored.unit.part:
+            return None
+        return stored.path, stored.unit.qualified_name, stored.unit.kind
+
+    return key
+
+
+_OVERLOADED = frozenset({"function", "method"})
 
 
 def channel_weights(plan: QueryPlan, config: RankingConfig) -> dict[str, float]:
@@ -162,7 +189,7 @@ def rank_units(
             scored.score *= factor
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
-    return diversify(ranked, limit, max_per_file, identity), weights
+    return diversify(ranked, limit, max_per_file, identity, overload_of(units)), weights
 
 
 def reranker(
@@ -200,7 +227,7 @@ def _reranked(
         scored.score, scored.prior, scored.features = math.exp(value - top) / total, 1.0, values[uid]
         ranked.append((scored, units[uid].path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
-    return diversify(ranked, limit, max_per_file, identity)
+    return diversify(ranked, limit, max_per_file, identity, overload_of(units))
 
 
 def _file_support(fused: dict[int, Scored], units: dict[int, StoredUnit], top: int = 100) -> dict[str, int]:

@@ -90,6 +90,10 @@ def hit_json(
         data["lines"] = [[number, text] for number, text in snippet.lines]
         if snippet.more:
             data["more_lines"] = snippet.more
+    if hit.overloads:  # the name's other definitions in the file, shown with it
+        data["overloads"] = [
+            {"start_line": o.start_line, "end_line": o.end_line, "signature": o.signature} for o in hit.overloads
+        ]
     if hit.kind == "directory":
         data["files"] = list(hit.files)  # its top files, best first; its summary is the content
     if hit.expanded is not None:  # added by graph expansion: the result it neighbours, and how
@@ -127,8 +131,9 @@ def search_found(response: SearchResponse) -> tuple[bool, int, str | None, str]:
 
 
 def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
-    """Per result `path:start-end  kind  qualified_name  score`, its signature, then its lines holding
-    the query's words as `line: text` (compact), or its whole body (full, unit)."""
+    """Per result `path:start-end  kind  qualified_name  score`, its overloads in the file (`also
+    start-end: signature`), its signature, then its lines holding the query's words as `line: text`
+    (compact), or its whole body (full, unit)."""
     lines = [f"# {n}" for n in response.notices]
     if response.partial:
         lines.append("# partial: the index is still being built, so results come from part of the project")
@@ -151,7 +156,10 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
         if hit.summary:
             lines.append(_clip("    summary: " + hit.summary, LINE_WIDTH + 4))
         deps = [f"    {via}: {', '.join(names)}" for via, names in hit.deps or ()]
+        also = [_clip(f"    also {o.start_line}-{o.end_line}: {_one_line(o.signature)}", LINE_WIDTH + 4)
+                for o in hit.overloads]
         if view.detail != "compact":
+            lines.extend(also)
             body = hit.content.split("\n")
             numbers = hit.line_numbers or range(hit.start_line, hit.start_line + len(body))
             lines.extend(_numbered(list(zip(numbers, body, strict=False))))
@@ -161,6 +169,7 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
             continue
         if hit.signature:
             lines.append("    " + _clip(_one_line(hit.signature), LINE_WIDTH))
+        lines.extend(also)
         snippet = view.snippet(hit, terms, response.focus)
         lines.extend(_numbered(snippet.lines))
         if snippet.more:

@@ -1,0 +1,109 @@
+"""A name defined more than once in a file (overloads, a `const` twin) is one search result that lists
+the others with their lines, through the CLI; the same name in another class or file stays a result
+of its own."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from conftest import write_files
+
+pytestmark = pytest.mark.usefixtures("store")
+
+FILES = {
+    "include/plane.h": """
+        namespace geo {
+        /** A hyperplane in space. */
+        class Hyperplane {
+         public:
+          /** Returns a constant reference to the distance of the plane to the origin. */
+          const double& offset() const { return m_offset; }
+
+          double& offset() { return m_offset; }
+
+          /** Returns the normal of the plane. */
+          const double& normal() const { return m_normal; }
+
+         private:
+          double m_offset;
+          double m_normal;
+        };
+
+        /** A line in space. */
+        class Line {
+         public:
+          /** Returns the distance of the line to the origin. */
+          double offset() const { return m_offset; }
+
+         private:
+          double m_offset;
+        };
+        }
+    """,
+    "src/Parser.java": """
+        package demo;
+
+        /** Reads numbers. */
+        public class Parser {
+            /** Parses a number written in decimal digits. */
+            public int parseNumber(String text) {
+                return Integer.parseInt(text);
+            }
+
+            public int parseNumber(String text, int radix) {
+                return Integer.parseInt(text, radix);
+            }
+
+            public long parseNumber(char[] digits) {
+                return Long.parseLong(new String(digits));
+            }
+        }
+    """,
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path, run_cli: Callable[..., Result]) -> Path:
+    root = write_files(tmp_path / "overloads", FILES)
+    assert run_cli("index", str(root), "--quiet").exit_code == 0
+    return root
+
+
+def _search(run_cli: Callable[..., Result], project: Path, query: str) -> list[dict[str, object]]:
+    result = run_cli("search", query, "--path", str(project), "--json", "-n", "10")
+    assert result.exit_code == 0, result.output
+    results: list[dict[str, object]] = json.loads(result.output)["results"]
+    return results
+
+
+def test_overloads_are_one_result_that_lists_the_others(project: Path, run_cli: Callable[..., Result]) -> None:
+    results = _search(run_cli, project, "parseNumber")
+    parsers = [r for r in results if r["name"] == "parseNumber"]
+    assert len(parsers) == 1, results
+    assert [(o["start_line"], o["signature"]) for o in parsers[0]["overloads"]] == [  # type: ignore[union-attr]
+        (10, "public int parseNumber(String text, int radix)"), (14, "public long parseNumber(char[] digits)"),
+    ]
+    text = run_cli("search", "parseNumber", "--path", str(project), "-n", "3").output
+    assert "also 10-12: public int parseNumber(String text, int radix)" in text, text
+
+
+def test_a_const_twin_is_found_with_its_documented_overload(project: Path, run_cli: Callable[..., Result]) -> None:
+    # The twin has no doc of its own: it is shown with the one whose doc the question echoes.
+    results = _search(run_cli, project, "reference to the distance of the plane to the origin")
+    first = results[0]
+    assert first["qualified_name"] == "geo.Hyperplane.offset", results
+    shown = {first["start_line"], *(o["start_line"] for o in first["overloads"])}  # type: ignore[union-attr]
+    assert shown == {6, 8}, first
+    assert not any(r["qualified_name"] == "geo.Hyperplane.offset" for r in results[1:]), results
+
+
+def test_the_same_name_in_another_class_is_a_result_of_its_own(project: Path, run_cli: Callable[..., Result]) -> None:
+    results = _search(run_cli, project, "offset")
+    offsets = {r["qualified_name"]: r for r in results if r["name"] == "offset"}
+    assert set(offsets) == {"geo.Hyperplane.offset", "geo.Line.offset"}, results
+    assert "overloads" not in offsets["geo.Line.offset"]
+    assert all("overloads" not in r for r in results if r["name"] == "normal")
