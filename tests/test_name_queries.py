@@ -65,6 +65,36 @@ FILES = {
             }
         }
     ''',
+    "src/printer.py": '''
+        class StrPrinter:
+            """Prints expressions as strings."""
+
+            def _print_str(self, expr):
+                return str(expr)
+
+            def _print_Str(self, expr):
+                return expr.name
+    ''',
+    "lib/loader.js": '''
+        function calculateConfigArray(options) {
+            return [options];
+        }
+
+        class ConfigLoader {
+            #calculateConfigArray(options) {
+                return calculateConfigArray(options);
+            }
+        }
+
+        class LegacyConfigLoader {
+            #calculateConfigArray(options) {
+                const found = calculateConfigArray(options);
+                return found.concat([]);
+            }
+        }
+
+        module.exports = { ConfigLoader, LegacyConfigLoader };
+    ''',
     "include/option.hpp": '''
         namespace cli {
         /// One command-line option.
@@ -74,6 +104,11 @@ FILES = {
             Option &operator=(const Option &other) = default;
             /// True when both options have the same name.
             bool operator==(const Option &other) const { return name_ == other.name_; }
+            bool operator!=(const Option &other) const { return name_ != other.name_; }
+            bool operator<(const Option &other) const { return name_ < other.name_; }
+            bool operator>(const Option &other) const { return name_ > other.name_; }
+            bool operator<=(const Option &other) const { return name_ <= other.name_; }
+            bool operator>=(const Option &other) const { return name_ >= other.name_; }
           private:
             int name_;
         };
@@ -82,7 +117,12 @@ FILES = {
         class Validator {
           public:
             /// Both checks must pass.
-            Validator operator&(const Validator &other) const { return *this; }
+            Validator operator&(const Validator &other) const {
+                Validator both = *this;
+                both.checks_ += other.checks_;
+                both.description_ = description_ + " AND " + other.description_;
+                return both;
+            }
             /// Either check may pass.
             Validator operator|(const Validator &other) const { return other; }
             /// Run the check.
@@ -104,11 +144,22 @@ def project(tmp_path: Path) -> Path:
     ("operator&", "operator&"),
     ("Option::operator=", "operator="),
     ("Validator::operator()", "operator()"),
+    ("StrPrinter._print_Str", "_print_Str"),  # not `_print_str`: another name in a language with case
+    ("LegacyConfigLoader.#calculateConfigArray", "LegacyConfigLoader.#calculateConfigArray"),
+    ("LegacyConfigLoader#calculateConfigArray", "LegacyConfigLoader.#calculateConfigArray"),
 ])
 def test_a_name_asked_for_comes_first(project: Path, run_cli: Callable[..., Result], query: str, name: str) -> None:
     result = run_cli("search", query, "--path", str(project), "--json", "-n", "3")
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["results"][0]["name"] == name, result.output
+    assert json.loads(result.output)["results"][0]["qualified_name"].endswith(name), result.output
+
+
+def test_an_operator_is_named_by_its_symbol(project: Path, run_cli: Callable[..., Result]) -> None:
+    # Name keys keep letters and digits only: every operator has the key `operator`, and `operator=`
+    # had been offered as a folded name for `operator&` (in CLI11 it came first, on words).
+    result = run_cli("search", "operator&", "--path", str(project), "--json", "--debug", "-n", "10")
+    named = [r["name"] for r in json.loads(result.output)["results"] if "names" in r["debug"]["ranks"]]
+    assert named == ["operator&"], result.output
 
 
 @no_index

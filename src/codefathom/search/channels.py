@@ -5,6 +5,7 @@ Each returns unit ids best first, with the evidence that put them there (for dia
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from codefathom.search.query import QueryPlan, looks_like_identifier
@@ -82,14 +83,16 @@ def name_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> lis
             continue  # a plain word in a sentence is not a name query ("where is the *index* written")
         if key := name_key(segments[-1]):
             named.append((segments, key))
-    prefixed = [key for _, key in named if len(plan.tokens) == 1 and len(key) >= 3]
+    prefixed = [key for segments, key in named
+                if len(plan.tokens) == 1 and len(key) >= 3 and not _OPERATOR.match(segments[-1])]
     # Every key in one lookup (and the prefixes in one more): a store across a network answers each
     # call in a round trip. A unit's name key is name_key(its name), so rows go back to their keys.
     exact = _by_key(store.name_candidates(_distinct([key for _, key in named] + list(plan.joined_word_keys)),
                                           scope, limit))
     for segments, key in named:
         for uid, name, qualified, _path in exact.get(key, ()):
-            offer(uid, _tier(segments, name, qualified))
+            if (tier := _tier(segments, name, qualified)) is not None:
+                offer(uid, tier)
     for uid, _name, _q, _p in store.name_candidates(_distinct(prefixed), scope, limit, prefix=True):
         offer(uid, NameMatch.PREFIX)
     for uid, _name, _q, _p in exact.get(plan.spelled_key, ()) if plan.spelled_key else ():
@@ -112,12 +115,22 @@ def _by_key(rows: list[tuple[int, str, str, str]]) -> dict[str, list[tuple[int, 
     return grouped
 
 
-def _tier(segments: tuple[str, ...], name: str, qualified: str) -> int:
+def _tier(segments: tuple[str, ...], name: str, qualified: str) -> int | None:
+    """How well a unit whose name has the query's key answers it; None when the key is all they share
+    (`operator=` for `operator&`: an operator is named by its symbol, which keys leave out)."""
+    if _OPERATOR.match(segments[-1]) and name != segments[-1]:
+        return None
     if len(segments) > 1:
-        tail = qualified.split(".")[-len(segments) :]
-        if [s.lower() for s in tail] == [s.lower() for s in segments]:
+        # A JavaScript private member is written `Class.#name` and asked for as `Class#name` too.
+        tail = [part.lstrip("#") for part in qualified.split(".")[-len(segments) :]]
+        if tail == list(segments):
             return NameMatch.QUALIFIED
+        if [s.lower() for s in tail] == [s.lower() for s in segments]:
+            return NameMatch.FOLDED  # `StrPrinter._print_str` for `StrPrinter._print_Str`: another name
         return NameMatch.NAME_ONLY
     if name == segments[0]:
         return NameMatch.EXACT
     return NameMatch.FOLDED
+
+
+_OPERATOR = re.compile(r"operator\W")

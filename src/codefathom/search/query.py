@@ -46,8 +46,9 @@ IRREGULAR = {
 _OPERATOR = r"operator(?:\(\)|\[\]|[-+*/%^&|~!=<>]+)(?![\w$])"
 _ARRAY_TYPE = r"(?<![\w$\]])\[[A-Za-z_&'][\w$ ;&']*\](?=::|\.)"  # an owner, not an index (`items[0].name`)
 _SEGMENT = rf"(?:{_OPERATOR}|{_ARRAY_TYPE}|[A-Za-z_$][\w$]*)"
-_TOKEN = re.compile(rf"{_SEGMENT}(?:(?:\.|::|#|->){_SEGMENT})*|\d+")
-_SEPARATORS = re.compile(r"\.|::|#|->")
+# `Class.#field` is a JavaScript private member: `.#` separates as `.` does.
+_TOKEN = re.compile(rf"{_SEGMENT}(?:(?:\.#?|::|#|->){_SEGMENT})*|\d+")
+_SEPARATORS = re.compile(r"\.#?|::|#|->")
 # How a sentence asks for a yes or no: what a predicate (`is_closed`, `HasParent`) answers.
 _WHETHER = re.compile(
     r"\b(?:whether|true (?:if|when|iff)|(?:true|false)[,;]? (?:if|when)|"
