@@ -130,6 +130,7 @@ def test_what_is_blanked_and_what_is_not() -> None:
     assert blanked("FMT_DEPRECATED(\"use g\") void f();") == "void f();"
     assert blanked("DWORD WINAPI GetX(void);") == "WINAPI GetX(void);"  # still a name after a type
     assert blanked("Scalar EIGEN_DEVICE_REF m_value;") == "Scalar m_value;"
+    assert blanked("EIGEN_STRONG_INLINE const Scalar& coeff() const;") == "const Scalar& coeff() const;"
     assert blanked("EIGEN_UNROLL_LOOP\nfor (;;) {}") == "for (;;) {}"
     assert blanked("if FMT_CONSTEXPR20 (copy) f();") == "if (copy) f();"
     assert blanked("A_ATTR B_ATTR C_ATTR D_ATTR E_ATTR int f();") == "int f();"  # however many in a row
@@ -137,5 +138,5 @@ def test_what_is_blanked_and_what_is_not() -> None:
                  "x = (int) FOO_MAX;", "if (x) FOO_BAR;", "int FOO_BAR = 3;", "case FOO_X: break;",
                  "#define EIGEN_DEVICE_FUNC inline", "/* EIGEN_DEVICE_FUNC inline */", "s = \"UV_EXTERN int\";",
                  "RB_GENERATE_STATIC(a, b)\nstatic int g(void);", "TEST_F(Suite, Name) {\n}",
-                 "void MY_FUNC(int x) { }", "static MY_TYPE foo(void);", "x = a->FOO_X y;"):
+                 "void MY_FUNC(int x) { }", "static MY_TYPE foo(void);", "x = a->FOO_X y;", "MY_TYPE const x;"):
         assert blanked(kept) == " ".join(kept.split()), kept

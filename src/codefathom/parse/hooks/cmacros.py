@@ -86,52 +86,62 @@ def _attribute_end(
     if end - start < 3 or before.endswith(b".") or before in (b"::", b"->"):
         return None
     after = _skip_space(data, end)
-    if data[after : after + 1] == b"(" and _previous_word(data, start) == b"if":
-        return end  # `if FMT_CONSTEXPR20 (cond)`: the macro says `constexpr`, the condition follows
     if data[after : after + 1] == b"(":
+        if _previous_word(data, start) == b"if":
+            return end  # `if FMT_CONSTEXPR20 (cond)`: the macro says `constexpr`, the condition follows
         closing = _closing(data, after)
         after = _skip_space(data, closing) if closing is not None else 0
         if closing is None or b"\n" in data[closing:after]:
             return None  # a call on a line of its own declares things itself (`RB_GENERATE_STATIC(...)`)
         end = closing
-    elif _after_parameters(data, start) and (
-        data[after : after + 1] in (b"{", b";", b"=", b":") or data[after : after + 2] == b"->"
-        or _word(data, after) in _TRAILING
-    ):
-        return end  # `int size() const EIGEN_NOEXCEPT {`
-    elif _between_type_and_name(data, start, after):
-        return end  # `Scalar EIGEN_DEVICE_REF m_value;`
+    elif _ends_declaration(data, start, after) or _between_type_and_name(data, start, after):
+        return end
     following = _NAME.match(data, after)
     if following is None:
         return None
+    return end if _starts_declaration(data, start, following, classes, known, depth) else None
+
+
+def _ends_declaration(data: bytes, start: int, after: int) -> bool:
+    """`int size() const EIGEN_NOEXCEPT {`: after a function's parameters, before its body or `;`."""
+    return _after_parameters(data, start) and (
+        data[after : after + 1] in (b"{", b";", b"=", b":") or data[after : after + 2] == b"->"
+        or _word(data, after) in _TRAILING
+    )
+
+
+def _starts_declaration(
+    data: bytes, start: int, following: re.Match[bytes], classes: frozenset[bytes], known: dict[int, int | None],
+    depth: int,
+) -> bool:
+    """Whether the words after the macro at `start` (`following` the first) begin a declaration that
+    the macro is an attribute of: a declaration keyword, a destructor, a constructor, another
+    attribute, or a type and then a name."""
     word = following.group(1)
     if word in _DECLARES or word.startswith(b"~"):
-        return end
-    if word in _STATEMENT_STARTS and data[_skip_space_back(data, start) - 1 : _skip_space_back(data, start)] in (
-        b";", b"{", b"}", b""
-    ):
-        return end  # `EIGEN_UNROLL_LOOP for (...)`: a pragma of a statement
+        return True
+    if word in _STATEMENT_STARTS:  # `EIGEN_UNROLL_LOOP for (...)`: a pragma of a statement
+        position = _skip_space_back(data, start)
+        return data[position - 1 : position] in (b";", b"{", b"}", b"") or b"\n" in data[position:start]
     if word in classes and data.startswith(b"(", _skip_space(data, following.end())):
-        return end  # `EIGEN_STRONG_INLINE MaxSizeVector(size_t n)`
+        return True  # `EIGEN_STRONG_INLINE MaxSizeVector(size_t n)`
     if _CAPITALS.fullmatch(word):
         later = following.start(1)
         if later in known:
-            verdict = known[later]
-        else:  # a name the scan passed over (in a comment between them): looked at, not too deep
-            verdict = _attribute_end(data, later, following.end(1), classes, known, depth + 1) if depth < 3 else None
-        if verdict is not None:
-            return end
+            if known[later] is not None:
+                return True
+        elif depth < 3:  # a name the scan passed over (in a comment between them), not looked at too deep
+            if _attribute_end(data, later, following.end(1), classes, known, depth + 1) is not None:
+                return True
     if word in _QUALIFIERS:  # `ATTR const Scalar& coeff()`, not `TYPE const x;`
-        following = _NAME.match(data, following.end())
-        if following is None:
-            return None
-        if following.group(1) in _DECLARES:
-            return end
-    elif _previous_word(data, start) in _TYPE_KEYWORDS:
-        # `class EXPORT Name {` or `: base`: a class's name is one word
+        qualified = _NAME.match(data, following.end())
+        if qualified is None:
+            return False
+        return qualified.group(1) in _DECLARES or _names_after_type(data, qualified.end())
+    if _previous_word(data, start) in _TYPE_KEYWORDS:  # `class EXPORT Name {` or `: base`: one word
         rest = _skip_space(data, following.end())
-        return end if data[rest : rest + 1] in (b"{", b":") and data[rest : rest + 2] != b"::" else None
-    return end if _names_after_type(data, following.end()) else None
+        return data[rest : rest + 1] in (b"{", b":") and data[rest : rest + 2] != b"::"
+    return _names_after_type(data, following.end())
 
 
 def _names_after_type(data: bytes, position: int) -> bool:
