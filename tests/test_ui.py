@@ -81,6 +81,18 @@ FILES = {
 
         def dashboard(rows, customer):
             return list_orders(rows, customer).rows + open_orders(rows).rows
+
+
+        class Page:
+            """A page of orders."""
+
+            @property
+            def size(self):
+                return self._size
+
+            @size.setter
+            def size(self, value):
+                self._size = value
     ''',
     "web/cart.ts": '''\
         export function cartTotal(prices: number[]): number {
@@ -231,7 +243,8 @@ def test_symbol_page_data_definition_references_and_call_graph(server: Running) 
 def test_file_page_data_outline_dependencies_and_impact(server: Running) -> None:
     brief = server.api("/api/file?path=pkg/views.py")
     assert [d["qualified_name"] for d in brief["definitions"]] == [
-        "pkg.views.list_orders", "pkg.views.open_orders", "pkg.views.dashboard"
+        "pkg.views.list_orders", "pkg.views.open_orders", "pkg.views.dashboard", "pkg.views.Page",
+        "pkg.views.Page.size", "pkg.views.Page.size",
     ]
     uses = server.api("/api/deps?path=pkg/views.py&direction=dependencies")["roots"][0]["children"]
     assert [n["path"] for n in uses] == ["pkg/query.py"]
@@ -427,6 +440,9 @@ def test_browser_renders_search_hits_with_highlighted_lines(server: Running, tmp
     assert 'class="hit"' in dom and "<mark>rows</mark>" in dom and "<mark>filter</mark>" in dom
     assert 'data-kind="method"' not in dom  # the kind filter reached the search
     assert 'href="#/symbol?name=pkg.views.list_orders"' in dom
+    # A property's setter is shown with its getter, as one result.
+    dom = chromium(server.url("#/search?q=Page.size"), tmp_path / "profile", "--dump-dom")
+    assert 'data-ready="search"' in dom and 'class="also"' in dom and "def size(self, value)" in dom, dom[-3000:]
 
 
 def test_browser_file_page_and_map_render_graph_and_bars(server: Running, tmp_path: Path) -> None:

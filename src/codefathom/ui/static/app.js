@@ -207,6 +207,10 @@ function hitCard(hit, terms) {
       h("a", { class: "loc", href: hit.kind === "directory" ? route("map", { path: hit.path }) : fileHref(hit.path) }, where),
       h("span", { class: "score", title: "score" }, Number(hit.score).toFixed(3))));
   if (hit.signature) card.append(h("pre", { class: "sig" }, highlighted(hit.signature, terms)));
+  for (const other of hit.overloads || []) {  // the name's other definitions in the file
+    card.append(h("div", { class: "also" }, "also ", link(fileHref(hit.path), `${other.start_line}-${other.end_line}`),
+      " ", h("code", {}, other.signature)));
+  }
   if (hit.kind === "directory") {
     card.append(h("pre", { class: "sig" }, hit.content || ""));
     if (hit.files) card.append(h("div", { class: "more" }, hit.files.map((f) => [link(fileHref(f), f), " "])));
