@@ -64,6 +64,12 @@ FILES = {
                 self
             }
         }
+
+        impl<'a> Items for &'a [i64] {
+            fn items(self) -> Vec<i64> {
+                self.to_vec()
+            }
+        }
     ''',
     "src/printer.py": '''
         class StrPrinter:
@@ -184,8 +190,9 @@ def test_a_name_spelled_in_words_leads_with_vectors_too(
     for query, name in (("max by", "max_by"), ("left and then", "left_and_then")):
         result = run_cli("search", query, "--path", str(project), "--json", "-n", "3")
         assert json.loads(result.output)["results"][0]["name"] == name, result.output
-    result = run_cli("search", "[i64; N]::items", "--path", str(project), "--json", "-n", "3")
-    assert json.loads(result.output)["results"][0]["qualified_name"] == "items.[i64; N].items", result.output
+    for owner in ("[i64; N]", "[i64]"):  # a slice through a reference too: `impl Items for &'a [i64]`
+        result = run_cli("search", f"{owner}::items", "--path", str(project), "--json", "-n", "3")
+        assert json.loads(result.output)["results"][0]["qualified_name"] == f"items.{owner}.items", result.output
     explained = json.loads(run_cli("explain", "max by", "--path", str(project), "--json").stdout)["analysis"]
     assert explained["fusion"]["reranker"] is False
     # A question in words is still reranked.

@@ -30,7 +30,7 @@
       name: (type_identifier) @name) @definition.type))
 
 ; `impl<T> Trait for a::Foo<T>` is named Foo, `impl Trait for &'a mut Foo` too; slices, arrays
-; and tuples keep their written form (`[u8]`).
+; and tuples keep their written form (`[u8]`), through a reference too (`impl Trait for &'a [T]`).
 (impl_item
   type: [
     (type_identifier) @name
@@ -43,6 +43,8 @@
     (dynamic_type trait: (type_identifier) @name)
     (reference_type type: (type_identifier) @name)
     (reference_type type: (primitive_type) @name)
+    (reference_type type: (array_type) @name)
+    (reference_type type: (tuple_type) @name)
     (reference_type type: (generic_type type: (type_identifier) @name))
     (reference_type type: (scoped_type_identifier name: (type_identifier) @name))
     (pointer_type type: (type_identifier) @name)
