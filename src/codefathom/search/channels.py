@@ -5,10 +5,9 @@ Each returns unit ids best first, with the evidence that put them there (for dia
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from codefathom.search.query import QueryPlan, looks_like_identifier
+from codefathom.search.query import QueryPlan, is_operator, looks_like_identifier
 from codefathom.store import Scope, Store
 from codefathom.tokens import name_key
 
@@ -84,7 +83,7 @@ def name_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> lis
         if key := name_key(segments[-1]):
             named.append((segments, key))
     prefixed = [key for segments, key in named
-                if len(plan.tokens) == 1 and len(key) >= 3 and not _OPERATOR.match(segments[-1])]
+                if len(plan.tokens) == 1 and len(key) >= 3 and not is_operator(segments[-1])]
     # Every key in one lookup (and the prefixes in one more): a store across a network answers each
     # call in a round trip. A unit's name key is name_key(its name), so rows go back to their keys.
     exact = _by_key(store.name_candidates(_distinct([key for _, key in named] + list(plan.joined_word_keys)),
@@ -118,7 +117,7 @@ def _by_key(rows: list[tuple[int, str, str, str]]) -> dict[str, list[tuple[int, 
 def _tier(segments: tuple[str, ...], name: str, qualified: str) -> int | None:
     """How well a unit whose name has the query's key answers it; None when the key is all they share
     (`operator=` for `operator&`: an operator is named by its symbol, which keys leave out)."""
-    if _OPERATOR.match(segments[-1]) and name != segments[-1]:
+    if is_operator(segments[-1]) and name != segments[-1]:
         return None
     if len(segments) > 1:
         # A JavaScript private member is written `Class.#name` and asked for as `Class#name` too.
@@ -131,6 +130,3 @@ def _tier(segments: tuple[str, ...], name: str, qualified: str) -> int | None:
     if name == segments[0]:
         return NameMatch.EXACT
     return NameMatch.FOLDED
-
-
-_OPERATOR = re.compile(r"operator\W")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from codefathom.model import MatchTerm
 from codefathom.tokens import split_identifier
 
-__all__ = ["QueryPlan", "plan_query", "looks_like_identifier", "light_stem", "STOPWORDS"]
+__all__ = ["QueryPlan", "plan_query", "looks_like_identifier", "is_operator", "light_stem", "STOPWORDS"]
 
 STOPWORDS = frozenset(
     """
@@ -146,6 +146,14 @@ def _match_term(token: str, parts: list[str]) -> MatchTerm:
     if len(parts) <= 1:
         return MatchTerm(((token,),))
     return MatchTerm(((token,), tuple(parts)))
+
+
+def is_operator(segment: str) -> bool:
+    """A C++ operator's name as the query writes it (`operator&`, `operator()`), symbol and all."""
+    return _OPERATOR_NAME.fullmatch(segment) is not None
+
+
+_OPERATOR_NAME = re.compile(_OPERATOR)
 
 
 def looks_like_identifier(token: str) -> bool:

@@ -116,6 +116,8 @@ def diversify(
             named[key].overloads.append(scored.unit_id)
             continue
         if len(kept) >= limit:
+            if overload is None:
+                break
             continue  # full: only the overloads of what is kept are still looked for
         if max_per_file is not None and per_file.get(path, 0) >= max_per_file:
             continue
@@ -128,8 +130,6 @@ def diversify(
             named[key] = scored
         per_file[path] = per_file.get(path, 0) + 1
         kept.append(scored)
-        if len(kept) >= limit and overload is None:
-            break
     return kept
 
 

@@ -50,6 +50,7 @@ _STATEMENTS = frozenset(
 )
 _STATEMENT_STARTS = frozenset(b"for while do if switch return".split())
 _MAX_ARGUMENTS = 400  # bytes of a function-like attribute's arguments (`DEPRECATED("use g")`)
+_LOOK_AHEAD = 3  # macros in a row the scan did not reach, looked at one after another
 _MAX_NESTING = 8  # brackets within an attribute's arguments or a type's template arguments
 _PARENTHESES = re.compile(rb"[(){};]")
 _ANGLES = re.compile(rb"[<>{};]")
@@ -130,7 +131,7 @@ def _starts_declaration(
         if later in known:
             if known[later] is not None:
                 return True
-        elif depth < 3:  # a name the scan passed over (in a comment between them), not looked at too deep
+        elif depth < _LOOK_AHEAD:  # a name the scan passed over (in a comment between them)
             if _attribute_end(data, later, following.end(1), classes, known, depth + 1) is not None:
                 return True
     if word in _QUALIFIERS:  # `ATTR const Scalar& coeff()`, not `TYPE const x;`
