@@ -63,6 +63,27 @@ FILES = {
             }
         }
     """,
+    "src/step_by.rs": """
+        /// An iterator that yields every n-th item of another.
+        pub struct StepBy<I> {
+            base: I,
+            step: usize,
+        }
+
+        impl<I> StepBy<I> {
+            pub fn new(base: I, step: usize) -> Self {
+                StepBy { base, step }
+            }
+        }
+
+        impl<I: Iterator> Iterator for StepBy<I> {
+            type Item = I::Item;
+
+            fn next(&mut self) -> Option<I::Item> {
+                self.base.nth(self.step - 1)
+            }
+        }
+    """,
 }
 
 
@@ -89,6 +110,19 @@ def test_overloads_are_one_result_that_lists_the_others(project: Path, run_cli: 
     ]
     text = run_cli("search", "parseNumber", "--path", str(project), "-n", "3").output
     assert "also 10-12: public int parseNumber(String text, int radix)" in text, text
+
+
+def test_a_types_impl_blocks_are_one_result_with_it(project: Path, run_cli: Callable[..., Result]) -> None:
+    steps = [r for r in _search(run_cli, project, "StepBy") if r["name"] == "StepBy"]
+    assert len(steps) == 1, steps
+    assert steps[0]["start_line"] == 2, steps
+    assert [(o["start_line"], o["signature"]) for o in steps[0]["overloads"]] == [  # type: ignore[union-attr]
+        (7, "impl<I> StepBy<I>"), (13, "impl<I: Iterator> Iterator for StepBy<I>"),
+    ]
+    # The documented struct leads its undocumented impl, which shares more of the question's words.
+    results = _search(run_cli, project, "an iterator that yields every n-th item")
+    steps = [r for r in results if r["name"] == "StepBy"]
+    assert [(r["start_line"], [o["start_line"] for o in r["overloads"]]) for r in steps] == [(2, [13])], results
 
 
 def test_a_const_twin_is_found_with_its_documented_overload(project: Path, run_cli: Callable[..., Result]) -> None:

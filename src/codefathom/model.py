@@ -184,7 +184,7 @@ class Expansion:
 @dataclass(frozen=True, slots=True)
 class Overload:
     """Another definition of a result's name in its file (an overload, a `const` twin, a property's
-    setter), shown with it instead of as a result of its own."""
+    setter, a Rust type's `impl` block), shown with it instead of as a result of its own."""
 
     start_line: int
     end_line: int

@@ -134,18 +134,16 @@ def diversify(
 
 
 def overload_of(units: dict[int, StoredUnit]) -> Callable[[int], Hashable]:
-    """A function or method's name in its file (its overloads share it), None for anything else."""
+    """A definition's name in its file, shared by its overloads (`rerank.overloads`), None for what has
+    none (a module, a part of a long unit)."""
 
     def key(unit_id: int) -> Hashable:
         stored = units.get(unit_id)
-        if stored is None or stored.unit.kind not in _OVERLOADED or stored.unit.part:
+        if stored is None or stored.unit.kind not in rerank.OVERLOADED or stored.unit.part:
             return None
         return stored.path, stored.unit.qualified_name, stored.unit.kind
 
     return key
-
-
-_OVERLOADED = frozenset({"function", "method"})
 
 
 def channel_weights(plan: QueryPlan, config: RankingConfig) -> dict[str, float]:

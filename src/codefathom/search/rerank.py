@@ -210,13 +210,29 @@ def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> 
     return gain
 
 
+# Kinds whose definitions of one name in one file are one result (overloads, a Rust type's impl blocks).
+OVERLOADED = frozenset({"function", "method", "class"})
+
+
+def overloads(unit: Unit, other: Unit) -> bool:
+    """Two definitions of one name in one file, shown as one result (`rank.diversify`); the parts of
+    one long unit are not: each shows other lines."""
+    return (
+        unit.kind in OVERLOADED and not unit.part and not other.part
+        and (unit.qualified_name, unit.kind) == (other.qualified_name, other.kind)
+    )
+
+
 def _kin(unit: Unit, other: Unit) -> bool:
     """Two definitions of one family, near each other: one's name begins the other's (`PrintErr`,
-    `PrintErrf`; `Delete`, `DeleteLabelValues`) or both begin with the same word; or they take and give
-    the same (rayon's `eq`, `ne`, `lt`, `le`: `<I>(self, other: I) -> bool`); or they are members of
-    one class side by side (`UCred.uid`, `gid`, `pid`), both constructors or neither."""
+    `PrintErrf`; `Delete`, `DeleteLabelValues`), both begin with the same word, or one's words end the
+    other's (`unsafeSqrt`, `sqrt`); or they take and give the same (rayon's `eq`, `ne`, `lt`, `le`:
+    `<I>(self, other: I) -> bool`); or they are members of one class side by side (`UCred.uid`, `gid`,
+    `pid`), both constructors or neither."""
     apart = abs(unit.start_line - other.start_line)
     if apart > KIN_LINES:
+        return False
+    if overloads(unit, other):  # one result already, whichever leads
         return False
     if apart <= SIBLING_LINES and unit.parent and unit.parent == other.parent:
         if _constructs(unit) == _constructs(other):  # not `__init__` beside `pop`
@@ -225,6 +241,8 @@ def _kin(unit: Unit, other: Unit) -> bool:
     if mine.startswith(theirs) or theirs.startswith(mine):
         return True
     if _first_word(unit.name) == _first_word(other.name):
+        return True
+    if _ends(unit.name, other.name):
         return True
     shape = _shape(unit.name, unit.signature)
     return bool(shape) and shape == _shape(other.name, other.signature)
@@ -265,6 +283,15 @@ def _around_name(name: str, signature: str) -> tuple[str, str] | None:
     if found is None:
         return None
     return signature[: found.start()], signature[found.end():].split(" where ")[0]
+
+
+@functools.lru_cache(maxsize=65536)
+def _ends(name: str, other: str) -> bool:
+    """One name's words end the other's: a variant named by what it adds in front (`unsafeSqrt` and
+    `sqrt`, `try_for_each_with` and `for_each_with`)."""
+    mine, theirs = split_identifier(name), split_identifier(other)
+    short, long = sorted((mine, theirs), key=len)
+    return 0 < len(short) < len(long) and long[-len(short):] == short
 
 
 @functools.lru_cache(maxsize=65536)
