@@ -218,8 +218,8 @@ def fit_reranker(
         if lexical and len(q.plan.words) <= config.name_bonus_max_words:
             continue
         channels = {**q.channels, "vectors": q.channels["vectors"][: config.vector_pool]}
-        if lexical:  # as search gives them: no vectors, BM25F's best LEXICAL_DEPTH
-            channels = {**channels, "vectors": [], "lexical": channels["lexical"][: rerank.LEXICAL_DEPTH]}
+        if lexical:  # as search gives them: no vectors, BM25F's best LEXICAL_DEPTH and their kin
+            channels = {**channels, "vectors": [], "lexical": rerank.with_kin(channels["lexical"], q.plan, q.units, 10)}
         values = rerank.features(q.plan, channels, q.units, q.missing)
         ids = list(values)
         truth = np.array([_is_target(q, uid) for uid in ids], dtype=float)

@@ -11,6 +11,7 @@ import pytest
 from click.testing import Result
 from conftest import index_with_vectors, write_files
 
+from codefathom.search import rerank
 from codefathom.search.config import DEFAULT_RANKING
 from codefathom.service import Codefathom
 
@@ -215,3 +216,49 @@ def test_a_definition_that_takes_and_gives_the_same_or_a_sibling_method_is_kin(
                                ranking=DEFAULT_RANKING.with_(vectors=False, rerank_lexical_weights=unkin))
     found = [hit.name for hit in plain.results]
     assert name not in found[:2], found
+
+
+OPTIONS = {
+    "cli/names.hpp": """
+        namespace cli {
+        /// Verify following characters of an option name: letters, digits, `_`, `.` and `-`.
+        template <typename T> bool valid_later_char(T c) { return std::isalnum(c) || c == '_' || c == '.'; }
+
+        template <typename T> bool valid_first_char(T c) { return c != '-' && c != '!' && c != ' '; }
+        }
+    """,
+    "cli/validators.hpp": """
+        namespace cli {
+        /// Verify an option's value: every character of it a digit.
+        bool numbers_only(const std::string &value);
+
+        /// Verify an option's name has no spaces: a character of the name that is a space fails.
+        bool no_spaces(const std::string &name);
+
+        /// Verify the option name is one of those given, character for character.
+        bool one_of(const std::string &name, const std::vector<std::string> &names);
+
+        /// Verify an option name's characters are all lower case.
+        bool lower_case(const std::string &name);
+        }
+    """,
+}
+OPTION_QUESTION = "Verify the first character of an option name, where ! has a special meaning"
+
+
+def test_kin_found_below_the_depth_the_reranker_reads(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The reranker reads BM25F's best few; an undocumented variant that shares few of the question's
+    # words ranks below them, and is read too as the kin of a documented one among the best.
+    project = write_files(tmp_path / "cli", OPTIONS)
+    monkeypatch.setattr(rerank, "lexical_depth", lambda limit: 3)
+
+    def first_three() -> list[str]:
+        result = run_cli("search", OPTION_QUESTION, "--path", str(project), "--json", "-n", "3")
+        assert result.exit_code == 0, result.output
+        return [hit["name"] for hit in json.loads(result.output)["results"]]
+
+    assert "valid_first_char" in first_three()
+    monkeypatch.setattr(rerank, "KIN_FROM", 0)
+    assert "valid_first_char" not in first_three()

@@ -175,9 +175,10 @@ def gather_channels(
     use_vectors = config.vectors and request.query_vector is not None
     vectors = vector_channel(store, request.query_vector, scope, min(pool, config.vector_pool)) if use_vectors else []
     timings["vectors_ms"] = _ms(t0)
-    # The reranker reads only BM25F's best few: the rest would be read from the index and dropped.
+    # The reranker reads only BM25F's best few, and deeper only for their kin: the rest would be read
+    # from the index and dropped.
     if reranker(plan, {"vectors": vectors}, config):
-        pool = min(pool, rerank.lexical_depth(request.limit))
+        pool = min(pool, rerank.kin_depth(request.limit))
     t0 = time.perf_counter()
     concept_weight = config.concept_weight if config.concepts else 0.0
     fields = config.field_weights or FIELD_WEIGHTS

@@ -171,7 +171,7 @@ def rank_units(
     fused = fuse(channels, weights, config)
     model = reranker(plan, channels, config, partial=bool(without_vectors))
     if model:
-        ordered = {**channels, "lexical": channels["lexical"][: rerank.lexical_depth(limit)]}
+        ordered = {**channels, "lexical": rerank.with_kin(channels["lexical"], plan, units, limit)}
         reranked = _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep, without_vectors, identity)
         return reranked, weights
     support = _file_support(fused, units) if config.file_weight else {}

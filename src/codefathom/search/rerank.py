@@ -22,7 +22,7 @@ from codefathom.tokens import split_identifier
 
 __all__ = [
     "FEATURES", "PARTIAL_FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
-    "score", "candidate_ids", "lexical_depth",
+    "score", "candidate_ids", "lexical_depth", "kin_depth", "with_kin",
 ]
 
 # What each feature measures (all are 0 when it does not apply):
@@ -74,6 +74,8 @@ KIN_LINES = 60
 # Members of one class whose definitions start this near are neighbours: one's doc often says what
 # the other does too (`uid`, `gid`, `pid` of a credentials type).
 SIBLING_LINES = 12
+# The reranker also reads kin found below its depth of these best documented candidates (`with_kin`).
+KIN_FROM = 3
 _CONSTRUCTORS = frozenset({"__init__", "__new__", "constructor", "new", "init", "initialize"})
 _BARE_SHAPE = re.compile(r"\(\s*[\w&*]*\s*\)|")  # `()`, `(self)`, `(message)`, or nothing at all
 _NOT_DEFINITIONS = frozenset({"module", "chunk", "section"})
@@ -101,6 +103,37 @@ def applies_lexical(plan: QueryPlan, channels: dict[str, list[Candidate]], weigh
     name ("pool manager", at most `max_name_words` words) and identifiers keep RRF, which finds names."""
     prose = not plan.identifier_like and len(plan.words) > max_name_words
     return bool(weights) and prose and not channels.get("vectors")
+
+
+def with_kin(lexical: list[Candidate], plan: QueryPlan, units: dict[int, StoredUnit], limit: int) -> list[Candidate]:
+    """BM25F's best `lexical_depth`, then the undocumented kin of its best documented few found deeper
+    (down to `kin_depth`) whose names say one of the query's words: a variant left undocumented
+    shares few of the words its documented kin's doc is found by (`valid_first_char` beside
+    `valid_later_char`)."""
+    depth = lexical_depth(limit)
+    best = lexical[:depth]
+    documented = [
+        stored for stored in (units.get(c.unit_id) for c in best[:KIN_FROM])
+        if stored is not None and stored.unit.doc and stored.unit.kind not in _NOT_DEFINITIONS
+    ]
+    if not documented:
+        return best
+    said = _said(tuple(dict.fromkeys(light_stem(w) for w in plan.words)))
+    deeper = []
+    for candidate in lexical[depth:]:
+        stored = units.get(candidate.unit_id)
+        if stored is None or stored.unit.doc or not stored.unit.name or stored.unit.kind in _NOT_DEFINITIONS:
+            continue
+        if _share(said, _words(stored.unit.name)) and any(
+            kin.path == stored.path and _kin(stored.unit, kin.unit) for kin in documented
+        ):
+            deeper.append(candidate)
+    return best + deeper
+
+
+def kin_depth(limit: int) -> int:
+    """How many of BM25F's best the reranker reads: its depth, and as many again where kin may be."""
+    return 2 * lexical_depth(limit)
 
 
 def lexical_depth(limit: int) -> int:
