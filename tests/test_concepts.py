@@ -11,7 +11,7 @@ import pytest
 from click.testing import Result
 from conftest import no_index, write_files
 
-from codefathom.search.concepts import CONCEPTS_FILE, abbreviations, thesaurus, with_concepts
+from codefathom.search.concepts import CONCEPTS_FILE, abbreviations, initialisms, thesaurus, with_concepts
 from codefathom.search.config import DEFAULT_RANKING
 from codefathom.search.query import STOPWORDS, plan_query
 from codefathom.service import Codefathom
@@ -174,3 +174,55 @@ def test_returns_is_said_by_a_getter(
     with Codefathom(root) as service:
         plain = service.search(question, limit=3, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False))
     assert plain.results[0].name != "get_timeout", [hit.name for hit in plain.results]
+
+
+CREDENTIALS = {
+    "os/peer.rs": """
+        /// Who is at the other end of a local socket.
+        pub struct Peer {
+            ids: (u32, u32, u32),
+        }
+
+        impl Peer {
+            pub fn pid(&self) -> u32 {
+                self.ids.2
+            }
+
+            pub fn uid(&self) -> u32 {
+                self.ids.0
+            }
+
+            pub fn gid(&self) -> u32 {
+                self.ids.1
+            }
+        }
+    """,
+    "os/process.rs": """
+        /// The process a command runs, and the user it runs as.
+        pub fn spawn_as(user: &str, program: &str) -> u32 {
+            run(user, program)
+        }
+
+        /// The user a session was opened by, looked up by name.
+        pub fn session_user(name: &str) -> String {
+            lookup(name)
+        }
+    """,
+}
+
+
+def test_a_name_says_the_phrase_its_initials_stand_for(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `uid` is the "user ID", which neither spells by the first letter and letters in order rule.
+    root = write_files(tmp_path / "peer", CREDENTIALS)
+    assert initialisms()["uid"] == ("user", "id")
+    question = "Gets UID (user ID) of the process at the other end"
+    names = _names(run_cli, root, question)
+    assert names[0] == "uid", names
+    from codefathom.search import rerank
+
+    monkeypatch.setattr(rerank, "abbreviations", dict)
+    with Codefathom(root) as service:
+        plain = service.search(question, limit=3, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False))
+    assert [hit.name for hit in plain.results][0] != "uid"

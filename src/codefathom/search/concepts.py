@@ -14,7 +14,7 @@ from pathlib import Path
 
 from codefathom.search.query import STOPWORDS, QueryPlan, light_stem
 
-__all__ = ["CONCEPTS_FILE", "abbreviations", "related_words", "thesaurus", "with_concepts"]
+__all__ = ["CONCEPTS_FILE", "abbreviations", "initialisms", "related_words", "thesaurus", "with_concepts"]
 
 CONCEPTS_FILE = Path(__file__).with_name("concepts.txt")
 PER_WORD = 4  # related words one query word brings at most
@@ -27,6 +27,8 @@ def thesaurus(path: Path = CONCEPTS_FILE) -> dict[str, tuple[tuple[str, float], 
     """word -> its related words and weights (0-1], both directions."""
     pairs: dict[str, dict[str, float]] = {}
     for line in path.read_text("utf-8").splitlines():
+        if "=" in line.split("#")[0]:
+            continue  # an initialism (`initialisms`)
         group = [_weighted(item) for item in line.split("#")[0].split()]
         for word, weight in group:
             known = pairs.setdefault(word, {})
@@ -94,7 +96,22 @@ def abbreviations(path: Path = CONCEPTS_FILE) -> dict[str, frozenset[str]]:
         for other, weight in related:
             if weight >= 1.0 and (_abbreviates(word, other) or _abbreviates(other, word)):
                 found.setdefault(light_stem(word), set()).add(light_stem(other))
+    for short, words in initialisms(path).items():
+        for word in words:
+            found.setdefault(light_stem(word), set()).add(short)
     return {word: frozenset(others) for word, others in found.items()}
+
+
+@functools.cache
+def initialisms(path: Path = CONCEPTS_FILE) -> dict[str, tuple[str, ...]]:
+    """A name's word made of a phrase's first letters -> the phrase's words that say it (`lt` is "less
+    than", `uid` "user id"): lines `short = words` of the thesaurus, stopwords left out."""
+    found: dict[str, tuple[str, ...]] = {}
+    for line in path.read_text("utf-8").splitlines():
+        short, equals, phrase = line.split("#")[0].partition("=")
+        if equals:
+            found[short.strip().lower()] = tuple(w for w in phrase.lower().split() if w not in STOPWORDS)
+    return found
 
 
 def _abbreviates(short: str, long: str) -> bool:
