@@ -226,3 +226,46 @@ def test_a_name_says_the_phrase_its_initials_stand_for(
     with Codefathom(root) as service:
         plain = service.search(question, limit=3, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False))
     assert [hit.name for hit in plain.results][0] != "uid"
+
+
+MASKS = {
+    "flags/mask.hpp": """
+        namespace flags {
+        class Mask {
+         public:
+          explicit Mask(unsigned value) : value_(value) {}
+
+          Mask operator<<(int n) const { return Mask(value_ << n); }
+
+          bool operator==(const Mask &other) const { return value_ == other.value_; }
+
+         private:
+          unsigned value_;
+        };
+        }
+    """,
+    "flags/cursor.hpp": """
+        namespace flags {
+        /// The number of places a cursor holds, counted from the left.
+        int width();
+
+        /// Moves a cursor left by a number of columns.
+        void move_left(int columns);
+
+        /// Whether two cursors stand in the same place.
+        bool same_place(int a, int b);
+        }
+    """,
+}
+
+
+@pytest.mark.parametrize(("question", "operator"), [
+    ("shift the bits left by a number of places", "operator<<"),
+    ("whether two masks are equal", "operator=="),
+])
+def test_an_operator_is_found_by_what_it_does(
+    tmp_path: Path, run_cli: Callable[..., Result], question: str, operator: str
+) -> None:
+    # An operator's name has no words of its own: the ones it is asked for by come from a table.
+    root = write_files(tmp_path / "masks", MASKS)
+    assert _names(run_cli, root, question)[0] == operator

@@ -7,13 +7,37 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_identifier", "searchable_text", "name_key", "IDENTIFIER", "TOKENIZER_VERSION"]
+__all__ = ["split_identifier", "searchable_text", "name_key", "operator_words", "IDENTIFIER", "TOKENIZER_VERSION"]
 
 # Bump when splitting changes: the index fingerprint includes it, so indexes are rebuilt.
-TOKENIZER_VERSION = "1"
+TOKENIZER_VERSION = "2"
+
+# What an overloaded operator does, in the words a question asks for it by (`operator<<` prints to a
+# stream, `operator==` compares for equality): its name has no words of its own.
+OPERATOR_WORDS = {
+    "<<": "shift left stream output write print", ">>": "shift right stream input read",
+    "==": "equal equality compare", "!=": "not equal unequal compare", "<=>": "compare three way order",
+    "<": "less than compare order", "<=": "less equal compare", ">": "greater than compare",
+    ">=": "greater equal compare", "+": "add plus sum", "-": "subtract minus negate", "*": "multiply product",
+    "/": "divide quotient", "%": "modulo remainder", "=": "assign assignment copy move",
+    "+=": "add assign append", "-=": "subtract assign", "*=": "multiply assign scale", "/=": "divide assign",
+    "%=": "modulo assign", "[]": "index subscript element access", "()": "call invoke apply",
+    "->": "member access pointer", "++": "increment next advance", "--": "decrement previous",
+    "!": "not negate logical", "&&": "and logical", "||": "or logical", "&": "and bitwise",
+    "|": "or bitwise", "^": "xor bitwise", "~": "complement bitwise not", "<<=": "shift left assign",
+    ">>=": "shift right assign", "&=": "and assign bitwise", "|=": "or assign bitwise", "^=": "xor assign bitwise",
+}
+_OPERATOR_NAME = re.compile(r"operator\s*([^\w\s]+)")
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
+
+
+def operator_words(name: str) -> str:
+    """The words of an overloaded operator's name (`operator <<` -> shift left stream ...); "" for
+    any other name."""
+    found = _OPERATOR_NAME.fullmatch(name)
+    return OPERATOR_WORDS.get(found.group(1), "") if found else ""
 
 
 def split_identifier(identifier: str) -> list[str]:

@@ -18,7 +18,7 @@ from codefathom.search.channels import Candidate, NameMatch
 from codefathom.search.concepts import abbreviations
 from codefathom.search.query import QueryPlan, light_stem
 from codefathom.search.roles import path_role
-from codefathom.tokens import split_identifier
+from codefathom.tokens import operator_words, split_identifier
 
 __all__ = [
     "FEATURES", "PARTIAL_FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
@@ -124,7 +124,7 @@ def with_kin(lexical: list[Candidate], plan: QueryPlan, units: dict[int, StoredU
         stored = units.get(candidate.unit_id)
         if stored is None or stored.unit.doc or not stored.unit.name or stored.unit.kind in _NOT_DEFINITIONS:
             continue
-        if _share(said, _words(stored.unit.name)) and any(
+        if _share(said, _name_words(stored.unit.name)) and any(
             kin.path == stored.path and _kin(stored.unit, kin.unit) for kin in documented
         ):
             deeper.append(candidate)
@@ -185,7 +185,7 @@ def features(
             "vector_rank": ranked,
             "lexical_rank": 10 / (10 + lexical_at) if lexical_at else 0.0,
             "in_lexical": 1.0 if lexical_at and lexical_at <= LEXICAL_DEPTH else 0.0,
-            "name_words": _share(said, _words(unit.name)),
+            "name_words": _share(said, _name_words(unit.name)),
             "signature_words": _share(query, _words(unit.signature or "")),
             "owner_words": _share(said, _words(unit.parent or "")),
             "path_words": _share(query, _words(stored.path)),
@@ -355,6 +355,12 @@ def _said(stems: tuple[str, ...]) -> list[frozenset[str]]:
 def _share(query: list[frozenset[str]], words: frozenset[str]) -> float:
     """The share of the query's words that `words` say, each in any of its forms."""
     return sum(1 for forms in query if not forms.isdisjoint(words)) / len(query) if query else 0.0
+
+
+@functools.lru_cache(maxsize=65536)
+def _name_words(name: str) -> frozenset[str]:
+    """A name's words, and an operator's the words of what it does (`operator<<`: stream, print...)."""
+    return _words(name) | _words(operator_words(name))
 
 
 @functools.lru_cache(maxsize=65536)  # names, signatures and paths repeat across searches
