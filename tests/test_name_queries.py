@@ -133,7 +133,12 @@ FILES = {
             Validator operator|(const Validator &other) const { return other; }
             /// Run the check.
             bool operator()(int value) const { return value > 0; }
+            /// True when the check has anything to run.
+            explicit operator bool() const { return checks_ > 0; }
         };
+
+        /// Writes a validator's description to a stream.
+        std::ostream &operator <<(std::ostream &out, const Validator &validator) { return out; }
         }
     ''',
 }
@@ -150,6 +155,8 @@ def project(tmp_path: Path) -> Path:
     ("operator&", "operator&"),
     ("Option::operator=", "operator="),
     ("Validator::operator()", "operator()"),
+    ("operator<<", "cli.operator<<"),  # written `operator <<`: an operator's name is its symbol, spaces left out
+    ("Validator::operator bool", "Validator.operator bool"),  # a conversion is named by its type alone
     ("StrPrinter._print_Str", "_print_Str"),  # not `_print_str`: another name in a language with case
     ("LegacyConfigLoader.#calculateConfigArray", "LegacyConfigLoader.#calculateConfigArray"),
     ("LegacyConfigLoader#calculateConfigArray", "LegacyConfigLoader.#calculateConfigArray"),
@@ -199,3 +206,14 @@ def test_a_name_spelled_in_words_leads_with_vectors_too(
     question = "the largest item of each group by a comparison of its own"
     explained = json.loads(run_cli("explain", question, "--path", str(project), "--json").stdout)["analysis"]
     assert explained["fusion"]["reranker"] is True
+
+
+def test_an_operator_among_hundreds_of_others_is_found(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    # Every operator once had the name key `operator`: the lookup's limit cut the one asked for.
+    functors = "\n".join(f"struct Above{i} {{ bool operator()(int v) const {{ return v > {i}; }} }};"
+                         for i in range(600))
+    printer = "std::ostream &operator<<(std::ostream &out, const Above0 &a) { return out; }"
+    root = write_files(tmp_path / "functors", {"include/functors.hpp": f"{functors}\n{printer}\n"})
+    assert run_cli("index", str(root), "--quiet").exit_code == 0
+    result = run_cli("search", "operator<<", "--path", str(root), "--json", "-n", "1")
+    assert json.loads(result.output)["results"][0]["name"] == "operator<<", result.output

@@ -10,7 +10,7 @@ import re
 __all__ = ["split_identifier", "searchable_text", "name_key", "operator_words", "IDENTIFIER", "TOKENIZER_VERSION"]
 
 # Bump when splitting changes: the index fingerprint includes it, so indexes are rebuilt.
-TOKENIZER_VERSION = "2"
+TOKENIZER_VERSION = "3"
 
 # What an overloaded operator does, in the words a question asks for it by (`operator<<` prints to a
 # stream, `operator==` compares for equality): its name has no words of its own.
@@ -111,10 +111,13 @@ def _extra_words(identifier: str) -> tuple[str, ...]:
 
 
 def name_key(name: str) -> str:
-    """A name reduced to its lower-case letters and digits: `get_user`, `getUser` -> getuser."""
+    """A name reduced to its lower-case letters and digits: `get_user`, `getUser` -> getuser; an
+    operator keeps its symbol (`operator<<`), or every operator would have one key."""
     lowered = name.lower()
     if lowered.isalnum():
         return lowered
+    if operator := _OPERATOR_NAME.fullmatch(lowered):
+        return "operator" + operator.group(1)
     return _NOT_ALNUM.sub("", lowered)
 
 

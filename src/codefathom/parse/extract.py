@@ -200,7 +200,7 @@ def _named(captures: dict[str, list[Node]]) -> _Named | None:
             break
     if kind is None or node is None or "name" not in captures:
         return None
-    written = _without_type_arguments(_text(captures["name"][0]))
+    written = _operator_named(_without_type_arguments(_text(captures["name"][0])))
     parts = [p for p in written.replace("::", ".").replace("\\", ".").split(".") if p]
     if not parts:
         return None
@@ -438,6 +438,25 @@ def _without_type_arguments(name: str) -> str:
             break
         head = stripped
     return head + sep + last
+
+
+def _operator_named(name: str) -> str:
+    """A C++ operator named as it is asked for: by its symbol, however it is spaced (`operator <<` ->
+    `operator<<`), a conversion by its type alone (`operator bool() const` -> `operator bool`)."""
+    head, found, rest = name.rpartition("operator")
+    if not found or (head and not head.endswith("::")):
+        return name
+    symbol = _OPERATOR_SYMBOL.match(rest)
+    if symbol:
+        return f"{head}operator{symbol.group(1)}"
+    conversion = _CONVERSION.match(rest)
+    return f"{head}operator {' '.join(conversion.group(1).split())}" if conversion else name
+
+
+# After `operator`: a symbol (`<<`, `()`, `[]`, `->*`; `<<=` before `<<`), or else a type up to its
+# parameters (a conversion, `operator new`, `operator delete[]`).
+_OPERATOR_SYMBOL = re.compile(r"\s*(\(\)|\[\]|->\*?|<=>|<<=|>>=|[-+*/%^&|~!=<>,]+)\s*$")
+_CONVERSION = re.compile(r"\s+([^()]+?)\s*(?:\(.*)?$", re.DOTALL)
 
 
 def _text(node: Node) -> str:

@@ -16,11 +16,12 @@ from codefathom.tokens import TOKENIZER_VERSION
 
 __all__ = ["index_fingerprint", "EXTRACTOR_VERSION"]
 
-# 14: C/C++ a statement's pragma on a line of its own; 13: `if MACRO (cond)`; 12: C/C++ attribute-like
-# macros hidden from the parser; 11: TS for...of, destructuring, `x!`, `as`, `Partial<T>`, generic arrays;
+# 15: a C++ operator named by its symbol without spaces, a conversion by its type; 14: C/C++ a
+# statement's pragma on a line of its own; 13: `if MACRO (cond)`; 12: C/C++ attribute-like macros hidden
+# from the parser; 11: TS for...of, destructuring, `x!`, `as`, `Partial<T>`, generic arrays;
 # 10: TS input (generic signatures after `}` or a lone `<`, commented variance); 9: unused locals of
 # functions dropped; 8: TS type aliases of unions; 7: `export var`; 6: arity, `#if`; 5: TS input
-EXTRACTOR_VERSION = "14"
+EXTRACTOR_VERSION = "15"
 
 
 @cache
