@@ -144,6 +144,23 @@ FILES = {
 }
 
 
+FILES["src/Money.cs"] = '''
+    namespace Shop {
+    public class Money {
+        public decimal Amount { get; }
+
+        public static Money operator +(Money a, Money b) { return a; }
+
+        public static bool operator ==(Money a, Money b) { return a.Amount == b.Amount; }
+
+        public static bool operator !=(Money a, Money b) { return !(a == b); }
+
+        public static implicit operator decimal(Money m) { return m.Amount; }
+    }
+    }
+'''
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     return write_files(tmp_path / "names", FILES)
@@ -157,6 +174,8 @@ def project(tmp_path: Path) -> Path:
     ("Validator::operator()", "operator()"),
     ("operator<<", "cli.operator<<"),  # written `operator <<`: an operator's name is its symbol, spaces left out
     ("Validator::operator bool", "Validator.operator bool"),  # a conversion is named by its type alone
+    ("Money.operator==", "Money.operator=="),  # C#'s `operator ==`: the keyword before the symbol
+    ("Money.operator decimal", "Money.operator decimal"),
     ("StrPrinter._print_Str", "_print_Str"),  # not `_print_str`: another name in a language with case
     ("LegacyConfigLoader.#calculateConfigArray", "LegacyConfigLoader.#calculateConfigArray"),
     ("LegacyConfigLoader#calculateConfigArray", "LegacyConfigLoader.#calculateConfigArray"),

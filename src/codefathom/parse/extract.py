@@ -200,7 +200,10 @@ def _named(captures: dict[str, list[Node]]) -> _Named | None:
             break
     if kind is None or node is None or "name" not in captures:
         return None
-    written = _operator_named(_without_type_arguments(_text(captures["name"][0])))
+    written = _without_type_arguments(_text(captures["name"][0]))
+    if "name.prefix" in captures:  # C#'s `operator +`: a keyword before the name
+        written = f"{_text(captures['name.prefix'][0])} {written}"
+    written = _operator_named(written)
     parts = [p for p in written.replace("::", ".").replace("\\", ".").split(".") if p]
     if not parts:
         return None

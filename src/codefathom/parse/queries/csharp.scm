@@ -27,5 +27,15 @@
 (constructor_declaration
   name: (identifier) @name) @definition.constructor
 
+; `operator +(Money a, Money b)` is named `operator+`, `implicit operator decimal(Money m)` `operator decimal`:
+; the keyword is written before the name (`@name.prefix`).
+(operator_declaration
+  "operator" @name.prefix
+  operator: _ @name) @definition.method
+
+(conversion_operator_declaration
+  "operator" @name.prefix
+  type: _ @name) @definition.method
+
 (local_function_statement
   name: (identifier) @name) @definition.function
