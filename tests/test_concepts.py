@@ -13,7 +13,7 @@ from conftest import no_index, write_files
 
 from codefathom.search.concepts import CONCEPTS_FILE, abbreviations, initialisms, thesaurus, with_concepts
 from codefathom.search.config import DEFAULT_RANKING
-from codefathom.search.query import STOPWORDS, plan_query
+from codefathom.search.query import STOPWORDS, light_stem, plan_query
 from codefathom.service import Codefathom
 
 pytestmark = pytest.mark.usefixtures("store")  # every test on SQLite and on PostgreSQL
@@ -269,3 +269,13 @@ def test_an_operator_is_found_by_what_it_does(
     # An operator's name has no words of its own: the ones it is asked for by come from a table.
     root = write_files(tmp_path / "masks", MASKS)
     assert _names(run_cli, root, question)[0] == operator
+
+
+@no_index
+def test_an_adverb_says_its_adjective() -> None:
+    # "Unsafely returns the last element" asks for `unsafeLast` (effect's List): no plural's or past's
+    # rule brings an adverb back to its adjective.
+    for adverb, adjective in [("unsafely", "unsafe"), ("lazily", "lazy"), ("atomically", "atomic"),
+                              ("recursively", "recursive"), ("carefully", "careful"), ("previously", "previous")]:
+        assert light_stem(adverb) == light_stem(adjective), adverb
+    assert [light_stem(w) for w in ("apply", "reply", "only")] == ["apply", "reply", "only"]

@@ -126,6 +126,9 @@ def plan_query(text: str) -> QueryPlan:
 
 
 _SUFFIXES = ("ing", "es", "ed", "s")
+# An adverb says what its adjective names (`unsafely` ~ `unsafeLast`, `lazily` ~ `lazy`, `atomically` ~
+# `atomic`); `apply`, `reply`, `only` are none.
+_ADVERBS = (("ically", "ic"), ("ively", "ive"), ("ously", "ous"), ("fully", "ful"), ("ily", "y"), ("ely", "e"))
 
 
 @functools.lru_cache(maxsize=16384)
@@ -133,6 +136,10 @@ def light_stem(word: str) -> str:
     """A light stemmer for matching query words to identifier parts (`parsers` ~ `parser`,
     `written` ~ `write`); both sides go through it, so it only has to be consistent."""
     word = IRREGULAR.get(word, word)
+    for suffix, adjective in _ADVERBS:
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            word = word[: -len(suffix)] + adjective  # then stemmed as the adjective is
+            break
     for suffix in _SUFFIXES:
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]
