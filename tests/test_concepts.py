@@ -244,6 +244,15 @@ MASKS = {
         };
         }
     """,
+    "flags/trig.hpp": """
+        /// The cosine of each coefficient, in radians.
+        inline Mask cos(const Mask &m) { return m.map(std::cos); }
+
+        inline Mask acos(const Mask &m, bool clamped = false) { return m.map(std::acos); }
+
+        /// The sine of each coefficient, in radians.
+        inline Mask sin(const Mask &m) { return m.map(std::sin); }
+    """,
     "flags/cursor.hpp": """
         namespace flags {
         /// The number of places a cursor holds, counted from the left.
@@ -260,13 +269,14 @@ MASKS = {
 
 
 @pytest.mark.parametrize(("question", "operator"), [
+    ("returns the arc cosine of each coefficient of a mask", "acos"),
     ("shift the bits left by a number of places", "operator<<"),
     ("whether two masks are equal", "operator=="),
 ])
 def test_an_operator_is_found_by_what_it_does(
     tmp_path: Path, run_cli: Callable[..., Result], question: str, operator: str
 ) -> None:
-    # An operator's name has no words of its own: the ones it is asked for by come from a table.
+    # An operator's name has no words of its own, and `acos` none of "arc cosine": they come from a table.
     root = write_files(tmp_path / "masks", MASKS)
     assert _names(run_cli, root, question)[0] == operator
 

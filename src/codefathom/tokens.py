@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_identifier", "searchable_text", "name_key", "operator_words", "IDENTIFIER", "TOKENIZER_VERSION"]
+__all__ = ["split_identifier", "searchable_text", "name_key", "spelled_out", "IDENTIFIER", "TOKENIZER_VERSION"]
 
 # Bump when splitting changes: the index fingerprint includes it, so indexes are rebuilt.
-TOKENIZER_VERSION = "3"
+TOKENIZER_VERSION = "4"
 
 # What an overloaded operator does, in the words a question asks for it by (`operator<<` prints to a
 # stream, `operator==` compares for equality): its name has no words of its own.
@@ -28,16 +28,33 @@ OPERATOR_WORDS = {
     ">>=": "shift right assign", "&=": "and assign bitwise", "|=": "or assign bitwise", "^=": "xor assign bitwise",
 }
 _OPERATOR_NAME = re.compile(r"operator\s*([^\w\s]+)")
+# The standard mathematical functions by what their names abbreviate (`acos` is the arc cosine, `log2`
+# the base-2 logarithm), for names that are nothing else in code.
+MATH_WORDS = {
+    "sqrt": "square root", "rsqrt": "reciprocal square root", "cbrt": "cube root", "exp": "exponential",
+    "exp2": "exponential base 2", "expm1": "exponential minus one", "log": "logarithm",
+    "log2": "logarithm base 2", "log10": "logarithm base 10", "log1p": "logarithm one plus", "sin": "sine",
+    "cos": "cosine", "tan": "tangent", "asin": "arc sine", "acos": "arc cosine", "atan": "arc tangent",
+    "atan2": "arc tangent", "sinh": "hyperbolic sine", "cosh": "hyperbolic cosine", "tanh": "hyperbolic tangent",
+    "asinh": "inverse hyperbolic sine", "acosh": "inverse hyperbolic cosine", "atanh": "inverse hyperbolic tangent",
+    "abs": "absolute value", "fabs": "absolute value", "pow": "power", "hypot": "hypotenuse",
+    "erf": "error function", "erfc": "complementary error function", "lgamma": "logarithm gamma",
+    "tgamma": "gamma function", "fmod": "remainder modulo", "gcd": "greatest common divisor",
+    "lcm": "least common multiple", "lerp": "linear interpolation",
+}
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
 
 
-def operator_words(name: str) -> str:
-    """The words of an overloaded operator's name (`operator <<` -> shift left stream ...); "" for
-    any other name."""
+def spelled_out(name: str) -> str:
+    """The words a name stands for that splitting it does not find: an overloaded operator's
+    (`operator <<` -> shift left stream ...), a mathematical function's (`acos` -> arc cosine); ""
+    for any other name."""
     found = _OPERATOR_NAME.fullmatch(name)
-    return OPERATOR_WORDS.get(found.group(1), "") if found else ""
+    if found:
+        return OPERATOR_WORDS.get(found.group(1), "")
+    return MATH_WORDS.get(name.lower(), "")
 
 
 def split_identifier(identifier: str) -> list[str]:

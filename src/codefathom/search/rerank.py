@@ -18,7 +18,7 @@ from codefathom.search.channels import Candidate, NameMatch
 from codefathom.search.concepts import abbreviations
 from codefathom.search.query import QueryPlan, light_stem
 from codefathom.search.roles import path_role
-from codefathom.tokens import operator_words, split_identifier
+from codefathom.tokens import spelled_out, split_identifier
 
 __all__ = [
     "FEATURES", "PARTIAL_FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
@@ -359,8 +359,8 @@ def _share(query: list[frozenset[str]], words: frozenset[str]) -> float:
 
 @functools.lru_cache(maxsize=65536)
 def _name_words(name: str) -> frozenset[str]:
-    """A name's words, and an operator's the words of what it does (`operator<<`: stream, print...)."""
-    return _words(name) | _words(operator_words(name))
+    """A name's words, and the words it stands for (`operator<<`: stream, print...; `acos`: arc cosine)."""
+    return _words(name) | _words(spelled_out(name))
 
 
 @functools.lru_cache(maxsize=65536)  # names, signatures and paths repeat across searches

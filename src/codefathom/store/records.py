@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from codefathom.model import FileFacts, Unit
 from codefathom.store.postings import UNIT_FIELDS, Packed, pack_postings
-from codefathom.tokens import name_key, operator_words, searchable_text
+from codefathom.tokens import name_key, searchable_text, spelled_out
 
 __all__ = [
     "Scope", "IndexCounts", "FileRecord", "PreparedUnits", "prepare_units", "summary_key", "SymbolValues",
@@ -104,7 +104,7 @@ def unit_search_fields(
     """A unit's search fields but its summary (UNIT_FIELDS: name, qualified name, signature, doc,
     path, body), made of its stored columns: PostgreSQL makes them again rather than store them."""
     return (
-        searchable_text(f"{name} {operator_words(name)}"), searchable_text(qualified_name),
+        searchable_text(f"{name} {spelled_out(name)}"), searchable_text(qualified_name),
         searchable_text(signature), searchable_text(doc), path_text, searchable_text(content),
     )
 
