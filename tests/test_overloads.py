@@ -63,6 +63,23 @@ FILES = {
             }
         }
     """,
+    "src/chunks.rs": """
+        impl<I: Iterator> Chunks<I> {
+            pub fn new(base: I, size: usize) -> Chunks<I> {
+                Chunks { base, size }
+            }
+
+            pub fn resized(self, size: usize) -> Chunks<I> {
+                Chunks { base: self.base, size }
+            }
+        }
+
+        /// An iterator over pieces of another, some items at a time.
+        pub struct Chunks<I> {
+            base: I,
+            size: usize,
+        }
+    """,
     "src/step_by.rs": """
         /// An iterator that yields every n-th item of another.
         pub struct StepBy<I> {
@@ -71,8 +88,12 @@ FILES = {
         }
 
         impl<I> StepBy<I> {
-            pub fn new(base: I, step: usize) -> Self {
+            pub fn new(base: I, step: usize) -> StepBy<I> {
                 StepBy { base, step }
+            }
+
+            pub fn with_step(self, step: usize) -> StepBy<I> {
+                StepBy { base: self.base, step }
             }
         }
 
@@ -117,12 +138,15 @@ def test_a_types_impl_blocks_are_one_result_with_it(project: Path, run_cli: Call
     assert len(steps) == 1, steps
     assert steps[0]["start_line"] == 2, steps
     assert [(o["start_line"], o["signature"]) for o in steps[0]["overloads"]] == [  # type: ignore[union-attr]
-        (7, "impl<I> StepBy<I>"), (13, "impl<I: Iterator> Iterator for StepBy<I>"),
+        (7, "impl<I> StepBy<I>"), (17, "impl<I: Iterator> Iterator for StepBy<I>"),
     ]
+    # The type is shown as its definition, even after an impl that says its name more often.
+    chunks = [r for r in _search(run_cli, project, "Chunks") if r["name"] == "Chunks"]
+    assert [(r["start_line"], [o["start_line"] for o in r["overloads"]]) for r in chunks] == [(12, [1])], chunks
     # The documented struct leads its undocumented impl, which shares more of the question's words.
     results = _search(run_cli, project, "an iterator that yields every n-th item")
     steps = [r for r in results if r["name"] == "StepBy"]
-    assert [(r["start_line"], [o["start_line"] for o in r["overloads"]]) for r in steps] == [(2, [13])], results
+    assert [(r["start_line"], [o["start_line"] for o in r["overloads"]]) for r in steps] == [(2, [17])], results
 
 
 def test_a_const_twin_is_found_with_its_documented_overload(project: Path, run_cli: Callable[..., Result]) -> None:

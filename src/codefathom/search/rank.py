@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from codefathom.model import StoredUnit
 from codefathom.search import rerank
@@ -173,7 +173,7 @@ def rank_units(
     if model:
         ordered = {**channels, "lexical": rerank.with_kin(channels["lexical"], plan, units, limit)}
         reranked = _reranked(fused, ordered, plan, units, model, limit, max_per_file, keep, without_vectors, identity)
-        return reranked, weights
+        return _definition_first(reranked, units), weights
     support = _file_support(fused, units) if config.file_weight else {}
     ranked = []
     for uid, scored in fused.items():
@@ -187,7 +187,22 @@ def rank_units(
             scored.score *= factor
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
-    return diversify(ranked, limit, max_per_file, identity, overload_of(units)), weights
+    return _definition_first(diversify(ranked, limit, max_per_file, identity, overload_of(units)), units), weights
+
+
+def _definition_first(kept: list[Scored], units: dict[int, StoredUnit]) -> list[Scored]:
+    """A type shown with its other definitions of one name (a Rust struct and its `impl` blocks) is
+    shown as its documented one, else its first: the definition, not whichever impl matched more of
+    the query. The result keeps its place and score."""
+    for at, scored in enumerate(kept):
+        stored = units.get(scored.unit_id)
+        if not scored.overloads or stored is None or stored.unit.kind != "class":
+            continue
+        members = [uid for uid in (scored.unit_id, *scored.overloads) if uid in units]
+        lead = min(members, key=lambda uid: (not units[uid].unit.doc, units[uid].unit.start_line))
+        if lead != scored.unit_id:
+            kept[at] = replace(scored, unit_id=lead, overloads=[uid for uid in members if uid != lead])
+    return kept
 
 
 def reranker(
