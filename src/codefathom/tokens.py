@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["split_identifier", "searchable_text", "name_key", "spelled_out", "IDENTIFIER", "TOKENIZER_VERSION"]
+__all__ = [
+    "split_identifier", "searchable_text", "name_key", "operator_symbol", "spelled_out", "IDENTIFIER",
+    "TOKENIZER_VERSION",
+]
 
 # Bump when splitting changes: the index fingerprint includes it, so indexes are rebuilt.
 TOKENIZER_VERSION = "4"
@@ -47,13 +50,19 @@ IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _PARTS = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+\d*|[A-Z]+\d*|\d+")
 
 
+def operator_symbol(name: str) -> str | None:
+    """An overloaded operator's symbol (`operator<<`, `operator <<` -> `<<`); None for any other name."""
+    found = _OPERATOR_NAME.fullmatch(name)
+    return found.group(1) if found else None
+
+
 def spelled_out(name: str) -> str:
     """The words a name stands for that splitting it does not find: an overloaded operator's
     (`operator <<` -> shift left stream ...), a mathematical function's (`acos` -> arc cosine); ""
     for any other name."""
-    found = _OPERATOR_NAME.fullmatch(name)
-    if found:
-        return OPERATOR_WORDS.get(found.group(1), "")
+    symbol = operator_symbol(name)
+    if symbol is not None:
+        return OPERATOR_WORDS.get(symbol, "")
     return MATH_WORDS.get(name.lower(), "")
 
 
@@ -133,8 +142,8 @@ def name_key(name: str) -> str:
     lowered = name.lower()
     if lowered.isalnum():
         return lowered
-    if operator := _OPERATOR_NAME.fullmatch(lowered):
-        return "operator" + operator.group(1)
+    if (symbol := operator_symbol(lowered)) is not None:
+        return "operator" + symbol
     return _NOT_ALNUM.sub("", lowered)
 
 

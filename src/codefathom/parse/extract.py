@@ -22,6 +22,7 @@ from codefathom.parse.hooks import PARSER_INPUT
 from codefathom.parse.languages import LanguageSpec
 from codefathom.parse.navigate import MAX_SYNTAX_DEPTH, Ancestry, deeper_than
 from codefathom.parse.windows import split_lines, split_unit
+from codefathom.tokens import operator_symbol
 
 __all__ = ["extract_units", "KIND_OF_CAPTURE", "module_path"]
 
@@ -449,16 +450,15 @@ def _operator_named(name: str) -> str:
     head, found, rest = name.rpartition("operator")
     if not found or (head and not head.endswith("::")):
         return name
-    symbol = _OPERATOR_SYMBOL.match(rest)
-    if symbol:
-        return f"{head}operator{symbol.group(1)}"
+    symbol = operator_symbol("operator" + rest.rstrip())
+    if symbol is not None:
+        return f"{head}operator{symbol}"
     conversion = _CONVERSION.match(rest)
     return f"{head}operator {' '.join(conversion.group(1).split())}" if conversion else name
 
 
-# After `operator`: a symbol (`<<`, `()`, `[]`, `->*`; `<<=` before `<<`), or else a type up to its
-# parameters (a conversion, `operator new`, `operator delete[]`).
-_OPERATOR_SYMBOL = re.compile(r"\s*(\(\)|\[\]|->\*?|<=>|<<=|>>=|[-+*/%^&|~!=<>,]+)\s*$")
+# After `operator` and no symbol (`tokens.operator_symbol`): a type up to its parameters (a conversion,
+# `operator new`, `operator delete[]`).
 _CONVERSION = re.compile(r"\s+([^()]+?)\s*(?:\(.*)?$", re.DOTALL)
 
 

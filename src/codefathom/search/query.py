@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from codefathom.model import MatchTerm
-from codefathom.tokens import split_identifier
+from codefathom.tokens import operator_symbol, split_identifier
 
 __all__ = ["QueryPlan", "plan_query", "looks_like_identifier", "is_operator", "light_stem", "STOPWORDS"]
 
@@ -157,10 +157,7 @@ def _match_term(token: str, parts: list[str]) -> MatchTerm:
 
 def is_operator(segment: str) -> bool:
     """A C++ operator's name as the query writes it (`operator&`, `operator()`), symbol and all."""
-    return _OPERATOR_NAME.fullmatch(segment) is not None
-
-
-_OPERATOR_NAME = re.compile(_OPERATOR)
+    return operator_symbol(segment) is not None
 
 
 def looks_like_identifier(token: str) -> bool:

@@ -134,14 +134,15 @@ def diversify(
 
 
 def overload_of(units: dict[int, StoredUnit]) -> Callable[[int], Hashable]:
-    """A definition's name in its file, shared by its overloads (`rerank.overloads`), None for what has
-    none (a module, a part of a long unit)."""
+    """A definition's name in its file, shared by its overloads (`rerank.overload_name`), None for what
+    has none."""
 
     def key(unit_id: int) -> Hashable:
         stored = units.get(unit_id)
-        if stored is None or stored.unit.kind not in rerank.OVERLOADED or stored.unit.part:
+        if stored is None:
             return None
-        return stored.path, stored.unit.qualified_name, stored.unit.kind
+        name = rerank.overload_name(stored.unit)
+        return None if name is None else (stored.path, *name)
 
     return key
 

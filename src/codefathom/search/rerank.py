@@ -247,13 +247,10 @@ def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> 
 OVERLOADED = frozenset({"function", "method", "class"})
 
 
-def overloads(unit: Unit, other: Unit) -> bool:
-    """Two definitions of one name in one file, shown as one result (`rank.diversify`); the parts of
-    one long unit are not: each shows other lines."""
-    return (
-        unit.kind in OVERLOADED and not unit.part and not other.part
-        and (unit.qualified_name, unit.kind) == (other.qualified_name, other.kind)
-    )
+def overload_name(unit: Unit) -> tuple[str, str] | None:
+    """What a definition shares with its overloads in its file, which are shown as one result with it
+    (`rank.diversify`); None for what has none (a module, a part of a long unit: each shows other lines)."""
+    return (unit.qualified_name, unit.kind) if unit.kind in OVERLOADED and not unit.part else None
 
 
 def _kin(unit: Unit, other: Unit) -> bool:
@@ -265,8 +262,8 @@ def _kin(unit: Unit, other: Unit) -> bool:
     apart = abs(unit.start_line - other.start_line)
     if apart > KIN_LINES:
         return False
-    if overloads(unit, other):  # one result already, whichever leads
-        return False
+    if (name := overload_name(unit)) is not None and name == overload_name(other):
+        return False  # one result already, whichever leads
     if apart <= SIBLING_LINES and unit.parent and unit.parent == other.parent:
         if _constructs(unit) == _constructs(other):  # not `__init__` beside `pop`
             return True
