@@ -107,6 +107,58 @@ def test_results_per_file_are_capped_unless_asked(shop_repo: Path, search_json) 
     assert sum(1 for r in fewer["results"] if r["path"] == "shop/stack.py") == 2
 
 
+COLUMNS = '''
+class Columns:
+    """The columns of a table of numbers, each reduced to one value."""
+
+    def sum(self):
+        """Returns a row vector expression of the sum of each column of the referenced table of numbers."""
+        return [sum(c) for c in self.cells]
+
+    def prod(self):
+        """Returns a row vector expression of the product of each column of the referenced table of numbers."""
+        return [math.prod(c) for c in self.cells]
+
+    def norm(self):
+        """Returns a row vector expression of the length of each column of the referenced table of numbers."""
+        return [math.hypot(*c) for c in self.cells]
+
+    def largest(self):
+        """Returns a row vector expression of the largest value of each column of the referenced table of numbers."""
+        return [max(c) for c in self.cells]
+
+    def smallest(self):
+        """Returns a row vector expression of the smallest value of each column of the referenced table of numbers."""
+        return [min(c) for c in self.cells]
+
+
+class Summary:
+    """What a report prints of a table."""
+
+    def mean(self, table):
+        return [s / table.rows for s in table.sum()]
+'''
+
+
+def test_a_file_full_of_its_family_still_gives_the_one_its_name_says(tmp_path: Path, search_json) -> None:
+    # The documented siblings fill the file's four places with their docs' words; `mean`, the one
+    # the question names, was the fifth of its file and cut (Eigen's `VectorwiseOp.mean`).
+    (tmp_path / "stats").mkdir()
+    (tmp_path / "stats" / "columns.py").write_text(COLUMNS)
+    (tmp_path / "text.py").write_text("".join(
+        f'def {name}(text):\n    """The text made {name}, as a person would write it by hand."""\n    return text\n\n\n'
+        for name in ["title", "truncated", "indented", "dedented", "slugified", "wrapped", "centred", "quoted",
+                     "unquoted", "escaped", "unescaped", "padded", "reversed", "hyphenated", "shouted"]
+    ))
+    question = "Returns a row vector expression of the mean of each column of the referenced table of numbers"
+    found = search_json(question, "-p", str(tmp_path))["results"]
+    of_file = [r["name"] for r in found if r["path"] == "stats/columns.py"]
+    assert len(of_file) == MAX_PER_FILE + 1 and of_file[-1] == "mean", of_file
+    # A cap asked for is kept to.
+    asked = search_json(question, "-p", str(tmp_path), "--max-per-file", "2")["results"]
+    assert sum(1 for r in asked if r["path"] == "stats/columns.py") == 2
+
+
 def test_a_directory_inside_the_project_keeps_the_search_to_it(shop_repo: Path, search_json) -> None:
     git(shop_repo, "init")
     data = search_json("push", "--path", str(shop_repo / "tests"))

@@ -303,7 +303,8 @@ def _embed(service: Codefathom, quiet: bool, budget: float | None, re_embed: boo
 @click.option("--symbol-name", "-s",
               help="Only units whose name matches this glob (in lower case: any case), e.g. 'parse_*' or 'store.*'.")
 @click.option("--max-per-file", default=MAX_PER_FILE, show_default=True, type=click.IntRange(1, None),
-              help="At most this many results from one file.")
+              help="At most this many results from one file (at the default, a question in words may get one"
+                   " more whose name says a word of it the others do not).")
 @click.option("--all-per-file", is_flag=True, help="No limit of results per file.")
 @click.option("--json", "as_json", is_flag=True, help="Print results as JSON (the MCP tool's reply).")
 @click.option("--jsonl", type=click.File("rb"), metavar="FILE",

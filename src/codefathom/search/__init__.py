@@ -22,7 +22,7 @@ from codefathom.search.expand import with_deps, with_neighbours
 from codefathom.search.explain import explain_details
 from codefathom.search.members import Shown, line_terms
 from codefathom.search.query import QueryPlan, plan_query
-from codefathom.search.rank import Scored, channel_weights, path_role, rank_units, reranker
+from codefathom.search.rank import MAX_PER_FILE, Scored, channel_weights, path_role, rank_units, reranker
 from codefathom.search.vectors import vector_channel, without_vectors
 from codefathom.store import Scope, Store, match_expression
 
@@ -35,9 +35,6 @@ __all__ = [
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 2000
 CONTENT_LINES = 60
-# Results one file may give a search unless asked otherwise: more shows a family of definitions
-# whole, fewer leaves room for other files.
-MAX_PER_FILE = 4
 
 
 @dataclass(frozen=True)

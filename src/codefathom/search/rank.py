@@ -98,15 +98,28 @@ def role_weight(scored: Scored, path: str, config: RankingConfig = DEFAULT_RANKI
     return ROLE_PRIOR[path_role(path)] if config.role_prior and not named else 1.0
 
 
+# Results one file may give a search unless asked otherwise: more shows a family of definitions
+# whole, fewer leaves room for other files.
+MAX_PER_FILE = 4
+# ... and, for a question in words, this many more whose names say a word the file's others do not: a
+# family of documented siblings fills the file's share with its docs' words, and the one whose name
+# says the question's word (`mean` in "the mean of each column") was cut. Not past a cap asked for.
+NAMED_PAST_CAP = 1
+
+
 def diversify(
     ranked: list[tuple[Scored, str]], limit: int, max_per_file: int | None,
     identity: Callable[[int], Hashable] | None = None, overload: Callable[[int], Hashable] | None = None,
+    says: Callable[[int], frozenset[int]] | None = None,
 ) -> list[Scored]:
     """The best `limit` results with at most `max_per_file` from any one file and, given `identity`
     (what a result shows, search/members.py), none showing what a better one shows; given `overload`
     (a definition's name in its file, None for what has no overloads), a definition whose name a
-    better result has is one of that result's `overloads`, not a result of its own."""
+    better result has is one of that result's `overloads`, not a result of its own; given `says`
+    (which of the query's words a result's name says), NAMED_PAST_CAP more of a full file whose names
+    say a word none of its results' names say."""
     per_file: dict[str, int] = {}
+    said: dict[str, set[int]] = {}  # per file, the query's words its kept results' names say
     seen: set[Hashable] = set()
     named: dict[Hashable, Scored] = {}
     kept: list[Scored] = []
@@ -120,7 +133,9 @@ def diversify(
                 break
             continue  # full: only the overloads of what is kept are still looked for
         if max_per_file is not None and per_file.get(path, 0) >= max_per_file:
-            continue
+            if not (says is not None and per_file[path] < max_per_file + NAMED_PAST_CAP
+                    and says(scored.unit_id) - said.get(path, set())):
+                continue
         if identity is not None:
             shows = identity(scored.unit_id)
             if shows in seen:
@@ -129,6 +144,8 @@ def diversify(
         if key is not None:
             named[key] = scored
         per_file[path] = per_file.get(path, 0) + 1
+        if says is not None:
+            said.setdefault(path, set()).update(says(scored.unit_id))
         kept.append(scored)
     return kept
 
@@ -241,7 +258,8 @@ def _reranked(
         scored.score, scored.prior, scored.features = math.exp(value - top) / total, 1.0, values[uid]
         ranked.append((scored, units[uid].path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
-    return diversify(ranked, limit, max_per_file, identity, overload_of(units))
+    says = rerank.name_says(plan, units) if max_per_file == MAX_PER_FILE else None
+    return diversify(ranked, limit, max_per_file, identity, overload_of(units), says)
 
 
 def _file_support(fused: dict[int, Scored], units: dict[int, StoredUnit], top: int = 100) -> dict[str, int]:

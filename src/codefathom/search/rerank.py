@@ -12,6 +12,7 @@ import functools
 import math
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from codefathom.model import StoredUnit, Unit
 from codefathom.search.channels import Candidate, NameMatch
@@ -129,6 +130,20 @@ def with_kin(lexical: list[Candidate], plan: QueryPlan, units: dict[int, StoredU
         ):
             deeper.append(candidate)
     return best + deeper
+
+
+def name_says(plan: QueryPlan, units: dict[int, StoredUnit]) -> Callable[[int], frozenset[int]]:
+    """Which of the query's words (by position among its stems) a candidate's name says."""
+    said = _said(tuple(dict.fromkeys(light_stem(w) for w in plan.words)))
+
+    def says(unit_id: int) -> frozenset[int]:
+        stored = units.get(unit_id)
+        if stored is None or not stored.unit.name:
+            return frozenset()
+        words = _name_words(stored.unit.name)
+        return frozenset(at for at, forms in enumerate(said) if not forms.isdisjoint(words))
+
+    return says
 
 
 def kin_depth(limit: int) -> int:
