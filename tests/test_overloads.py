@@ -146,7 +146,8 @@ def test_a_types_impl_blocks_are_one_result_with_it(project: Path, run_cli: Call
     # The documented struct leads its undocumented impl, which shares more of the question's words.
     results = _search(run_cli, project, "an iterator that yields every n-th item")
     steps = [r for r in results if r["name"] == "StepBy"]
-    assert [(r["start_line"], [o["start_line"] for o in r["overloads"]]) for r in steps] == [(2, [17])], results
+    # Every impl block is listed with it, the one the words miss too.
+    assert [(r["start_line"], [o["start_line"] for o in r["overloads"]]) for r in steps] == [(2, [7, 17])], results
 
 
 def test_a_const_twin_is_found_with_its_documented_overload(project: Path, run_cli: Callable[..., Result]) -> None:
@@ -165,3 +166,45 @@ def test_the_same_name_in_another_class_is_a_result_of_its_own(project: Path, ru
     assert set(offsets) == {"geo.Hyperplane.offset", "geo.Line.offset"}, results
     assert "overloads" not in offsets["geo.Line.offset"]
     assert all("overloads" not in r for r in results if r["name"] == "normal")
+
+
+def test_an_overload_the_words_miss_is_listed_with_the_one_they_find(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    # The question is the documented `offset() const`'s doc, the answer its undocumented twin, which
+    # shares no word with it: no channel found the twin, so the result left it out (Eigen's
+    # `Hyperplane::offset()`).
+    root = write_files(tmp_path / "shapes", {"include/shapes.h": """
+        namespace geo {
+        /** A flat surface. */
+        class Surface {
+         public:
+          /** A read-only reference to the distance from the origin. */
+          const double& offset() const { return m_offset; }
+
+          double& offset() { return m_offset; }
+
+         private:
+          double m_offset;
+        };
+        }
+    """})
+    found = _search(run_cli, root, "a writable reference to the distance from the origin")
+    offsets = [r for r in found if r["qualified_name"] == "geo.Surface.offset"]
+    assert [[o["signature"] for o in r["overloads"]] for r in offsets] == [["double& offset()"]], found
+
+
+def test_a_compact_result_lists_many_overloads_by_their_lines(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    overloads = "".join(
+        f"    public static Money of(int units{', int cents' * (n > 0)}{', String currency' * (n > 1)}) {{ return null; }}\n"
+        if n < 3 else f"    public static Money of(long units{', int scale' * (n - 3)}) {{ return null; }}\n"
+        for n in range(5)
+    )
+    root = write_files(tmp_path / "money", {"src/Money.java": "public class Money {\n" + overloads + "}\n"})
+    text = run_cli("search", "Money.of", "--path", str(root), "-n", "1").output
+    also = [line.strip() for line in text.splitlines() if line.strip().startswith("also")]
+    assert len(also) == 4 and also[-1].startswith("also at ") and also[-1].count("-") == 1, text
+    full = run_cli("search", "Money.of", "--path", str(root), "-n", "1", "--detail", "full").output
+    assert sum(1 for line in full.splitlines() if line.strip().startswith("also ")) == 4, full

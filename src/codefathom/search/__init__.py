@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from codefathom.errors import UsageError
@@ -25,6 +25,7 @@ from codefathom.search.query import QueryPlan, plan_query
 from codefathom.search.rank import MAX_PER_FILE, Scored, channel_weights, path_role, rank_units, reranker
 from codefathom.search.vectors import vector_channel, without_vectors
 from codefathom.store import Scope, Store, match_expression
+from codefathom.tokens import name_key
 
 __all__ = [
     "SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT",
@@ -96,6 +97,7 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     )
     lexical, names, vectors = channels["lexical"], channels["names"], channels["vectors"]
     unit_ids = [shown.unit(scored.unit_id).id for scored in kept]
+    _with_every_overload(store, kept, units, scope, set(unit_ids))
     overloads = {scored.unit_id: _overloads(scored, units) for scored in kept if scored.overloads}
     # The source of the results only: the other candidates were ranked without theirs.
     units.update(store.units_by_id(unit_ids, with_rank=config.pagerank_weight > 0))
@@ -147,6 +149,32 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
             outcome.debug.update(explain_details(store, plan, channels, weights, config, kept, units, scope,
                                                  bool(missing)))
     return outcome
+
+
+def _with_every_overload(
+    store: Store, kept: list[Scored], units: dict[int, StoredUnit], scope: Scope, shown: set[int], limit: int = 1000
+) -> None:
+    """Each result's overloads: every other definition of its name in its file, not only those the
+    channels found. An overload the query's words miss is still the answer's other half (Eigen's
+    `offset()` beside the documented `offset() const`)."""
+    named: dict[tuple[str, ...], Scored] = {}
+    for scored in kept:
+        stored = units.get(scored.unit_id)
+        key = rerank.overload_name(stored.unit) if stored is not None else None
+        if stored is not None and key is not None:
+            named[(stored.path, *key)] = scored
+    if not named:
+        return
+    keys = list(dict.fromkeys(name_key(units[scored.unit_id].unit.name) for scored in named.values()))
+    wanted = {(path, qualified) for path, qualified, _kind in named}
+    files = frozenset(store.file_ids({path for path, _ in wanted}).values())
+    rows = [uid for uid, _name, qualified, path in store.name_candidates(keys, replace(scope, file_ids=files), limit)
+            if (path, qualified) in wanted and uid not in units and uid not in shown]
+    for uid, stored in store.units_by_id(rows, with_content=False).items():  # shown by line (_overloads)
+        key = rerank.overload_name(stored.unit)
+        if key is not None and (group := named.get((stored.path, *key))) is not None:
+            units[uid] = stored
+            group.overloads.append(uid)
 
 
 def _overloads(scored: Scored, units: dict[int, StoredUnit]) -> tuple[Overload, ...]:

@@ -30,6 +30,9 @@ __all__ = [
 
 
 SNIPPET_LINES = 3
+# Overloads a compact result shows with their signatures; the rest by their lines, on one line (a C#
+# class's twenty constructors are one result).
+SIGNED_OVERLOADS = 3
 
 
 @dataclass(frozen=True)
@@ -156,8 +159,7 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
         if hit.summary:
             lines.append(_clip("    summary: " + hit.summary, LINE_WIDTH + 4))
         deps = [f"    {via}: {', '.join(names)}" for via, names in hit.deps or ()]
-        also = [_clip(f"    also {o.start_line}-{o.end_line}: {_one_line(o.signature)}", LINE_WIDTH + 4)
-                for o in hit.overloads]
+        also = _also(hit, signed=len(hit.overloads) if view.detail != "compact" else SIGNED_OVERLOADS)
         if view.detail != "compact":
             lines.extend(also)
             body = hit.content.split("\n")
@@ -180,6 +182,15 @@ def search_text(response: SearchResponse, view: SearchView = COMPACT) -> str:
     if response.debug is not None:
         lines.append(f"# debug: {json.dumps(response.debug, separators=(',', ':'), default=str)}")
     return "\n".join(lines)
+
+
+def _also(hit: Hit, signed: int) -> list[str]:
+    """`also start-end: signature` for the first `signed` overloads, `also at start-end, ...` for the rest."""
+    lines = [_clip(f"    also {o.start_line}-{o.end_line}: {_one_line(o.signature)}", LINE_WIDTH + 4)
+             for o in hit.overloads[:signed]]
+    if rest := hit.overloads[signed:]:
+        lines.append(_clip("    also at " + ", ".join(f"{o.start_line}-{o.end_line}" for o in rest), LINE_WIDTH + 4))
+    return lines
 
 
 def _numbered(numbered: list[tuple[int, str]]) -> list[str]:
