@@ -72,8 +72,9 @@ MIN_GAIN = 0.002
 # Reranker features whose weight is set by hand on the lab (docs/benchmarks.md says how), the same in
 # every model that has them: a fit would learn what the lab's construction pays (`kin` lifts the
 # undocumented, and the intent set's targets are undocumented because the lab blanked their docs;
-# `predicate` fires on few queries, too few for a fit to weigh).
-HELD = ("kin", "predicate")
+# `predicate` fires on few queries, too few for a fit to weigh; `contrast`, as `kin`, reads undocumented
+# definitions beside documented kin).
+HELD = ("kin", "predicate", "contrast")
 
 
 @dataclass

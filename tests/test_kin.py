@@ -262,3 +262,50 @@ def test_kin_found_below_the_depth_the_reranker_reads(
     assert "valid_first_char" in first_three()
     monkeypatch.setattr(rerank, "KIN_FROM", 0)
     assert "valid_first_char" not in first_three()
+
+
+OPTION_CHARACTERS = {
+    "cli/names.py": '''
+        """What an option's name may be written with."""
+
+
+        def valid_later_char(c: str) -> bool:
+            """Verify a character of an option's name after its first one: a letter, a digit, or one of _ ? @ . -"""
+            return c.isalnum() or c in "_?@.-"
+
+
+        def valid_first_char(c: str) -> bool:
+            return c.isalpha() or c == "!"
+    ''',
+    "cli/text.py": "".join(
+        f'''
+        def {name}(text):
+            """The text made {name}, as a person would write it by hand."""
+            return text
+        ''' for name in ["titled", "truncated", "indented", "dedented", "slugified", "wrapped", "centred", "quoted"]
+    ),
+}
+
+
+def _contrasts(root: Path, question: str) -> dict[str, float]:
+    with Codefathom(root) as service:
+        found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False),
+                                include_debug=True, explain=True)
+    return {
+        hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("contrast", {}).get("value", 0.0)
+        for hit in found.debug["results"] if "reranker" in hit  # type: ignore[union-attr]
+    }
+
+
+def test_of_two_kin_the_one_the_question_names_leads(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    # `valid_later_char`'s doc says most of the question's words; `valid_first_char` has no doc, and
+    # its name says the one that tells the two apart (CLI11's, second behind `valid_later_char`).
+    root = write_files(tmp_path / "cli", OPTION_CHARACTERS)
+    question = "Verify the first character of an option's name: a letter, or ! for its special meaning"
+    result = run_cli("search", question, "--path", str(root), "--json", "-n", "3")
+    names = [hit["name"] for hit in json.loads(result.output)["results"]]
+    assert names[:2] == ["valid_first_char", "valid_later_char"], result.output
+    contrasts = _contrasts(root, question)
+    assert contrasts["valid_first_char"] == 1.0 and contrasts["valid_later_char"] == 0.0, contrasts
+    # A question that says no word of the documented kin's name tells the two apart by none.
+    assert _contrasts(root, "a letter or a digit of an option after the first one")["valid_first_char"] == 0.0

@@ -48,6 +48,8 @@ __all__ = [
 #                    of its family or a sibling near it (`_kin`) scored higher in BM25F: by how much (lexical_score);
 #                    its weight is set by hand, the same in both (bench/fit_ranking.py holds it)
 # and, for the model without vectors,
+#   contrast         it has no doc, and its name says the query's words that the name of such a documented
+#                    kin says, and more (`_contrast`); set by hand like kin
 #   predicate        the query asks whether something holds ("returns true if", "checks whether") and
 #                    the unit answers yes or no (`_is_predicate`); set by hand like kin. The model with
 #                    vectors goes without: their similarity already tells (1 there cost intent on tune)
@@ -66,6 +68,7 @@ PARTIAL_FEATURES = (*_BOTH, "vectorless", "kin")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
     "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length", "kin", "predicate",
+    "contrast",
 )
 
 LEXICAL_DEPTH = 100
@@ -182,6 +185,8 @@ def features(
     ids = candidate_ids(channels)
     per_file = Counter(units[u].path for u in ids if u in units)
     kin = _kin_gain(units, lexical_score)
+    known = abbreviations()  # the query's words as a name says them, "returns" by `get` left out
+    contrast = _contrast(units, lexical_score, [known.get(stem, frozenset()) | {stem} for stem in stems])
     found: dict[int, dict[str, float]] = {}
     for uid in ids:
         stored = units.get(uid)
@@ -217,6 +222,7 @@ def features(
             "vector_rank_cut": ranked * unread,
             "vectorless": 1.0 if uid in without_vectors else 0.0,
             "kin": kin.get(uid, 0.0),
+            "contrast": contrast.get(uid, 0.0),
             "predicate": 1.0 if plan.asks_whether and _is_predicate(unit.name, unit.signature) else 0.0,
         }
     return found
@@ -238,16 +244,21 @@ def _is_predicate(name: str, signature: str) -> bool:
     return parts is not None and bool(_BOOL.search(parts[0] + parts[1].rpartition(")")[2]))
 
 
-def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> dict[int, float]:
-    """Per undocumented definition among BM25F's candidates: how much better a documented definition
-    of its family scored (see `_kin`; same file, within KIN_LINES), when one did."""
+def _definitions_by_file(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> list[list[StoredUnit]]:
+    """BM25F's named definitions, file by file."""
     by_file: dict[str, list[StoredUnit]] = {}
     for uid in lexical_score:
         stored = units.get(uid)
         if stored is not None and stored.unit.name and stored.unit.kind not in _NOT_DEFINITIONS:
             by_file.setdefault(stored.path, []).append(stored)
+    return list(by_file.values())
+
+
+def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> dict[int, float]:
+    """Per undocumented definition among BM25F's candidates: how much better a documented definition
+    of its family scored (see `_kin`; same file, within KIN_LINES), when one did."""
     gain: dict[int, float] = {}
-    for members in by_file.values():
+    for members in _definitions_by_file(units, lexical_score):
         documented = [m for m in members if m.unit.doc]
         for stored in members:
             if stored.unit.doc:
@@ -256,6 +267,25 @@ def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> 
             if best > lexical_score[stored.id]:
                 gain[stored.id] = best - lexical_score[stored.id]
     return gain
+
+
+def _contrast(
+    units: dict[int, StoredUnit], lexical_score: dict[int, float], said: list[frozenset[str]]
+) -> dict[int, float]:
+    """1 for an undocumented definition whose name says the query's words a documented kin's name
+    says and more (`log2` beside `log10` for "the base-2 logarithm"), when BM25F scored the kin
+    higher: the kin's doc matched the question, the name tells which of the two it asks for."""
+    found: dict[int, float] = {}
+    for members in _definitions_by_file(units, lexical_score):
+        says = {m.id: frozenset(i for i, forms in enumerate(said) if not forms.isdisjoint(_name_words(m.unit.name)))
+                for m in members}
+        for m in members:
+            if not m.unit.doc and says[m.id] and any(
+                k.unit.doc and lexical_score[k.id] > lexical_score[m.id] and says[k.id] and says[m.id] > says[k.id]
+                and _kin(m.unit, k.unit) for k in members
+            ):
+                found[m.id] = 1.0
+    return found
 
 
 # Kinds whose definitions of one name in one file are one result (overloads, a Rust type's impl blocks).
