@@ -287,9 +287,9 @@ OPTION_CHARACTERS = {
 }
 
 
-def _contrasts(root: Path, question: str) -> dict[str, float]:
+def _contrasts(root: Path, question: str, vectors: bool = False) -> dict[str, float]:
     with Codefathom(root) as service:
-        found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False),
+        found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=vectors),
                                 include_debug=True, explain=True)
     return {
         hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("contrast", {}).get("value", 0.0)
@@ -309,3 +309,14 @@ def test_of_two_kin_the_one_the_question_names_leads(tmp_path: Path, run_cli: Ca
     assert contrasts["valid_first_char"] == 1.0 and contrasts["valid_later_char"] == 0.0, contrasts
     # A question that says no word of the documented kin's name tells the two apart by none.
     assert _contrasts(root, "a letter or a digit of an option after the first one")["valid_first_char"] == 0.0
+
+
+def test_contrast_counts_in_the_model_with_vectors_too(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = write_files(tmp_path / "cli", OPTION_CHARACTERS)
+    index_with_vectors(run_cli, root, monkeypatch)
+    question = "Verify the first character of an option's name: a letter, or ! for its special meaning"
+    contrasts = _contrasts(root, question, vectors=True)
+    assert contrasts["valid_first_char"] == 1.0 and contrasts["valid_later_char"] == 0.0, contrasts
+    assert dict(DEFAULT_RANKING.rerank_weights)["contrast"] > 0

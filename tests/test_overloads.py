@@ -197,11 +197,9 @@ def test_an_overload_the_words_miss_is_listed_with_the_one_they_find(
 def test_a_compact_result_lists_many_overloads_by_their_lines(
     tmp_path: Path, run_cli: Callable[..., Result]
 ) -> None:
-    overloads = "".join(
-        f"    public static Money of(int units{', int cents' * (n > 0)}{', String currency' * (n > 1)}) {{ return null; }}\n"
-        if n < 3 else f"    public static Money of(long units{', int scale' * (n - 3)}) {{ return null; }}\n"
-        for n in range(5)
-    )
+    parameters = ["int units", "int units, int cents", "int units, int cents, String currency", "long units",
+                  "long units, int scale"]
+    overloads = "".join(f"    public static Money of({p}) {{ return null; }}\n" for p in parameters)
     root = write_files(tmp_path / "money", {"src/Money.java": "public class Money {\n" + overloads + "}\n"})
     text = run_cli("search", "Money.of", "--path", str(root), "-n", "1").output
     also = [line.strip() for line in text.splitlines() if line.strip().startswith("also")]

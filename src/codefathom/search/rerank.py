@@ -47,9 +47,10 @@ __all__ = [
 #   kin              (the models with and without vectors) it has no doc, and a documented definition
 #                    of its family or a sibling near it (`_kin`) scored higher in BM25F: by how much (lexical_score);
 #                    its weight is set by hand, the same in both (bench/fit_ranking.py holds it)
+#   contrast         (the models without vectors and with every unit embedded) it has no doc, and its name
+#                    says the query's words that the name of such a documented kin says, and more
+#                    (`_contrast`); set by hand like kin
 # and, for the model without vectors,
-#   contrast         it has no doc, and its name says the query's words that the name of such a documented
-#                    kin says, and more (`_contrast`); set by hand like kin
 #   predicate        the query asks whether something holds ("returns true if", "checks whether") and
 #                    the unit answers yes or no (`_is_predicate`); set by hand like kin. The model with
 #                    vectors goes without: their similarity already tells (1 there cost intent on tune)
@@ -63,7 +64,7 @@ _BOTH = (
     "path_words", "name_match", "test", "example", "module_or_chunk", "file_support", "lexical_score", "container",
     "length",
 )
-FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut", "kin")
+FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut", "kin", "contrast")
 PARTIAL_FEATURES = (*_BOTH, "vectorless", "kin")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
