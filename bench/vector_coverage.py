@@ -64,6 +64,9 @@ def with_coverage(index_dir: Path, share: float, into: Path) -> None:
     target.execute("CREATE TEMP TABLE dropped(id INTEGER PRIMARY KEY)")
     target.executemany("INSERT INTO dropped VALUES (?)", [(i,) for i in drop])
     target.execute("UPDATE units SET embed_key = NULL WHERE id IN (SELECT id FROM dropped)")
+    # A copy of its own vectors: a matrix this process loaded for the copy before, at the same path,
+    # must not be taken for this one (store/matrices.py keys it by path and epoch).
+    target.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('vector_epoch', ?)", (f"coverage {share}",))
     target.commit()
     target.close()
 

@@ -178,6 +178,21 @@ def test_partial_vectors_are_used_and_said(project: Path, run_cli: Callable[...,
     assert unembedded["reranker"]["features"]["vectorless"]["value"] == 1
 
 
+def test_a_name_in_words_finds_its_unit_before_it_has_a_vector(project: Path, run_cli: Callable[..., Result]) -> None:
+    _index(run_cli, project)
+    (project / "billing" / "shipping.py").write_text(
+        "def parcel_rate_table(zone):\n    return RATES[zone]\n\n\n"
+        "def shipping_cost(weight, zone):\n    return weight * parcel_rate_table(zone)\n"
+    )
+    _index(run_cli, project, "--no-embed")
+    # The query spells a name; the vectors of the units embedded before outweighed it while it had
+    # none (a phrase's vectors weigh as much as six BM25F ranks), and the invoice's came first.
+    for query in ("shipping cost", "shipping_cost"):
+        with Codefathom(project) as service:
+            found = service.search(query, fresh=False)
+        assert found.results[0].name == "shipping_cost", (query, [hit.name for hit in found.results])
+
+
 def test_an_edit_keeps_the_vectors_of_the_units_it_did_not_change(
     project: Path, run_cli: Callable[..., Result]
 ) -> None:

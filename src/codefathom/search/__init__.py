@@ -22,7 +22,15 @@ from codefathom.search.expand import with_deps, with_neighbours
 from codefathom.search.explain import explain_details
 from codefathom.search.members import Shown, line_terms
 from codefathom.search.query import QueryPlan, plan_query
-from codefathom.search.rank import MAX_PER_FILE, Scored, channel_weights, path_role, rank_units, reranker
+from codefathom.search.rank import (
+    MAX_PER_FILE,
+    Scored,
+    channel_weights,
+    names_asked,
+    path_role,
+    rank_units,
+    reranker,
+)
 from codefathom.search.vectors import vector_channel, without_vectors
 from codefathom.store import Scope, Store, match_expression
 from codefathom.tokens import name_key
@@ -85,8 +93,11 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
     symbol = request.symbol_name
     keep = (lambda u: _name_matches(symbol, u.unit.name, u.unit.qualified_name)) if symbol else None
     missing: frozenset[int] = frozenset()
-    if channels["vectors"] and config.rerank and rerank.applies(plan, channels, dict(config.rerank_weights)):
-        missing = without_vectors(store, int(request.query_vector.shape[0]), set(units))
+    if channels["vectors"]:
+        # The reranker weighs every candidate's vector; fusion, for a name, only the named units'.
+        reranked = config.rerank and rerank.applies(plan, channels, dict(config.rerank_weights))
+        asked = set(units) if reranked else {c.unit_id for c in names_asked(channels)}
+        missing = without_vectors(store, int(request.query_vector.shape[0]), asked) if asked else frozenset()
     kinds = set(request.kinds)
     shown = Shown(
         store, units, line_terms(request.query),

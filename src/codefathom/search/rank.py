@@ -18,6 +18,7 @@ from codefathom.search.roles import path_role
 
 __all__ = [
     "Scored", "fuse", "apply_priors", "path_role", "role_weight", "diversify", "rank_units", "channel_weights",
+    "names_asked",
     "name_bonus", "RRF_K", "reranker",
 ]
 
@@ -186,6 +187,9 @@ def rank_units(
 
     Pure over its inputs, so the ranking's weights can be fitted offline (bench/fit_ranking.py)."""
     weights = channel_weights(plan, config)
+    if _names_an_unembedded(channels, without_vectors):
+        # The vectors cannot see the unit the query names: they weigh as for an identifier.
+        weights["vectors"] = min(weights["vectors"], config.vector_weight_identifier)
     fused = fuse(channels, weights, config)
     model = reranker(plan, channels, config, partial=bool(without_vectors))
     if model:
@@ -206,6 +210,16 @@ def rank_units(
         ranked.append((scored, stored.path))
     ranked.sort(key=lambda item: (-item[0].score, item[1], units[item[0].unit_id].unit.start_line))
     return _definition_first(diversify(ranked, limit, max_per_file, identity, overload_of(units)), units), weights
+
+
+def names_asked(channels: dict[str, list[Candidate]]) -> list[Candidate]:
+    """The units the query names: by their qualified or exact name, or folded (`check chunks len`)."""
+    return [c for c in channels.get("names", ()) if NameMatch.names_it(int(-c.score))]
+
+
+def _names_an_unembedded(channels: dict[str, list[Candidate]], without_vectors: frozenset[int]) -> bool:
+    """The query names a unit not embedded yet."""
+    return bool(without_vectors) and any(c.unit_id in without_vectors for c in names_asked(channels))
 
 
 def _definition_first(kept: list[Scored], units: dict[int, StoredUnit]) -> list[Scored]:
