@@ -144,8 +144,7 @@ def name_says(plan: QueryPlan, units: dict[int, StoredUnit]) -> Callable[[int], 
         stored = units.get(unit_id)
         if stored is None or not stored.unit.name:
             return frozenset()
-        words = _name_words(stored.unit.name)
-        return frozenset(at for at, forms in enumerate(said) if not forms.isdisjoint(words))
+        return _words_said(said, stored.unit.name)
 
     return says
 
@@ -278,8 +277,7 @@ def _contrast(
     higher: the kin's doc matched the question, the name tells which of the two it asks for."""
     found: dict[int, float] = {}
     for members in _definitions_by_file(units, lexical_score):
-        says = {m.id: frozenset(i for i, forms in enumerate(said) if not forms.isdisjoint(_name_words(m.unit.name)))
-                for m in members}
+        says = {m.id: _words_said(said, m.unit.name) for m in members}
         for m in members:
             if not m.unit.doc and says[m.id] and any(
                 k.unit.doc and lexical_score[k.id] > lexical_score[m.id] and says[k.id] and says[m.id] > says[k.id]
@@ -393,6 +391,12 @@ def _said(stems: tuple[str, ...]) -> list[frozenset[str]]:
     """Each of the query's words (stemmed) with its abbreviations, the forms a name may say it by."""
     known = abbreviations()
     return [known.get(stem, frozenset()) | NAMED_BY.get(stem, frozenset()) | {stem} for stem in stems]
+
+
+def _words_said(query: list[frozenset[str]], name: str) -> frozenset[int]:
+    """Which of the query's words (by position) a name says, each in any of its forms."""
+    words = _name_words(name)
+    return frozenset(at for at, forms in enumerate(query) if not forms.isdisjoint(words))
 
 
 def _share(query: list[frozenset[str]], words: frozenset[str]) -> float:
