@@ -320,3 +320,32 @@ def test_contrast_counts_in_the_model_with_vectors_too(
     contrasts = _contrasts(root, question, vectors=True)
     assert contrasts["valid_first_char"] == 1.0 and contrasts["valid_later_char"] == 0.0, contrasts
     assert dict(DEFAULT_RANKING.rerank_weights)["contrast"] > 0
+
+
+TRANSFORMS = {
+    "geometry/transform.py": '''
+        """Affine transforms."""
+
+
+        def compute_scaling_rotation(transform: "Transform") -> tuple["Matrix", "Matrix"]:
+            """Decomposes the linear part of the transform as a product of a scaling and then a rotation."""
+            return polar(transform.linear(), scaling_first=True)
+
+
+        def compute_rotation_scaling(transform: "Transform") -> tuple["Matrix", "Matrix"]:
+            return polar(transform.linear(), scaling_first=False)
+    ''',
+    "geometry/text.py": OPTION_CHARACTERS["cli/text.py"],
+}
+
+
+def test_of_two_kin_with_the_same_words_the_one_in_the_questions_order_is_marked(tmp_path: Path) -> None:
+    # Eigen's `computeRotationScaling` came second behind the documented `computeScalingRotation` for
+    # "... as a product rotation x scaling".
+    root = write_files(tmp_path / "geometry", TRANSFORMS)
+    asked = "Decomposes the linear part of the transform as a product of a rotation and then a scaling"
+    contrasts = _contrasts(root, asked)
+    assert contrasts["compute_rotation_scaling"] == 1.0 and contrasts["compute_scaling_rotation"] == 0.0
+    assert _contrasts(root, asked.replace("rotation", "R").replace("scaling", "rotation").replace("R", "scaling"))[
+        "compute_rotation_scaling"
+    ] == 0.0

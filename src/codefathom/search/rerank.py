@@ -273,18 +273,36 @@ def _contrast(
     units: dict[int, StoredUnit], lexical_score: dict[int, float], said: list[frozenset[str]]
 ) -> dict[int, float]:
     """1 for an undocumented definition whose name says the query's words a documented kin's name
-    says and more (`log2` beside `log10` for "the base-2 logarithm"), when BM25F scored the kin
-    higher: the kin's doc matched the question, the name tells which of the two it asks for."""
+    says and more (`log2` beside `log10` for "the base-2 logarithm"), or the same in the query's order
+    where the kin's are not (`_says_in_order`), when BM25F scored the kin higher: the kin's doc matched
+    the question, the name tells which of the two it asks for."""
     found: dict[int, float] = {}
     for members in _definitions_by_file(units, lexical_score):
         says = {m.id: _words_said(said, m.unit.name) for m in members}
         for m in members:
             if not m.unit.doc and says[m.id] and any(
-                k.unit.doc and lexical_score[k.id] > lexical_score[m.id] and says[k.id] and says[m.id] > says[k.id]
+                k.unit.doc and lexical_score[k.id] > lexical_score[m.id] and says[k.id]
+                and (says[m.id] > says[k.id] or _says_in_order(said, m, k, says))
                 and _kin(m.unit, k.unit) for k in members
             ):
                 found[m.id] = 1.0
     return found
+
+
+def _says_in_order(
+    said: list[frozenset[str]], unit: StoredUnit, kin: StoredUnit, says: dict[int, frozenset[int]]
+) -> bool:
+    """Both names say the same two or more of the query's words, and only `unit`'s in the query's order
+    (`computeRotationScaling` beside `computeScalingRotation` for "a product rotation x scaling")."""
+    same = says[unit.id] == says[kin.id] and len(says[unit.id]) > 1
+    return same and _in_order(said, unit.unit.name) and not _in_order(said, kin.unit.name)
+
+
+def _in_order(query: list[frozenset[str]], name: str) -> bool:
+    """The name says the query's words in the order the query says them."""
+    at = [i for part in split_identifier(name) for i, forms in enumerate(query)
+          if not forms.isdisjoint(_words(part))]
+    return at == sorted(at)
 
 
 # Kinds whose definitions of one name in one file are one result (overloads, a Rust type's impl blocks).
