@@ -27,6 +27,7 @@ from codefathom.search.rank import (
     Scored,
     channel_weights,
     names_asked,
+    overload_key,
     path_role,
     rank_units,
     reranker,
@@ -168,12 +169,8 @@ def _with_every_overload(
     """Each result's overloads: every other definition of its name in its file, not only those the
     channels found. An overload the query's words miss is still the answer's other half (Eigen's
     `offset()` beside the documented `offset() const`)."""
-    named: dict[tuple[str, ...], Scored] = {}
-    for scored in kept:
-        stored = units.get(scored.unit_id)
-        key = rerank.overload_name(stored.unit) if stored is not None else None
-        if stored is not None and key is not None:
-            named[(stored.path, *key)] = scored
+    named = {key: scored for scored in kept if scored.unit_id in units
+             and (key := overload_key(units[scored.unit_id])) is not None}
     if not named:
         return
     keys = list(dict.fromkeys(name_key(units[scored.unit_id].unit.name) for scored in named.values()))
@@ -182,8 +179,7 @@ def _with_every_overload(
     rows = [uid for uid, _name, qualified, path in store.name_candidates(keys, replace(scope, file_ids=files), limit)
             if (path, qualified) in wanted and uid not in units and uid not in shown]
     for uid, stored in store.units_by_id(rows, with_content=False).items():  # shown by line (_overloads)
-        key = rerank.overload_name(stored.unit)
-        if key is not None and (group := named.get((stored.path, *key))) is not None:
+        if (key := overload_key(stored)) is not None and (group := named.get(key)) is not None:
             units[uid] = stored
             group.overloads.append(uid)
 

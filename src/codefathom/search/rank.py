@@ -18,7 +18,7 @@ from codefathom.search.roles import path_role
 
 __all__ = [
     "Scored", "fuse", "apply_priors", "path_role", "role_weight", "diversify", "rank_units", "channel_weights",
-    "names_asked",
+    "names_asked", "overload_key",
     "name_bonus", "RRF_K", "reranker",
 ]
 
@@ -151,16 +151,19 @@ def diversify(
     return kept
 
 
-def overload_of(units: dict[int, StoredUnit]) -> Callable[[int], Hashable]:
+def overload_key(stored: StoredUnit) -> tuple[str, str, str] | None:
     """A definition's name in its file, shared by its overloads (`rerank.overload_name`), None for what
     has none."""
+    name = rerank.overload_name(stored.unit)
+    return None if name is None else (stored.path, *name)
+
+
+def overload_of(units: dict[int, StoredUnit]) -> Callable[[int], Hashable]:
+    """`overload_key` by unit id."""
 
     def key(unit_id: int) -> Hashable:
         stored = units.get(unit_id)
-        if stored is None:
-            return None
-        name = rerank.overload_name(stored.unit)
-        return None if name is None else (stored.path, *name)
+        return None if stored is None else overload_key(stored)
 
     return key
 
