@@ -131,6 +131,10 @@ CORPORA: tuple[Corpus, ...] = (
     # C++: CLI11's headers (a header-only command-line parser), Debian libcli11-dev
     Corpus("cli11", "2.1.2", "C++", "deb", "libcli11-dev=2.1.2+ds-1", "libcli11-dev_2.1.2+ds-1_all.deb",
            "f1f6ee9ec053e0e0bcec47345e241b6a8ee006321248b4329e9ce88d2b4b64a8", "usr/include/CLI"),
+    # C++: nlohmann/json's headers (header-only, split into its own headers), Debian nlohmann-json3-dev
+    Corpus("nlohmann-json", "3.11.2", "C++", "deb", "nlohmann-json3-dev=3.11.2-2",
+           "nlohmann-json3-dev_3.11.2-2_all.deb",
+           "ec57940def6b6186c30be0e0ee81d1e58f86d11a54a145b28686a1e3e4aae801", "usr/include/nlohmann"),
 )
 
 # Projects with their git history, for the commit set (bench/lab/history.py): `package` names the
