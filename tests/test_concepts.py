@@ -289,3 +289,41 @@ def test_an_adverb_says_its_adjective() -> None:
                               ("recursively", "recursive"), ("carefully", "careful"), ("previously", "previous")]:
         assert light_stem(adverb) == light_stem(adjective), adverb
     assert [light_stem(w) for w in ("apply", "reply", "only")] == ["apply", "reply", "only"]
+
+
+SORTING = {
+    "sorting/merge.py": '''
+        def mergesort(v):
+            if len(v) < 2:
+                return list(v)
+            mid = len(v) // 2
+            return merged(mergesort(v[:mid]), mergesort(v[mid:]))
+
+
+        def merged(left, right):
+            """Two sorted lists as one sorted list."""
+            out = []
+            while left and right:
+                out.append((left if left[0] <= right[0] else right).pop(0))
+            return out + left + right
+    ''',
+    "sorting/slices.py": '''
+        def sort_slice(items):
+            """Sorts the slice in place, keeping equal items in their order."""
+            items.sort()
+
+
+        def sort_descending(items):
+            """Sorts the slice in descending order."""
+            items.sort(reverse=True)
+    ''',
+}
+
+
+def test_two_words_of_a_question_are_one_word_of_a_name(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    # The question says "merge sort"; the code says `mergesort`, one word the tokenizer cannot split.
+    root = write_files(tmp_path / "sorting", SORTING)
+    # (Read as words of its own, neither "merge" nor "sort" is said by it, and it was not in the first three.)
+    question = "Sorts a slice using merge sort, unless it is already in descending order"
+    names = _names(run_cli, root, question)
+    assert "mergesort" in names, names

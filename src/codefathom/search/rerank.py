@@ -33,7 +33,8 @@ __all__ = [
 #   lexical_rank     10 / (10 + its rank in BM25F)
 #   in_lexical       1 when BM25F ranks it within LEXICAL_DEPTH
 #   name_words       share of the query's words found in the unit's name, as written or abbreviated
-#                    (`buf` says "buffer": concepts.abbreviations), "returns" said by `get` (NAMED_BY)
+#                    (`buf` says "buffer": concepts.abbreviations), "returns" said by `get` (NAMED_BY),
+#                    or two of them side by side joined (`mergesort` says "merge sort")
 #   signature_words  ... in its signature, as written (its parameters abbreviate what it is given)
 #   owner_words      ... in the name of the class or module it belongs to, as written or abbreviated
 #   path_words       ... in its file's path, as written
@@ -123,7 +124,7 @@ def with_kin(lexical: list[Candidate], plan: QueryPlan, units: dict[int, StoredU
     ]
     if not documented:
         return best
-    said = _said(tuple(dict.fromkeys(light_stem(w) for w in plan.words)))
+    said = _said(plan.words)
     deeper = []
     for candidate in lexical[depth:]:
         stored = units.get(candidate.unit_id)
@@ -138,7 +139,7 @@ def with_kin(lexical: list[Candidate], plan: QueryPlan, units: dict[int, StoredU
 
 def name_says(plan: QueryPlan, units: dict[int, StoredUnit]) -> Callable[[int], frozenset[int]]:
     """Which of the query's words (by position among its stems) a candidate's name says."""
-    said = _said(tuple(dict.fromkeys(light_stem(w) for w in plan.words)))
+    said = _said(plan.words)
 
     def says(unit_id: int) -> frozenset[int]:
         stored = units.get(unit_id)
@@ -180,8 +181,8 @@ def features(
     best_lexical = lexical[0].score if lexical and lexical[0].score > 0 else 1.0
     lexical_score = {c.unit_id: max(c.score, 0.0) / best_lexical for c in lexical}
     grade = {c.unit_id: int(-c.score) for c in names}
-    stems = tuple(dict.fromkeys(light_stem(w) for w in plan.words))
-    query, said = [frozenset({stem}) for stem in stems], _said(stems)
+    stems = _stems(plan.words)
+    query, said = [frozenset({stem}) for stem in stems], _said(plan.words)
     ids = candidate_ids(channels)
     per_file = Counter(units[u].path for u in ids if u in units)
     kin = _kin_gain(units, lexical_score)
@@ -405,10 +406,22 @@ def candidate_ids(channels: dict[str, list[Candidate]]) -> list[int]:
     ))
 
 
-def _said(stems: tuple[str, ...]) -> list[frozenset[str]]:
-    """Each of the query's words (stemmed) with its abbreviations, the forms a name may say it by."""
+def _said(words: tuple[str, ...]) -> list[frozenset[str]]:
+    """Each of the query's words (stemmed, once) with the forms a name may say it by: its abbreviations,
+    and with the word beside it, the two joined ("merge sort" is `mergesort`, "file name" `filename`)."""
     known = abbreviations()
-    return [known.get(stem, frozenset()) | NAMED_BY.get(stem, frozenset()) | {stem} for stem in stems]
+    forms = {stem: {stem} | known.get(stem, frozenset()) | NAMED_BY.get(stem, frozenset()) for stem in _stems(words)}
+    for first, second in zip(words, words[1:], strict=False):
+        if len(first) < 2 or len(second) < 2:
+            continue  # the "s" of "command's"
+        joined = light_stem(first + second)
+        forms[light_stem(first)].add(joined)
+        forms[light_stem(second)].add(joined)
+    return [frozenset(found) for found in forms.values()]
+
+
+def _stems(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(light_stem(word) for word in words))
 
 
 def _words_said(query: list[frozenset[str]], name: str) -> frozenset[int]:
