@@ -205,6 +205,9 @@ def test_how_the_query_reads_them() -> None:
     assert plan_query("items[0].name").tokens == ("items", "0", "name")
     # A longer question is not joined whole: its small words would make names of nothing.
     assert "whereisthecsrf" not in plan_query("where is the csrf token checked").joined_word_keys
+    # A possessive's `s` is no word: it matched every `s` in the code and joined its neighbour's name.
+    assert plan_query("parse a parent command's options").words == ("parse", "parent", "command", "options")
+    assert plan_query("the iterator’s next item").words == ("iterator", "next", "item")
 
 
 def test_a_name_spelled_in_words_leads_with_vectors_too(

@@ -100,8 +100,12 @@ class QueryPlan:
         return "".join(written) if 2 <= len(written) <= 4 and not any(w.isdigit() for w in written) else ""
 
 
+# "a command's flags": the `s` of a possessive is no word of its own.
+_CLITIC = re.compile(r"(?<=[A-Za-z])['’]s\b")
+
+
 def plan_query(text: str) -> QueryPlan:
-    tokens = tuple(_TOKEN.findall(text))
+    tokens = tuple(_TOKEN.findall(_CLITIC.sub("", text)))
     words: list[str] = []
     terms: list[MatchTerm] = []
     for token in tokens:

@@ -413,7 +413,7 @@ def _said(words: tuple[str, ...]) -> list[frozenset[str]]:
     forms = {stem: {stem} | known.get(stem, frozenset()) | NAMED_BY.get(stem, frozenset()) for stem in _stems(words)}
     for first, second in zip(words, words[1:], strict=False):
         if len(first) < 2 or len(second) < 2:
-            continue  # the "s" of "command's"
+            continue  # a letter (the `x` of "f(x)") joins nothing
         joined = light_stem(first + second)
         forms[light_stem(first)].add(joined)
         forms[light_stem(second)].add(joined)
