@@ -253,6 +253,7 @@ def test_kin_found_below_the_depth_the_reranker_reads(
     # words ranks below them, and is read too as the kin of a documented one among the best.
     project = write_files(tmp_path / "cli", OPTIONS)
     monkeypatch.setattr(rerank, "lexical_depth", lambda limit: 3)
+    monkeypatch.setattr(rerank, "LEXICAL_DEPTH", 3)
 
     def first_three() -> list[str]:
         result = run_cli("search", OPTION_QUESTION, "--path", str(project), "--json", "-n", "3")
@@ -260,6 +261,12 @@ def test_kin_found_below_the_depth_the_reranker_reads(
         return [hit["name"] for hit in json.loads(result.output)["results"]]
 
     assert "valid_first_char" in first_three()
+    # Found below the depth, it counts as found by BM25F, as its kin was (`in_lexical`).
+    with Codefathom(project) as service:
+        found = service.search(OPTION_QUESTION, limit=3, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False),
+                               include_debug=True, explain=True)
+    deep = next(hit for hit in found.debug["results"] if hit["name"].endswith("valid_first_char"))  # type: ignore[index]
+    assert deep["reranker"]["features"].get("in_lexical", {}).get("value", 0.0) == 1.0, deep
     monkeypatch.setattr(rerank, "KIN_FROM", 0)
     assert "valid_first_char" not in first_three()
 

@@ -31,7 +31,8 @@ __all__ = [
 #                    of the query's cosine over the index (0 for the nearest unit)
 #   vector_rank      10 / (10 + its rank in the vector channel)
 #   lexical_rank     10 / (10 + its rank in BM25F)
-#   in_lexical       1 when BM25F ranks it within LEXICAL_DEPTH
+#   in_lexical       1 when BM25F ranks it within LEXICAL_DEPTH, or it is the `kin` of a definition it ranks
+#                    higher (found below by `with_kin`: its family was found, in words its doc would say)
 #   name_words       share of the query's words found in the unit's name, as written or abbreviated
 #                    (`buf` says "buffer": concepts.abbreviations), "returns" said by `get` (NAMED_BY),
 #                    or two of them side by side joined (`mergesort` says "merge sort")
@@ -205,7 +206,7 @@ def features(
             "similarity": near,
             "vector_rank": ranked,
             "lexical_rank": 10 / (10 + lexical_at) if lexical_at else 0.0,
-            "in_lexical": 1.0 if lexical_at and lexical_at <= LEXICAL_DEPTH else 0.0,
+            "in_lexical": 1.0 if lexical_at and (lexical_at <= LEXICAL_DEPTH or uid in kin) else 0.0,
             "name_words": _share(said, _name_words(unit.name)),
             "signature_words": _share(query, _words(unit.signature or "")),
             "owner_words": _share(said, _words(unit.parent or "")),
