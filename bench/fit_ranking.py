@@ -46,11 +46,19 @@ from lab import metrics, querygen  # noqa: E402
 from quality import FETCH_LIMIT, prepare  # noqa: E402
 from vector_coverage import with_coverage  # noqa: E402
 
-from codefathom.search import MAX_PER_FILE, SearchRequest, concept_plan, gather_channels, plan_query, rerank  # noqa: E402
+from codefathom.search import (  # noqa: E402
+    MAX_PER_FILE,
+    SearchRequest,
+    concept_plan,
+    gather_channels,
+    plan_query,
+    rerank,
+    with_kin_nearby,
+)
 from codefathom.search.channels import Candidate  # noqa: E402
 from codefathom.search.config import DEFAULT_RANKING, RANKING_FILE, RankingConfig  # noqa: E402
 from codefathom.search.query import QueryPlan  # noqa: E402
-from codefathom.search.rank import rank_units  # noqa: E402
+from codefathom.search.rank import rank_units, reranker  # noqa: E402
 from codefathom.search.vectors import without_vectors  # noqa: E402
 from codefathom.service import Codefathom, embedding  # noqa: E402
 from codefathom.store import Scope  # noqa: E402
@@ -143,10 +151,13 @@ def _gathered(cf: Codefathom, items: list[dict[str, Any]], use_vectors: bool, co
         pool = max(50, request.limit * 10) * 5  # as search() takes it for these options
         channels = gather_channels(store, plan, Scope(), request, pool, {})
         ids = {c.unit_id for candidates in channels.values() for c in candidates}
+        units = store.units_by_id(ids, with_rank=True)
+        if reranker(plan, channels, DEFAULT_RANKING):  # as search() reads them
+            with_kin_nearby(store, channels, units, True)
+            ids = set(units)
         missing = without_vectors(store, int(vector.shape[0]), ids) if vector is not None and coverage < 1 else None
         found.append(Query(item["id"], item["set"], item["split"], item["level"], item["targets"], plan,
-                           channels, store.units_by_id(ids, with_rank=True), use_vectors, coverage,
-                           missing or frozenset()))
+                           channels, units, use_vectors, coverage, missing or frozenset()))
     return found
 
 

@@ -356,3 +356,45 @@ def test_of_two_kin_with_the_same_words_the_one_in_the_questions_order_is_marked
     assert _contrasts(root, asked.replace("rotation", "R").replace("scaling", "rotation").replace("R", "scaling"))[
         "compute_rotation_scaling"
     ] == 0.0
+
+
+SPLITTING = {
+    "par/split.rs": """
+        impl<I: Iterator> Splitter<I> {
+            /// Sets the maximum length of iterators desired to process in each job.
+            pub fn with_max_len(self, max: usize) -> MaxLen<I> {
+                MaxLen::new(self, max)
+            }
+
+            pub fn with_min_len(self, min: usize) -> MinLen<I> {
+                MinLen::new(self, min)
+            }
+        }
+    """,
+    "par/jobs.rs": """
+        /// Runs each job of the pool to its end, the desired number of iterators at a time.
+        pub fn run_jobs(pool: &Pool, desired: usize) {
+            pool.run(desired)
+        }
+
+        /// The length of each job's queue, to process in order.
+        pub fn queue_length(pool: &Pool) -> usize {
+            pool.queued()
+        }
+    """,
+}
+
+
+def test_kin_below_every_candidate_is_read_from_the_index(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `with_min_len` says "minimum" and "length" only by abbreviation: BM25F ranks it below the
+    # candidates it returns (here, with a depth of 1, its best 2). It is read from the index as the
+    # kin of `with_max_len`, whose doc the question echoes.
+    root = write_files(tmp_path / "par", SPLITTING)
+    monkeypatch.setattr(rerank, "lexical_depth", lambda limit: 1)
+    result = run_cli("search", "Sets the minimum length of iterators desired to process in each job",
+                     "--path", str(root), "--json", "-n", "3")
+    assert result.exit_code == 0, result.output
+    names = [hit["name"] for hit in json.loads(result.output)["results"]]
+    assert "with_min_len" in names, names

@@ -108,6 +108,23 @@ FILES = {
 }
 
 
+SURFACE = """
+    namespace geo {
+    /** A flat surface. */
+    class Surface {
+     public:
+      /** A read-only reference to the distance from the origin. */
+      const double& offset() const { return m_offset; }
+
+      double& offset() { return m_offset; }
+
+     private:
+      double m_offset;
+    };
+    }
+"""
+
+
 @pytest.fixture
 def project(tmp_path: Path, run_cli: Callable[..., Result]) -> Path:
     root = write_files(tmp_path / "overloads", FILES)
@@ -174,24 +191,26 @@ def test_an_overload_the_words_miss_is_listed_with_the_one_they_find(
     # The question is the documented `offset() const`'s doc, the answer its undocumented twin, which
     # shares no word with it: no channel found the twin, so the result left it out (Eigen's
     # `Hyperplane::offset()`).
-    root = write_files(tmp_path / "shapes", {"include/shapes.h": """
-        namespace geo {
-        /** A flat surface. */
-        class Surface {
-         public:
-          /** A read-only reference to the distance from the origin. */
-          const double& offset() const { return m_offset; }
-
-          double& offset() { return m_offset; }
-
-         private:
-          double m_offset;
-        };
-        }
-    """})
+    root = write_files(tmp_path / "shapes", {"include/shapes.h": SURFACE})
     found = _search(run_cli, root, "a writable reference to the distance from the origin")
     offsets = [r for r in found if r["qualified_name"] == "geo.Surface.offset"]
     assert [[o["signature"] for o in r["overloads"]] for r in offsets] == [["double& offset()"]], found
+
+
+def test_an_overload_found_below_the_reranker_is_listed_too(
+    tmp_path: Path, run_cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # BM25F found the twin, below the few the reranker orders: a candidate it did not rank, and still
+    # the answer's other half.
+    others = {f"include/{word}.h": f"/** The {word} of a thing. */\nint {word}_of(int thing) {{ return thing; }}\n"
+              for word in ["color", "shade", "light", "paint", "brush", "canvas"]}
+    root = write_files(tmp_path / "shapes", {"include/shapes.h": SURFACE, **others})
+    from codefathom.search import rerank
+
+    monkeypatch.setattr(rerank, "lexical_depth", lambda limit: 2)  # the twin is BM25F's third
+    found = _search(run_cli, root, "the offset of a surface, a reference to the distance from the origin")
+    offsets = [r for r in found if r["qualified_name"] == "geo.Surface.offset"]
+    assert [[o["signature"] for o in r.get("overloads", [])] for r in offsets] == [["double& offset()"]], found
 
 
 def test_a_compact_result_lists_many_overloads_by_their_lines(

@@ -38,6 +38,7 @@ from codefathom.tokens import name_key
 
 __all__ = [
     "SearchRequest", "SearchOutcome", "search", "validate_request", "plan_query", "QueryPlan", "MAX_LIMIT",
+    "with_kin_nearby",
     "CONTENT_LINES", "MAX_PER_FILE", "RankingConfig", "DEFAULT_RANKING",
     "channel_weights", "gather_channels", "concept_plan",
 ]
@@ -91,6 +92,8 @@ def search(store: Store, request: SearchRequest) -> SearchOutcome:
         {c.unit_id for candidates in channels.values() for c in candidates}, with_rank=config.pagerank_weight > 0,
         with_content=False,
     )
+    if reranker(plan, channels, config):
+        with_kin_nearby(store, channels, units, config.pagerank_weight > 0)
     symbol = request.symbol_name
     keep = (lambda u: _name_matches(symbol, u.unit.name, u.unit.qualified_name)) if symbol else None
     missing: frozenset[int] = frozenset()
@@ -176,10 +179,13 @@ def _with_every_overload(
     keys = list(dict.fromkeys(name_key(units[scored.unit_id].unit.name) for scored in named.values()))
     wanted = {(path, qualified) for path, qualified, _kind in named}
     files = frozenset(store.file_ids({path for path, _ in wanted}).values())
+    taken = shown | {uid for scored in kept for uid in (scored.unit_id, *scored.overloads)}
     rows = [uid for uid, _name, qualified, path in store.name_candidates(keys, replace(scope, file_ids=files), limit)
-            if (path, qualified) in wanted and uid not in units and uid not in shown]
-    for uid, stored in store.units_by_id(rows, with_content=False).items():  # shown by line (_overloads)
-        if (key := overload_key(stored)) is not None and (group := named.get(key)) is not None:
+            if (path, qualified) in wanted and uid not in taken]
+    read = store.units_by_id([uid for uid in rows if uid not in units], with_content=False)  # shown by line
+    for uid in rows:
+        stored = units.get(uid) or read.get(uid)
+        if stored is not None and (key := overload_key(stored)) is not None and (group := named.get(key)) is not None:
             units[uid] = stored
             group.overloads.append(uid)
 
@@ -220,6 +226,23 @@ def gather_channels(
     names = name_channel(store, plan, scope, pool) if config.names else []
     timings["names_ms"] = _ms(t0)
     return {"lexical": lexical, "names": names, "vectors": vectors}
+
+
+def with_kin_nearby(
+    store: Store, channels: dict[str, list[Candidate]], units: dict[int, StoredUnit], with_rank: bool
+) -> None:
+    """BM25F's candidates and their units, with the undocumented definitions near its best documented
+    few after them (`rerank.kin_lines`), for the reranker to read as their kin."""
+    lexical = channels["lexical"]
+    around = rerank.kin_lines(lexical, units)
+    files = store.file_ids({path for path, _, _ in around}) if around else {}
+    ids = [uid for path, first, last in around if path in files
+           for uid in store.unit_ids_of_file(files[path], (first, last)) if uid not in units]
+    found = store.units_by_id(ids, with_rank=with_rank, with_content=False)
+    for uid, stored in found.items():
+        if not stored.unit.doc and stored.unit.name:
+            units[uid] = stored
+            lexical.append(Candidate(uid, 0.0, "kin"))
 
 
 def validate_request(request: SearchRequest) -> None:

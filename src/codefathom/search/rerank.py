@@ -23,7 +23,7 @@ from codefathom.tokens import spelled_out, split_identifier
 
 __all__ = [
     "FEATURES", "PARTIAL_FEATURES", "LEXICAL_FEATURES", "LEXICAL_DEPTH", "applies", "applies_lexical", "features",
-    "score", "candidate_ids", "lexical_depth", "kin_depth", "with_kin",
+    "score", "candidate_ids", "lexical_depth", "kin_depth", "kin_lines", "with_kin",
 ]
 
 # What each feature measures (all are 0 when it does not apply):
@@ -119,10 +119,7 @@ def with_kin(lexical: list[Candidate], plan: QueryPlan, units: dict[int, StoredU
     `valid_later_char`)."""
     depth = lexical_depth(limit)
     best = lexical[:depth]
-    documented = [
-        stored for stored in (units.get(c.unit_id) for c in best[:KIN_FROM])
-        if stored is not None and stored.unit.doc and stored.unit.kind not in _NOT_DEFINITIONS
-    ]
+    documented = _documented_best(lexical, units)
     if not documented:
         return best
     said = _said(plan.words)
@@ -136,6 +133,23 @@ def with_kin(lexical: list[Candidate], plan: QueryPlan, units: dict[int, StoredU
         ):
             deeper.append(candidate)
     return best + deeper
+
+
+def kin_lines(lexical: list[Candidate], units: dict[int, StoredUnit]) -> list[tuple[str, int, int]]:
+    """Where the kin of BM25F's best documented few may be: (path, first line, last line) around each.
+    Read from the index, they join the candidates below BM25F's own (`with_kin` sorts them): a variant
+    may share no word with the question at all, only a name with its kin (`with_min_len` beside
+    `with_max_len` for "the minimum length")."""
+    return [(s.path, max(1, s.unit.start_line - KIN_LINES), s.unit.start_line + KIN_LINES)
+            for s in _documented_best(lexical, units)]
+
+
+def _documented_best(lexical: list[Candidate], units: dict[int, StoredUnit]) -> list[StoredUnit]:
+    """The documented definitions among BM25F's best KIN_FROM."""
+    return [
+        stored for stored in (units.get(c.unit_id) for c in lexical[:KIN_FROM])
+        if stored is not None and stored.unit.doc and stored.unit.kind not in _NOT_DEFINITIONS
+    ]
 
 
 def name_says(plan: QueryPlan, units: dict[int, StoredUnit]) -> Callable[[int], frozenset[int]]:

@@ -381,7 +381,8 @@ class Store(Protocol):
     def files_holding(self, words: Sequence[str], texts: Sequence[str]) -> set[int]:
         """Ids of the files that may hold a line with all `words` and all `texts` (see store/sqlite/lookups.py)."""
 
-    def unit_ids_of_file(self, file_id: int) -> list[int]: ...
+    def unit_ids_of_file(self, file_id: int, lines: tuple[int, int] | None = None) -> list[int]:
+        """The file's units by line; with `lines` (first, last), those starting within them."""
 
     def definitions_around(self, file_id: int, start: int, end: int) -> list[tuple[str, str, int, int]]:
         """(kind, qualified name, start, end) of the definitions holding lines start-end, innermost first."""

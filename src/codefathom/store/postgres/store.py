@@ -541,9 +541,13 @@ class PostgresStore:
         with self._reading():
             return search.files_holding(self._reader, self.project_id, words, texts)
 
-    def unit_ids_of_file(self, file_id: int) -> list[int]:
+    def unit_ids_of_file(self, file_id: int, lines: tuple[int, int] | None = None) -> list[int]:
+        first, last = lines or (-(2**31), 2**31 - 1)
         with self._reading():
-            rows = self._reader.execute("SELECT id FROM units WHERE file_id = %s ORDER BY start_line, id", (file_id,))
+            rows = self._reader.execute(
+                "SELECT id FROM units WHERE file_id = %s AND start_line BETWEEN %s AND %s ORDER BY start_line, id",
+                (file_id, first, last),
+            )
             return [int(r[0]) for r in rows]
 
     def definitions_around(self, file_id: int, start: int, end: int) -> list[tuple[str, str, int, int]]:

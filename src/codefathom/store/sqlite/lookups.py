@@ -50,8 +50,13 @@ def files_holding(conn: sqlite3.Connection, words: Sequence[str], texts: Sequenc
     return {int(r[0]) for r in conn.execute(sql, [*params, MAX_UNIT_CHARS, MAX_UNIT_CHARS])}
 
 
-def unit_ids_of_file(conn: sqlite3.Connection, file_id: int) -> list[int]:
-    return [int(r[0]) for r in conn.execute("SELECT id FROM units WHERE file_id = ? ORDER BY start_line", (file_id,))]
+def unit_ids_of_file(conn: sqlite3.Connection, file_id: int, lines: tuple[int, int] | None = None) -> list[int]:
+    first, last = lines or (-(2**63), 2**63 - 1)
+    rows = conn.execute(
+        "SELECT id FROM units WHERE file_id = ? AND start_line BETWEEN ? AND ? ORDER BY start_line",
+        (file_id, first, last),
+    )
+    return [int(r[0]) for r in rows]
 
 
 def definitions_around(

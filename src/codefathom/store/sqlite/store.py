@@ -285,9 +285,9 @@ class SQLiteStore:
         with self._locked():
             return lookups.files_holding(self._conn, words, texts)
 
-    def unit_ids_of_file(self, file_id: int) -> list[int]:
+    def unit_ids_of_file(self, file_id: int, lines: tuple[int, int] | None = None) -> list[int]:
         with self._locked():
-            return lookups.unit_ids_of_file(self._conn, file_id)
+            return lookups.unit_ids_of_file(self._conn, file_id, lines)
 
     def definitions_around(self, file_id: int, start: int, end: int) -> list[tuple[str, str, int, int]]:
         """(kind, qualified name, start, end) of the definitions holding lines start-end, innermost first."""
