@@ -227,8 +227,9 @@ def fit_reranker(
     for q in queries:
         if q.split != "tune" or q.with_vectors == lexical or q.plan.identifier_like or (0 < q.coverage < 1) != partial:
             continue
-        if lexical and len(q.plan.words) <= config.name_bonus_max_words:
-            continue
+        if lexical and not rerank.applies_lexical(q.plan, {**q.channels, "vectors": []}, {"fitted": 1.0},
+                                                  config.name_bonus_max_words):
+            continue  # as search decides
         channels = {**q.channels, "vectors": q.channels["vectors"][: config.vector_pool]}
         if lexical:  # as search gives them: no vectors, BM25F's best LEXICAL_DEPTH and their kin
             channels = {**channels, "vectors": [], "lexical": rerank.with_kin(channels["lexical"], q.plan, q.units, 10)}
