@@ -327,3 +327,46 @@ def test_two_words_of_a_question_are_one_word_of_a_name(tmp_path: Path, run_cli:
     question = "Sorts a slice using merge sort, unless it is already in descending order"
     names = _names(run_cli, root, question)
     assert "mergesort" in names, names
+
+
+READ_BUFFER = {
+    "io/read_buf.rs": """
+        impl<'a> ReadBuf<'a> {
+            /// Returns a mutable reference to the unfilled part of the buffer, ensuring it is fully initialized.
+            pub fn initialize_unfilled(&mut self) -> &mut [u8] {
+                self.initialize_unfilled_to(self.remaining())
+            }
+
+            /// Returns a mutable reference to the first n bytes of the unfilled part of the buffer, ensuring
+            /// it is fully initialized.
+            pub fn initialize_unfilled_to(&mut self, n: usize) -> &mut [u8] {
+                let end = self.filled + n;
+                self.buf[self.filled..end].fill(0);
+                &mut self.buf[self.filled..end]
+            }
+
+            pub unsafe fn unfilled_mut(&mut self) -> &mut [MaybeUninit<u8>] {
+                &mut self.buf[self.filled..]
+            }
+
+            /// Returns the number of bytes at the end of the slice that have not yet been filled.
+            pub fn remaining(&self) -> usize {
+                self.capacity() - self.filled
+            }
+        }
+    """,
+}
+
+
+def test_mut_says_mutable(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    # Rust names the mutable variant of a method by `_mut`: of two siblings whose names say
+    # "unfilled", the one that also says "mutable" says more of the question.
+    root = write_files(tmp_path / "io", READ_BUFFER)
+    question = "Returns a mutable reference to the unfilled part of the buffer without ensuring that it is initialized"
+    assert _names(run_cli, root, question)[0] == "unfilled_mut"
+    with Codefathom(root) as service:
+        found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False),
+                               include_debug=True, explain=True)
+    said = {hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("name_words", {}).get("value", 0.0)
+            for hit in found.debug["results"]}  # type: ignore[union-attr]
+    assert said["unfilled_mut"] > said["initialize_unfilled"], said
