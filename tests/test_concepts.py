@@ -370,3 +370,31 @@ def test_mut_says_mutable(tmp_path: Path, run_cli: Callable[..., Result]) -> Non
     said = {hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("name_words", {}).get("value", 0.0)
             for hit in found.debug["results"]}  # type: ignore[union-attr]
     assert said["unfilled_mut"] > said["initialize_unfilled"], said
+
+
+FLATTEN = {
+    "par/flatten.rs": """
+        impl<I: ParallelIterator> Flattener<I> {
+            /// Flattens the items of each parallel collection into one large parallel sequence.
+            pub fn flatten(self) -> Flatten<I> {
+                Flatten::new(self)
+            }
+
+            pub fn flatten_iter(self) -> FlattenIter<I> {
+                FlattenIter::new(self)
+            }
+        }
+    """,
+}
+
+
+def test_iter_says_iterator(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    # `flatten_iter` says "iterator" as its own doc would have.
+    root = write_files(tmp_path / "par", FLATTEN)
+    question = "Flattens the serial iterator items of each collection into one large parallel sequence"
+    with Codefathom(root) as service:
+        found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False),
+                               include_debug=True, explain=True)
+    said = {hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("name_words", {}).get("value", 0.0)
+            for hit in found.debug["results"]}  # type: ignore[union-attr]
+    assert said["flatten_iter"] > said["flatten"], said
