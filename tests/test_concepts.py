@@ -358,17 +358,22 @@ READ_BUFFER = {
 }
 
 
+def _name_words(root: Path, question: str) -> dict[str, float]:
+    """The reranker's `name_words` of each result, searched without vectors."""
+    with Codefathom(root) as service:
+        found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False),
+                               include_debug=True, explain=True)
+    return {hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("name_words", {}).get("value", 0.0)
+            for hit in found.debug["results"]}  # type: ignore[union-attr]
+
+
 def test_mut_says_mutable(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
     # Rust names the mutable variant of a method by `_mut`: of two siblings whose names say
     # "unfilled", the one that also says "mutable" says more of the question.
     root = write_files(tmp_path / "io", READ_BUFFER)
     question = "Returns a mutable reference to the unfilled part of the buffer without ensuring that it is initialized"
     assert _names(run_cli, root, question)[0] == "unfilled_mut"
-    with Codefathom(root) as service:
-        found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False),
-                               include_debug=True, explain=True)
-    said = {hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("name_words", {}).get("value", 0.0)
-            for hit in found.debug["results"]}  # type: ignore[union-attr]
+    said = _name_words(root, question)
     assert said["unfilled_mut"] > said["initialize_unfilled"], said
 
 
@@ -392,9 +397,5 @@ def test_iter_says_iterator(tmp_path: Path, run_cli: Callable[..., Result]) -> N
     # `flatten_iter` says "iterator" as its own doc would have.
     root = write_files(tmp_path / "par", FLATTEN)
     question = "Flattens the serial iterator items of each collection into one large parallel sequence"
-    with Codefathom(root) as service:
-        found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=False),
-                               include_debug=True, explain=True)
-    said = {hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("name_words", {}).get("value", 0.0)
-            for hit in found.debug["results"]}  # type: ignore[union-attr]
+    said = _name_words(root, question)
     assert said["flatten_iter"] > said["flatten"], said
