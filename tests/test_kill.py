@@ -68,7 +68,9 @@ def test_kill_9_of_an_indexer_leaves_no_process_at_work_and_the_lock_free(phase:
     if usable_cpus() < 2:
         pytest.skip("workers and a forked binder need 2 CPUs")
     repo = tmp_path / "big"
-    write_large_project(repo)
+    # Three times the default references: the binder's fork lives ~0.5 s here, not ~0.09 s, which a
+    # check that it keeps the indexer's command line for 50 ms could miss.
+    write_large_project(repo, lines=30)
     command = [sys.executable, "-m", "codefathom", "index", str(repo), "--quiet", "--no-embed"]
     indexer = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
