@@ -234,13 +234,17 @@ def with_kin_nearby(
     """BM25F's candidates and their units, with the undocumented definitions near its best documented
     few after them (`rerank.kin_lines`), for the reranker to read as their kin."""
     lexical = channels["lexical"]
-    around = rerank.kin_lines(lexical, units)
-    files = store.file_ids({path for path, _, _ in around}) if around else {}
-    ids = [uid for path, first, last in around if path in files
-           for uid in store.unit_ids_of_file(files[path], (first, last)) if uid not in units]
-    found = store.units_by_id(ids, with_rank=with_rank, with_content=False)
-    for uid, stored in found.items():
-        if not stored.unit.doc and stored.unit.name:
+    around: dict[str, list[tuple[int, int]]] = {}
+    for path, first, last in rerank.kin_lines(lexical, units):
+        around.setdefault(path, []).append((first, last))
+    files = store.file_ids(around) if around else {}
+    # One read a file (a store across a network answers each in a round trip), over its windows' span.
+    ids = [uid for path, spans in around.items() if path in files
+           for uid in store.unit_ids_of_file(files[path], (min(f for f, _ in spans), max(t for _, t in spans)))
+           if uid not in units]
+    for uid, stored in store.units_by_id(ids, with_rank=with_rank, with_content=False).items():
+        near = any(first <= stored.unit.start_line <= last for first, last in around[stored.path])
+        if near and not stored.unit.doc and stored.unit.name:
             units[uid] = stored
             lexical.append(Candidate(uid, 0.0, "kin"))
 
