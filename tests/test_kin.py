@@ -358,6 +358,43 @@ def test_of_two_kin_with_the_same_words_the_one_in_the_questions_order_is_marked
     ] == 0.0
 
 
+SEPARATORS = {
+    "cli/config.py": '''
+        """How a configuration file's lines are split."""
+
+
+        class ConfigFormat:
+            def array_delimiter(self, sep: str) -> "ConfigFormat":
+                """Specify the delimiter character for an array."""
+                self.array_separator = sep
+                return self
+
+            def value_separator(self, sep: str) -> "ConfigFormat":
+                self.value_delimiter = sep
+                return self
+    ''',
+    "cli/text.py": OPTION_CHARACTERS["cli/text.py"],
+}
+
+
+def test_of_two_kin_the_one_whose_name_says_what_the_matched_doc_does_not_leads(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    # CLI11's `arrayDelimiter` is documented, `valueSeparator` beside it is not: "the delimiter between a
+    # name and value" matched the first's doc, and its "value" only the second's name says.
+    root = write_files(tmp_path / "cli", SEPARATORS)
+    question = "Specify the delimiter between a name and value"
+    result = run_cli("search", question, "--path", str(root), "--json", "-n", "2")
+    assert [hit["name"] for hit in json.loads(result.output)["results"]] == [
+        "value_separator", "array_delimiter"
+    ], result.output
+    assert _contrasts(root, question)["value_separator"] == 1.0
+    # When the documented kin's doc says the word too, the name tells the two apart by nothing.
+    said = {**SEPARATORS, "cli/config.py": SEPARATORS["cli/config.py"].replace("for an array", "for an array value")}
+    root = write_files(tmp_path / "said", said)
+    assert _contrasts(root, question)["value_separator"] == 0.0
+
+
 SPLITTING = {
     "par/split.rs": """
         impl<I: Iterator> Splitter<I> {

@@ -50,8 +50,8 @@ __all__ = [
 #                    of its family or a sibling near it (`_kin`) scored higher in BM25F: by how much (lexical_score);
 #                    its weight is set by hand, the same in both (bench/fit_ranking.py holds it)
 #   contrast         (the models without vectors and with every unit embedded) it has no doc, and its name
-#                    says the query's words that the name of such a documented kin says, and more
-#                    (`_contrast`); set by hand like kin
+#                    says the query's words that the name of such a documented kin says, and more, or one
+#                    that kin's name and doc do not say (`_contrast`); set by hand like kin
 # and, for the model without vectors,
 #   predicate        the query asks whether something holds ("returns true if", "checks whether") and
 #                    the unit answers yes or no (`_is_predicate`); set by hand like kin. The model with
@@ -290,7 +290,9 @@ def _contrast(
 ) -> dict[int, float]:
     """1 for an undocumented definition whose name says the query's words a documented kin's name
     says and more (`log2` beside `log10` for "the base-2 logarithm"), or the same in the query's order
-    where the kin's are not (`_says_in_order`), when BM25F scored the kin higher: the kin's doc matched
+    where the kin's are not (`_says_in_order`), or one the kin's name and doc do not say (`_says_beyond`:
+    `valueSeparator` beside `arrayDelimiter`, "Specify the delimiter character for an array", for "the
+    delimiter between a name and value"), when BM25F scored the kin higher: the kin's doc matched
     the question, the name tells which of the two it asks for."""
     found: dict[int, float] = {}
     for members in _definitions_by_file(units, lexical_score):
@@ -298,11 +300,19 @@ def _contrast(
         for m in members:
             if not m.unit.doc and says[m.id] and any(
                 k.unit.doc and lexical_score[k.id] > lexical_score[m.id] and says[k.id]
-                and (says[m.id] > says[k.id] or _says_in_order(said, m, k, says))
+                and (says[m.id] > says[k.id] or _says_in_order(said, m, k, says)
+                     or _says_beyond(said, says[m.id] - says[k.id], k))
                 and _kin(m.unit, k.unit) for k in members
             ):
                 found[m.id] = 1.0
     return found
+
+
+def _says_beyond(said: list[frozenset[str]], words: frozenset[int], kin: StoredUnit) -> bool:
+    """One of the query's `words` (by position) is in neither the kin's name nor its doc: the doc
+    that matched the question does not say all of it."""
+    text = _words(kin.unit.doc or "")
+    return any(said[at].isdisjoint(text) for at in words)
 
 
 def _says_in_order(
