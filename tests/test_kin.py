@@ -294,12 +294,13 @@ OPTION_CHARACTERS = {
 }
 
 
-def _contrasts(root: Path, question: str, vectors: bool = False) -> dict[str, float]:
+def _contrasts(root: Path, question: str, vectors: bool = False, qualified: bool = False) -> dict[str, float]:
     with Codefathom(root) as service:
         found = service.search(question, limit=5, fresh=False, ranking=DEFAULT_RANKING.with_(vectors=vectors),
                                 include_debug=True, explain=True)
     return {
-        hit["name"].rpartition(".")[2]: hit["reranker"]["features"].get("contrast", {}).get("value", 0.0)
+        (hit["name"] if qualified else hit["name"].rpartition(".")[2]):
+            hit["reranker"]["features"].get("contrast", {}).get("value", 0.0)
         for hit in found.debug["results"] if "reranker" in hit  # type: ignore[union-attr]
     }
 
@@ -393,6 +394,49 @@ def test_of_two_kin_the_one_whose_name_says_what_the_matched_doc_does_not_leads(
     said = {**SEPARATORS, "cli/config.py": SEPARATORS["cli/config.py"].replace("for an array", "for an array value")}
     root = write_files(tmp_path / "said", said)
     assert _contrasts(root, question)["value_separator"] == 0.0
+
+
+GROUPING = {
+    "lazy/groups.py": '''
+        """Groups and chunks of an iterator, read lazily."""
+
+
+        class GroupInner:
+            def step(self, client: int) -> object:
+                """`client`: Index of group that requests next element."""
+                if client < self.oldest_buffered_group:
+                    return None
+                return self.buffer[client - self.bottom_group].pop()
+    ''' + "\n" * 70 + '''
+        class GroupBy:
+            def step(self, client: int) -> object:
+                return self.inner.step(client)
+    ''' + "\n" * 70 + '''
+        class IntoChunks:
+            def step(self, client: int) -> object:
+                return self.inner.step(client)
+    ''',
+    "cli/text.py": OPTION_CHARACTERS["cli/text.py"],
+}
+
+
+def test_of_namesakes_the_one_whose_owner_says_what_the_matched_doc_does_not_is_marked(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    # itertools' `GroupInner::step` is documented, `GroupBy::step` and `IntoChunks::step` far from it are
+    # not: a question of chunks matched the first's doc; only the last's owner says "chunk" (there it
+    # came first; in a project this small the doc's BM25F score still leads).
+    root = write_files(tmp_path / "lazy", GROUPING)
+    question = "client: Index of chunk that requests next element"
+    contrasts = _contrasts(root, question, qualified=True)
+    assert contrasts["lazy.groups.IntoChunks.step"] == 1.0, contrasts
+    assert contrasts["lazy.groups.GroupBy.step"] == 0.0 == contrasts["lazy.groups.GroupInner.step"], contrasts
+    result = run_cli("search", question, "--path", str(root), "--json", "-n", "2")
+    assert [hit["qualified_name"] for hit in json.loads(result.output)["results"]] == [
+        "lazy.groups.GroupInner.step", "lazy.groups.IntoChunks.step"
+    ], result.output
+    # A question of groups, the word the documented one's doc says, tells them apart by no owner.
+    assert _contrasts(root, question.replace("chunk", "group"), qualified=True)["lazy.groups.IntoChunks.step"] == 0.0
 
 
 SPLITTING = {

@@ -51,7 +51,8 @@ __all__ = [
 #                    its weight is set by hand, the same in both (bench/fit_ranking.py holds it)
 #   contrast         (the models without vectors and with every unit embedded) it has no doc, and its name
 #                    says the query's words that the name of such a documented kin says, and more, or one
-#                    that kin's name and doc do not say (`_contrast`); set by hand like kin
+#                    that kin's name and doc do not say (`_contrast`), or its owner's name says one a
+#                    documented namesake scored higher does not (`_namesakes`); set by hand like kin
 # and, for the model without vectors,
 #   predicate        the query asks whether something holds ("returns true if", "checks whether") and
 #                    the unit answers yes or no (`_is_predicate`); set by hand like kin. The model with
@@ -305,7 +306,36 @@ def _contrast(
                 and _kin(m.unit, k.unit) for k in members
             ):
                 found[m.id] = 1.0
+    return found | _namesakes(units, lexical_score, said)
+
+
+def _namesakes(
+    units: dict[int, StoredUnit], lexical_score: dict[int, float], said: list[frozenset[str]]
+) -> dict[int, float]:
+    """1 for an undocumented member whose owner's name says a query word that a documented namesake of
+    another owner, scored higher by BM25F, says in neither its name, owner nor doc (itertools'
+    `IntoChunks::step` beside `GroupInner::step`, "`client`: Index of group that requests next
+    element", for "Index of chunk that requests next element")."""
+    by_name: dict[str, list[StoredUnit]] = {}
+    for uid in lexical_score:
+        stored = units.get(uid)
+        if stored is not None and stored.unit.parent and stored.unit.kind not in _NOT_DEFINITIONS:
+            by_name.setdefault(stored.unit.name, []).append(stored)
+    found: dict[int, float] = {}
+    for members in by_name.values():
+        owns = {m.id: _words_said(said, _owner(m.unit)) for m in members}
+        for m in members:
+            if not m.unit.doc and owns[m.id] and any(
+                k.unit.doc and lexical_score[k.id] > lexical_score[m.id]
+                and _says_beyond(said, owns[m.id] - owns[k.id] - _words_said(said, k.unit.name), k)
+                for k in members
+            ):
+                found[m.id] = 1.0
     return found
+
+
+def _owner(unit: Unit) -> str:
+    return (unit.parent or "").rpartition(".")[2]
 
 
 def _says_beyond(said: list[frozenset[str]], words: frozenset[int], kin: StoredUnit) -> bool:
