@@ -82,7 +82,7 @@ MIN_GAIN = 0.002
 # undocumented, and the intent set's targets are undocumented because the lab blanked their docs;
 # `predicate` fires on few queries, too few for a fit to weigh; `contrast`, as `kin`, reads undocumented
 # definitions beside documented kin).
-HELD = ("kin", "predicate", "contrast")
+HELD = ("kin", "predicate", "contrast", "subject")
 
 
 @dataclass

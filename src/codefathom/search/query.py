@@ -56,6 +56,15 @@ _WHETHER = re.compile(
     re.IGNORECASE,
 )
 
+# A sentence that says what a thing is, the thing first: "A Sink is used to consume ...", "FiberRefs is
+# a data type that ...", "The Effect interface defines ...": the name written first is asked for.
+_DEFINES = re.compile(
+    r"^\s*(?:(?:[Aa]n?|[Tt]he)\s+)?`?(?P<name>[A-Z][A-Za-z0-9_]*)`?"
+    r"(?:\s+(?:interface|type|class|trait|struct|module|object|enum))?"
+    r"\s+(?:is|are|represents|describes|defines|knows|provides|holds|contains|models|wraps|manages)\b"
+)
+_NOT_SUBJECTS = frozenset({"this", "it", "these", "there", "that", "which", "what", "where", "how", "who", "when"})
+
 
 @dataclass(frozen=True)
 class QueryPlan:
@@ -67,6 +76,7 @@ class QueryPlan:
     # Words of the concept thesaurus the query's words bring in: (query word, related word, weight).
     related: tuple[tuple[str, str, float], ...] = ()
     asks_whether: bool = False  # "returns true if ...", "checks whether ...": a predicate is wanted
+    subject: str = ""  # the name a sentence defining a thing begins with (`Sink` in "A Sink is ...")
 
     @property
     def related_terms(self) -> tuple[MatchTerm, ...]:
@@ -125,8 +135,14 @@ def plan_query(text: str) -> QueryPlan:
     )
     return QueryPlan(
         text=text, tokens=tokens, words=tuple(dict.fromkeys(words)), identifier_like=identifier_like,
-        terms=tuple(dict.fromkeys(terms)), asks_whether=bool(_WHETHER.search(text)),
+        terms=tuple(dict.fromkeys(terms)), asks_whether=bool(_WHETHER.search(text)), subject=_subject(text),
     )
+
+
+def _subject(text: str) -> str:
+    """The name a sentence that defines a thing says first ("A Sink is used to ..."), or ""."""
+    found = _DEFINES.match(text)
+    return found["name"] if found and found["name"].lower() not in _NOT_SUBJECTS else ""
 
 
 _SUFFIXES = ("ing", "es", "ed", "s")

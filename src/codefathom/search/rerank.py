@@ -53,6 +53,8 @@ __all__ = [
 #                    says the query's words that the name of such a documented kin says, and more, or one
 #                    that kin's name and doc do not say (`_contrast`), or its owner's name says one a
 #                    documented namesake scored higher does not (`_namesakes`); set by hand like kin
+#   subject          (all three models) its name is the one a sentence defining a thing begins with
+#                    ("A Sink is used to consume ...": `QueryPlan.subject`); set by hand like kin
 # and, for the model without vectors,
 #   predicate        the query asks whether something holds ("returns true if", "checks whether") and
 #                    the unit answers yes or no (`_is_predicate`); set by hand like kin. The model with
@@ -67,12 +69,12 @@ _BOTH = (
     "path_words", "name_match", "test", "example", "module_or_chunk", "file_support", "lexical_score", "container",
     "length",
 )
-FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut", "kin", "contrast")
-PARTIAL_FEATURES = (*_BOTH, "vectorless", "kin")
+FEATURES = (*_BOTH, "similarity_cut", "vector_rank_cut", "kin", "contrast", "subject")
+PARTIAL_FEATURES = (*_BOTH, "vectorless", "kin", "subject")
 LEXICAL_FEATURES = (
     "lexical_rank", "in_lexical", "lexical_score", "name_words", "signature_words", "owner_words", "path_words",
     "name_match", "test", "example", "module_or_chunk", "file_support", "container", "length", "kin", "predicate",
-    "contrast",
+    "contrast", "subject",
 )
 
 LEXICAL_DEPTH = 100
@@ -241,6 +243,7 @@ def features(
             "kin": kin.get(uid, 0.0),
             "contrast": contrast.get(uid, 0.0),
             "predicate": 1.0 if plan.asks_whether and _is_predicate(unit.name, unit.signature) else 0.0,
+            "subject": 1.0 if plan.subject and unit.name == plan.subject else 0.0,
         }
     return found
 

@@ -1,0 +1,77 @@
+"""A sentence that says what a thing is ("A Sink is used to consume ...") asks for the definition
+of the name it begins with, through the CLI, without vectors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+from conftest import write_files
+
+from codefathom.search.config import DEFAULT_RANKING
+from codefathom.search.query import plan_query
+from codefathom.service import Codefathom
+
+pytestmark = pytest.mark.usefixtures("store")
+
+FILES = {
+    "src/Stream.ts": """
+        /**
+         * A Stream is a description of a program that emits elements one by one, to be consumed by
+         * whatever reads them: each element produced is used once.
+         */
+        export interface Stream<A> {
+          readonly run: (consume: (element: A) => void) => void
+        }
+
+        export const fromArray = <A>(elements: ReadonlyArray<A>): Stream<A> => ({
+          run: (consume) => elements.forEach(consume),
+        })
+    """,
+    "src/Sink.ts": """
+        import type { Stream } from "./Stream"
+
+        export interface Sink<A, R> {
+          readonly step: (state: R, element: A) => R
+          readonly initial: R
+        }
+
+        export const run = <A, R>(stream: Stream<A>, sink: Sink<A, R>): R => {
+          let state = sink.initial
+          stream.run((element) => { state = sink.step(state, element) })
+          return state
+        }
+    """,
+}
+QUESTION = "A Sink is used to consume elements produced by a Stream."
+
+
+@pytest.mark.parametrize(("text", "subject"), [
+    (QUESTION, "Sink"),
+    ("FiberRefs is a data type that represents a collection of FiberRef values.", "FiberRefs"),
+    ("The Effect interface defines a value that lazily describes a workflow.", "Effect"),
+    ("`Registry` describes what the registry exposes", "Registry"),
+    ("This class represents an arithmetic progression", ""),
+    ("Where is the warning raised when state is mutated?", ""),
+    ("a sink is used to consume elements", ""),  # no name written as one
+    ("Returns the number of tasks stolen", ""),
+])
+def test_the_name_a_defining_sentence_begins_with_is_its_subject(text: str, subject: str) -> None:
+    assert plan_query(text).subject == subject
+
+
+def test_a_sentence_defining_a_thing_finds_its_definition(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
+    # The Stream's doc says most of the question's words; the Sink, its subject, has no doc.
+    project = write_files(tmp_path / "streams", FILES)
+    result = run_cli("search", QUESTION, "--path", str(project), "--json", "-n", "3")
+    assert result.exit_code == 0, result.output
+    names = [hit["name"] for hit in json.loads(result.output)["results"]]
+    assert names[0] == "Sink", names
+    without = tuple((n, 0.0 if n == "subject" else w) for n, w in DEFAULT_RANKING.rerank_lexical_weights)
+    with Codefathom(project) as service:
+        plain = service.search(QUESTION, limit=3, fresh=False,
+                               ranking=DEFAULT_RANKING.with_(vectors=False, rerank_lexical_weights=without))
+    assert plain.results[0].name == "Stream", [hit.name for hit in plain.results]
