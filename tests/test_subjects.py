@@ -34,9 +34,27 @@ FILES = {
     "src/Sink.ts": """
         import type { Stream } from "./Stream"
 
+        export class EndedSinkError extends Error {}
+
+        export class FullSinkError extends Error {}
+
         export interface Sink<A, R> {
           readonly step: (state: R, element: A) => R
           readonly initial: R
+          readonly flush: (state: R) => R
+          readonly reset: (state: R) => R
+          readonly close: (state: R) => R
+          readonly open: (state: R) => R
+          readonly mark: (state: R) => R
+          readonly rewind: (state: R) => R
+          readonly drain: (state: R) => R
+          readonly seal: (state: R) => R
+          readonly split: (state: R) => R
+          readonly merge: (state: R) => R
+          readonly retry: (state: R) => R
+          readonly pause: (state: R) => R
+          readonly resume: (state: R) => R
+          readonly settle: (state: R) => R
         }
 
         export const run = <A, R>(stream: Stream<A>, sink: Sink<A, R>): R => {
@@ -58,9 +76,14 @@ QUESTION = "A Sink is used to consume elements produced by a Stream."
     ("Where is the warning raised when state is mutated?", ""),
     ("a sink is used to consume elements", ""),  # no name written as one
     ("Returns the number of tasks stolen", ""),
+    ("What is an Attribute?", "Attribute"),
+    ("what does `parse_args` do?", "parse_args"),
+    ("What is the Sink interface used for?", "Sink"),
+    ("what is thrown when JSON has an object where a string is expected?", ""),
 ])
 def test_the_name_a_defining_sentence_begins_with_is_its_subject(text: str, subject: str) -> None:
     assert plan_query(text).subject == subject
+    assert plan_query(text).asked == (subject if text.lower().startswith("what") else "")
 
 
 def test_a_sentence_defining_a_thing_finds_its_definition(tmp_path: Path, run_cli: Callable[..., Result]) -> None:
@@ -75,3 +98,14 @@ def test_a_sentence_defining_a_thing_finds_its_definition(tmp_path: Path, run_cl
         plain = service.search(QUESTION, limit=3, fresh=False,
                                ranking=DEFAULT_RANKING.with_(vectors=False, rerank_lexical_weights=without))
     assert plain.results[0].name == "Stream", [hit.name for hit in plain.results]
+
+
+def test_a_question_asking_what_a_thing_is_finds_its_definition(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    # A word of a sentence is no name query ("where is the *index* written"); the name a question asks
+    # what it is, is: the interface leads, not the errors whose short names BM25F prefers.
+    project = write_files(tmp_path / "streams", FILES)
+    result = run_cli("search", "What is a Sink?", "--path", str(project), "--json", "-n", "3")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["results"][0]["name"] == "Sink", result.output

@@ -78,7 +78,8 @@ def name_channel(store: Store, plan: QueryPlan, scope: Scope, limit: int) -> lis
 
     named: list[tuple[tuple[str, ...], str]] = []  # (the name query's segments, its last segment's key)
     for segments in plan.name_queries:
-        if not plan.identifier_like and not looks_like_identifier("".join(segments)) and len(segments) == 1:
+        if (not plan.identifier_like and not looks_like_identifier("".join(segments)) and len(segments) == 1
+                and segments[0] != plan.asked):
             continue  # a plain word in a sentence is not a name query ("where is the *index* written")
         if key := name_key(segments[-1]):
             named.append((segments, key))

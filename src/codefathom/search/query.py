@@ -63,6 +63,11 @@ _DEFINES = re.compile(
     r"(?:\s+(?:interface|type|class|trait|struct|module|object|enum))?"
     r"\s+(?:is|are|represents|describes|defines|knows|provides|holds|contains|models|wraps|manages)\b"
 )
+# ... and a question that asks what a thing is: "What is an Attribute?", "what does `Registry` do?"
+_ASKS_WHAT = re.compile(
+    r"^\s*(?i:what\s+(?:is|are|does|do)\s+(?:(?:an?|the)\s+)?)`?(?P<name>[A-Z][A-Za-z0-9_]*|[A-Za-z_]\w*_\w*)`?"
+    r"(?i:\s+(?:interface|type|class|trait|struct|module|object|enum))?(?i:\s*(?:\?|$|do\b|for\b|used\b))"
+)
 _NOT_SUBJECTS = frozenset({"this", "it", "these", "there", "that", "which", "what", "where", "how", "who", "when"})
 
 
@@ -77,6 +82,7 @@ class QueryPlan:
     related: tuple[tuple[str, str, float], ...] = ()
     asks_whether: bool = False  # "returns true if ...", "checks whether ...": a predicate is wanted
     subject: str = ""  # the name a sentence defining a thing begins with (`Sink` in "A Sink is ...")
+    asked: str = ""  # the name a question asks what it is (`Attribute` in "What is an Attribute?")
 
     @property
     def related_terms(self) -> tuple[MatchTerm, ...]:
@@ -135,14 +141,19 @@ def plan_query(text: str) -> QueryPlan:
     )
     return QueryPlan(
         text=text, tokens=tokens, words=tuple(dict.fromkeys(words)), identifier_like=identifier_like,
-        terms=tuple(dict.fromkeys(terms)), asks_whether=bool(_WHETHER.search(text)), subject=_subject(text),
+        terms=tuple(dict.fromkeys(terms)), asks_whether=bool(_WHETHER.search(text)),
+        subject=_subject(text), asked=_subject(text, (_ASKS_WHAT,)),
     )
 
 
-def _subject(text: str) -> str:
-    """The name a sentence that defines a thing says first ("A Sink is used to ..."), or ""."""
-    found = _DEFINES.match(text)
-    return found["name"] if found and found["name"].lower() not in _NOT_SUBJECTS else ""
+def _subject(text: str, forms: tuple[re.Pattern[str], ...] = (_DEFINES, _ASKS_WHAT)) -> str:
+    """The name a sentence that defines a thing says first ("A Sink is used to ..."), or one asking what
+    it is ("What is an Attribute?"), or ""."""
+    for sentence in forms:
+        found = sentence.match(text)
+        if found and found["name"].lower() not in _NOT_SUBJECTS:
+            return found["name"]
+    return ""
 
 
 _SUFFIXES = ("ing", "es", "ed", "s")
