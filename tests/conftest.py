@@ -322,6 +322,19 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
+def names_without_feature(root: Path, question: str, feature: str, limit: int) -> list[str]:
+    """The names of what a search without vectors finds for `question` when the reranker's `feature`
+    weighs nothing: what a hand-set feature changes, seen from the ranking without it."""
+    from codefathom.search.config import DEFAULT_RANKING
+    from codefathom.service import Codefathom
+
+    weights = tuple((name, 0.0 if name == feature else w) for name, w in DEFAULT_RANKING.rerank_lexical_weights)
+    with Codefathom(root) as service:
+        found = service.search(question, limit=limit, fresh=False,
+                               ranking=DEFAULT_RANKING.with_(vectors=False, rerank_lexical_weights=weights))
+    return [hit.name for hit in found.results]
+
+
 def index_with_vectors(run_cli: Callable[..., Result], root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Index `root` through the CLI with the real default embedder, every unit embedded; skips where
     the embedder's packages are not installed."""

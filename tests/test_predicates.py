@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from conftest import write_files
+from conftest import names_without_feature, write_files
 
-from codefathom.search.config import DEFAULT_RANKING
 from codefathom.search.query import plan_query
-from codefathom.service import Codefathom
 
 pytestmark = pytest.mark.usefixtures("store")
 
@@ -75,8 +73,4 @@ def test_a_yes_or_no_question_finds_the_predicate(tmp_path: Path, run_cli: Calla
     assert result.exit_code == 0, result.output
     names = [hit["name"] for hit in json.loads(result.output)["results"]]
     assert names[0] == "peer_done", names
-    without = tuple((n, 0.0 if n == "predicate" else w) for n, w in DEFAULT_RANKING.rerank_lexical_weights)
-    with Codefathom(project) as service:
-        plain = service.search(QUESTION, limit=5, fresh=False,
-                               ranking=DEFAULT_RANKING.with_(vectors=False, rerank_lexical_weights=without))
-    assert [hit.name for hit in plain.results].index("peer_done") > names.index("peer_done")
+    assert names_without_feature(project, QUESTION, "predicate", 5).index("peer_done") > names.index("peer_done")

@@ -9,11 +9,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
-from conftest import write_files
+from conftest import names_without_feature, write_files
 
-from codefathom.search.config import DEFAULT_RANKING
 from codefathom.search.query import plan_query
-from codefathom.service import Codefathom
 
 pytestmark = pytest.mark.usefixtures("store")
 
@@ -93,11 +91,7 @@ def test_a_sentence_defining_a_thing_finds_its_definition(tmp_path: Path, run_cl
     assert result.exit_code == 0, result.output
     names = [hit["name"] for hit in json.loads(result.output)["results"]]
     assert names[0] == "Sink", names
-    without = tuple((n, 0.0 if n == "subject" else w) for n, w in DEFAULT_RANKING.rerank_lexical_weights)
-    with Codefathom(project) as service:
-        plain = service.search(QUESTION, limit=3, fresh=False,
-                               ranking=DEFAULT_RANKING.with_(vectors=False, rerank_lexical_weights=without))
-    assert plain.results[0].name == "Stream", [hit.name for hit in plain.results]
+    assert names_without_feature(project, QUESTION, "subject", 3)[0] == "Stream"
 
 
 def test_a_question_asking_what_a_thing_is_finds_its_definition(
