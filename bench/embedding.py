@@ -194,6 +194,9 @@ def scan(rows: int, dims: int = 384) -> dict[str, Any]:
     )
 
     class Fixed:  # the channel asks its store for the matrix; here it is made up, not read
+        def vector_index(self, dims: int) -> None:
+            return None  # no index of its own: the channel scans the matrix
+
         def vector_matrix(self, dims: int) -> VectorMatrix:
             return matrix
 
