@@ -235,7 +235,7 @@ def index(
     minified and generated files, and files over 1 MB (see .codefathom.toml to change that).
 
     The lexical and graph index is ready first; then units are embedded for search by meaning,
-    definitions by importance first. Embedding takes minutes on a CPU (about 30 units a second on
+    definitions by importance first. Embedding takes minutes on a CPU (30 to 80 units a second on
     2 quiet cores, 10 on busy ones; searches use vectors once half the units have one): stop it any time (Ctrl-C
     keeps what is done), skip it with --no-embed, or let `codefathom serve` do it in the background.
     The embedder is set by `embedder = "..."` in .codefathom.toml (default e5onnx; "none" turns
