@@ -139,21 +139,18 @@ def plan_query(text: str) -> QueryPlan:
         (len(tokens) == 1 and " " not in compact)
         or sum(1 for t in tokens if looks_like_identifier(t)) * 2 >= len(tokens)
     )
+    asked = _named_first(_ASKS_WHAT, text)  # "What is an Attribute?": also the subject
     return QueryPlan(
         text=text, tokens=tokens, words=tuple(dict.fromkeys(words)), identifier_like=identifier_like,
         terms=tuple(dict.fromkeys(terms)), asks_whether=bool(_WHETHER.search(text)),
-        subject=_subject(text), asked=_subject(text, (_ASKS_WHAT,)),
+        subject=_named_first(_DEFINES, text) or asked, asked=asked,
     )
 
 
-def _subject(text: str, forms: tuple[re.Pattern[str], ...] = (_DEFINES, _ASKS_WHAT)) -> str:
-    """The name a sentence that defines a thing says first ("A Sink is used to ..."), or one asking what
-    it is ("What is an Attribute?"), or ""."""
-    for sentence in forms:
-        found = sentence.match(text)
-        if found and found["name"].lower() not in _NOT_SUBJECTS:
-            return found["name"]
-    return ""
+def _named_first(sentence: re.Pattern[str], text: str) -> str:
+    """The name a sentence of this form says first ("A Sink is used to ..."), or ""."""
+    found = sentence.match(text)
+    return found["name"] if found and found["name"].lower() not in _NOT_SUBJECTS else ""
 
 
 _SUFFIXES = ("ing", "es", "ed", "s")

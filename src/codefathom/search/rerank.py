@@ -266,12 +266,20 @@ def _is_predicate(name: str, signature: str) -> bool:
 
 def _definitions_by_file(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> list[list[StoredUnit]]:
     """BM25F's named definitions, file by file."""
-    by_file: dict[str, list[StoredUnit]] = {}
+    return _definitions_by(units, lexical_score, lambda stored: stored.path)
+
+
+def _definitions_by(
+    units: dict[int, StoredUnit], lexical_score: dict[int, float], key: Callable[[StoredUnit], str | None]
+) -> list[list[StoredUnit]]:
+    """BM25F's named definitions grouped by `key` (None: in no group)."""
+    groups: dict[str, list[StoredUnit]] = {}
     for uid in lexical_score:
         stored = units.get(uid)
         if stored is not None and stored.unit.name and stored.unit.kind not in _NOT_DEFINITIONS:
-            by_file.setdefault(stored.path, []).append(stored)
-    return list(by_file.values())
+            if (group := key(stored)) is not None:
+                groups.setdefault(group, []).append(stored)
+    return list(groups.values())
 
 
 def _kin_gain(units: dict[int, StoredUnit], lexical_score: dict[int, float]) -> dict[int, float]:
@@ -319,22 +327,23 @@ def _namesakes(
     another owner, scored higher by BM25F, says in neither its name, owner nor doc (itertools'
     `IntoChunks::step` beside `GroupInner::step`, "`client`: Index of group that requests next
     element", for "Index of chunk that requests next element")."""
-    by_name: dict[str, list[StoredUnit]] = {}
-    for uid in lexical_score:
-        stored = units.get(uid)
-        if stored is not None and stored.unit.parent and stored.unit.kind not in _NOT_DEFINITIONS:
-            by_name.setdefault(stored.unit.name, []).append(stored)
     found: dict[int, float] = {}
-    for members in by_name.values():
+    for members in _definitions_by(units, lexical_score, _member_name):
+        named = _words_said(said, members[0].unit.name)  # the name all of them have
         owns = {m.id: _words_said(said, _owner(m.unit)) for m in members}
         for m in members:
             if not m.unit.doc and owns[m.id] and any(
                 k.unit.doc and lexical_score[k.id] > lexical_score[m.id]
-                and _says_beyond(said, owns[m.id] - owns[k.id] - _words_said(said, k.unit.name), k)
+                and _says_beyond(said, owns[m.id] - owns[k.id] - named, k)
                 for k in members
             ):
                 found[m.id] = 1.0
     return found
+
+
+def _member_name(stored: StoredUnit) -> str | None:
+    """A member's name, which its namesakes in other owners share; None for what has no owner."""
+    return stored.unit.name if stored.unit.parent else None
 
 
 def _owner(unit: Unit) -> str:
